@@ -1,0 +1,35 @@
+import type * as z from 'zod';
+
+/** The endpoint groups: one Lambda function each, named after the interface's own headings. */
+export const GROUPS = ['groups', 'strategies', 'features', 'projects', 'state', 'access', 'instance', 'client'] as const;
+export type Group = (typeof GROUPS)[number];
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'ANY';
+
+/**
+ * Who may call a route. `public` needs no token; `any-token` takes every valid API token
+ * (client, backend or admin: the SDK API); `admin` takes admin tokens only, and
+ * `permission` is the Unleash permission that a refused caller is told it lacks.
+ */
+export type Access = { kind: 'public' } | { kind: 'any-token' } | { kind: 'admin'; permission: string };
+
+export interface RouteSpec {
+  method: HttpMethod;
+  /** API Gateway path syntax: `{param}` segments, `{proxy+}` for a greedy tail. */
+  path: string;
+  group: Group;
+  access: Access;
+  summary: string;
+  /** Present on routes that take a JSON body; only those parse JSON and check Content-Type. */
+  body?: z.ZodType;
+  query?: z.ZodType;
+  /** The success body's wire shape; absent when the success response has no body. */
+  response?: z.ZodType;
+  status: number;
+  deprecated?: boolean;
+  /** Kept out of the public API description (the authenticated not-found fallback). */
+  internal?: boolean;
+}
+
+/** Keeps each row's literal types so handlers get typed bodies and paths. */
+export const route = <const R extends RouteSpec>(spec: R): R => spec;

@@ -1,0 +1,57 @@
+import * as z from 'zod';
+
+/**
+ * Everything the service reads from its environment, parsed once by the composition root
+ * (never at import time), so tests and the local server can build services with other settings.
+ */
+const commaList = z
+  .string()
+  .optional()
+  .transform((value) =>
+    (value ?? '')
+      .split(',')
+      .map((item) => item.trim())
+      .filter((item) => item.length > 0),
+  );
+
+export const configSchema = z.object({
+  TABLE_NAME: z.string().min(3),
+  /** Set for DynamoDB Local; absent in the cloud, where the SDK finds the regional endpoint. */
+  DYNAMODB_ENDPOINT: z.url().optional(),
+  AWS_REGION: z.string().default('eu-west-1'),
+  UNLEASH_URL: z.url().default('http://localhost:4242'),
+  BASE_URI_PATH: z
+    .string()
+    .default('')
+    .transform((path) => path.replace(/\/+$/, '')),
+  INIT_ADMIN_API_TOKENS: commaList,
+  INIT_CLIENT_API_TOKENS: commaList,
+});
+
+export type AppConfig = {
+  tableName: string;
+  dynamodbEndpoint: string | undefined;
+  region: string;
+  unleashUrl: string;
+  baseUriPath: string;
+  initAdminApiTokens: string[];
+  initClientApiTokens: string[];
+};
+
+export function loadConfig(env: Record<string, string | undefined>): AppConfig {
+  const parsed = configSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    throw new Error(`Invalid configuration: ${problems.join('; ')}`);
+  }
+  const c = parsed.data;
+  return {
+    tableName: c.TABLE_NAME,
+    dynamodbEndpoint: c.DYNAMODB_ENDPOINT,
+    region: c.AWS_REGION,
+    unleashUrl: c.UNLEASH_URL,
+    baseUriPath: c.BASE_URI_PATH,
+    initAdminApiTokens: c.INIT_ADMIN_API_TOKENS,
+    initClientApiTokens: c.INIT_CLIENT_API_TOKENS,
+  };
+}

@@ -1,0 +1,49 @@
+/**
+ * The closed set of domain errors. They carry no HTTP knowledge: `lib/http/error-table.ts`
+ * is the one place that maps each kind to a status and an interface error name.
+ */
+export type DomainErrorKind =
+  | 'validation'
+  | 'unauthenticated'
+  | 'forbidden'
+  | 'not-found'
+  | 'conflict'
+  | 'unsupported-media-type';
+
+export abstract class DomainError extends Error {
+  abstract readonly kind: DomainErrorKind;
+}
+
+/** The request's data breaks a rule; the message names the property. */
+export class ValidationFailed extends DomainError {
+  readonly kind = 'validation';
+}
+
+/** No credentials, or credentials nobody issued. */
+export class AuthenticationRequired extends DomainError {
+  readonly kind = 'unauthenticated';
+}
+
+/** Valid credentials that lack the permission the operation needs. */
+export class PermissionDenied extends DomainError {
+  readonly kind = 'forbidden';
+  constructor(
+    readonly permission: string,
+    message = `You don't have the required permission: ${permission}`,
+  ) {
+    super(message);
+  }
+}
+
+export class NotFound extends DomainError {
+  readonly kind = 'not-found';
+}
+
+/** The change conflicts with what is stored: a taken name, or a concurrent edit. */
+export class Conflict extends DomainError {
+  readonly kind = 'conflict';
+}
+
+export class UnsupportedMediaType extends DomainError {
+  readonly kind = 'unsupported-media-type';
+}

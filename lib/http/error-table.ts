@@ -1,0 +1,16 @@
+import type { DomainErrorKind } from '../errors.js';
+
+/**
+ * The one map from domain errors to the interface's statuses and error names
+ * (`ContentTypeerror` is spelled as the interface spells it).
+ */
+export const ERROR_TABLE: Record<DomainErrorKind, { status: number; name: string }> = {
+  validation: { status: 400, name: 'ValidationError' },
+  unauthenticated: { status: 401, name: 'AuthenticationRequired' },
+  forbidden: { status: 403, name: 'NoAccessError' },
+  'not-found': { status: 404, name: 'NotFoundError' },
+  conflict: { status: 409, name: 'NameExistsError' },
+  'unsupported-media-type': { status: 415, name: 'ContentTypeerror' },
+};
+
+export const INTERNAL_ERROR = { status: 500, name: 'InternalError' } as const;

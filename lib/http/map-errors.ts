@@ -1,0 +1,72 @@
+import type { MiddlewareObj } from '@middy/core';
+import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2, Context } from 'aws-lambda';
+import * as z from 'zod';
+import { DomainError } from '../errors.js';
+import { ERROR_TABLE, INTERNAL_ERROR } from './error-table.js';
+import { errorResult } from './responses.js';
+
+/**
+ * The last step of every chain: turns whatever was thrown into the interface's Error object.
+ * Unknown failures become a 500 that carries the request id and nothing internal; the
+ * details go to the log under the same id.
+ */
+export const mapErrors = (): MiddlewareObj<APIGatewayProxyEventV2, APIGatewayProxyResultV2, Error, Context> => ({
+  onError: (request) => {
+    request.response = responseFor(request.error, request.context?.awsRequestId ?? 'unknown', request.event);
+  },
+});
+
+function responseFor(error: unknown, requestId: string, event: APIGatewayProxyEventV2) {
+  if (error instanceof DomainError) {
+    const { status, name } = ERROR_TABLE[error.kind];
+    return errorResult(status, name, error.message);
+  }
+  if (error instanceof z.ZodError) {
+    return errorResult(ERROR_TABLE.validation.status, ERROR_TABLE.validation.name, describeZodError(error));
+  }
+  const middyError = asMiddyError(error);
+  if (middyError?.package === '@middy/http-json-body-parser') return bodyParserResponse(middyError.message, event);
+  if (middyError?.package === '@middy/http-router' && middyError.statusCode === 404) {
+    return errorResult(ERROR_TABLE['not-found'].status, ERROR_TABLE['not-found'].name, notAvailable(event.requestContext.http.path));
+  }
+  console.error(JSON.stringify({ level: 'error', requestId, error: describeUnknown(error) }));
+  return errorResult(
+    INTERNAL_ERROR.status,
+    INTERNAL_ERROR.name,
+    `Something went wrong on our side. Quote request id ${requestId} when you report it.`,
+  );
+}
+
+/** Names every failing property path, e.g. `parameters.0.type: Invalid option: …`. */
+export function describeZodError(error: z.ZodError): string {
+  return error.issues
+    .map((issue) => `${issue.path.length > 0 ? issue.path.join('.') : '(body)'}: ${issue.message}`)
+    .join('; ');
+}
+
+function bodyParserResponse(message: string, event: APIGatewayProxyEventV2) {
+  if (message === 'Unsupported Media Type') {
+    const received = event.headers['content-type'];
+    const what = received ? `the content type ${received}` : 'no content type';
+    return errorResult(
+      ERROR_TABLE['unsupported-media-type'].status,
+      ERROR_TABLE['unsupported-media-type'].name,
+      `We do not accept ${what}. Send the body as application/json (accepted content types: application/json).`,
+    );
+  }
+  return errorResult(ERROR_TABLE.validation.status, ERROR_TABLE.validation.name, 'The request body is not valid JSON.');
+}
+
+export const notAvailable = (path: string): string => `The path you were looking for (${path}) is not available.`;
+
+function asMiddyError(error: unknown): { package: string; message: string; statusCode: number | undefined } | undefined {
+  if (!(error instanceof Error)) return undefined;
+  const cause = (error as Error & { cause?: { package?: unknown } }).cause;
+  if (typeof cause?.package !== 'string') return undefined;
+  return { package: cause.package, message: error.message, statusCode: (error as { statusCode?: number }).statusCode };
+}
+
+function describeUnknown(error: unknown): Record<string, unknown> {
+  if (error instanceof Error) return { name: error.name, message: error.message, stack: error.stack };
+  return { value: String(error) };
+}

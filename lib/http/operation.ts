@@ -1,0 +1,39 @@
+import type * as z from 'zod';
+import type { OperationId, RouteTable } from '../api/route-table.js';
+import type { Group, RouteSpec } from '../api/route-types.js';
+import type { Caller } from '../tokens/model.js';
+
+/** `'/a/{x}/b/{y}'` → `'x' | 'y'`; a greedy `{proxy+}` is named `proxy`. */
+type PathParamNames<Path extends string> = Path extends `${string}{${infer Name}}${infer Rest}`
+  ? (Name extends `${infer Greedy}+` ? Greedy : Name) | PathParamNames<Rest>
+  : never;
+
+type BodyOf<R extends RouteSpec> = R extends { body: infer S extends z.ZodType } ? z.output<S> : undefined;
+type QueryOf<R extends RouteSpec> = R extends { query: infer S extends z.ZodType }
+  ? z.output<S>
+  : Record<string, string | undefined>;
+type ResponseOf<R extends RouteSpec> = R extends { response: infer S extends z.ZodType } ? z.input<S> : undefined;
+
+/** What a handler function receives: validated input, and the caller when the route needs a token. */
+export interface OperationInput<R extends RouteSpec> {
+  params: Record<PathParamNames<R['path']>, string>;
+  query: QueryOf<R>;
+  body: BodyOf<R>;
+  caller: R['access'] extends { kind: 'public' } ? undefined : Caller;
+}
+
+/** What a handler function answers; the status defaults to the route's success status. */
+export interface Reply<R extends RouteSpec> {
+  status?: number;
+  body?: ResponseOf<R>;
+  headers?: Record<string, string>;
+}
+
+export type Operation<R extends RouteSpec> = (input: OperationInput<R>) => Promise<Reply<R>>;
+
+type OperationIdsIn<G extends Group> = {
+  [K in OperationId]: RouteTable[K]['group'] extends G ? K : never;
+}[OperationId];
+
+/** One handler function per route of the group: the compiler refuses a missing or extra one. */
+export type GroupOperations<G extends Group> = { [K in OperationIdsIn<G>]: Operation<RouteTable[K]> };

@@ -1,0 +1,18 @@
+import { randomUUID } from 'node:crypto';
+import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import type { ErrorBody } from '../api/schemas/common.js';
+
+export type HttpResult = APIGatewayProxyStructuredResultV2 & { statusCode: number; headers: Record<string, string> };
+
+const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+
+export function jsonResult(statusCode: number, body: unknown, headers: Record<string, string> = {}): HttpResult {
+  if (body === undefined) return { statusCode, headers, body: '' };
+  return { statusCode, headers: { 'content-type': JSON_CONTENT_TYPE, ...headers }, body: JSON.stringify(body) };
+}
+
+/** The interface's Error object; every error instance gets its own UUID v4. */
+export function errorResult(statusCode: number, name: string, message: string): HttpResult {
+  const body: ErrorBody = { id: randomUUID(), name, message };
+  return jsonResult(statusCode, body);
+}

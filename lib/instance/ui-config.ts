@@ -1,0 +1,78 @@
+import { randomUUID } from 'node:crypto';
+import { RESOURCE_LIMITS } from '../limits.js';
+import type { InstanceStore } from './store.js';
+
+export interface UiConfigSettings {
+  version: string;
+  unleashUrl: string;
+  baseUriPath: string;
+}
+
+export interface UiConfig {
+  slogan: string;
+  name: string;
+  version: string;
+  environment: string;
+  unleashUrl: string;
+  baseUriPath: string;
+  disablePasswordAuth: boolean;
+  emailEnabled: boolean;
+  maintenanceMode: boolean;
+  segmentValuesLimit: number;
+  strategySegmentsLimit: number;
+  resourceLimits: typeof RESOURCE_LIMITS;
+  networkViewEnabled: boolean;
+  frontendApiOrigins: string[];
+  flags: Record<string, boolean>;
+  links: Array<{ value: string; icon: string; href: string; title: string }>;
+  authenticationType: 'open-source';
+  versionInfo: {
+    current: { oss: string; enterprise: string };
+    latest: Record<string, never>;
+    isLatest: boolean;
+    instanceId: string;
+  };
+}
+
+export const PRODUCT_NAME = 'serverless-toggles';
+
+/**
+ * E16. Every value comes from configuration or from the store. The service never calls out
+ * to learn of newer releases, so `latest` stays empty and `isLatest` true, as in an Unleash
+ * instance whose version check is off.
+ */
+export class UiConfigService {
+  constructor(
+    private readonly settings: UiConfigSettings,
+    private readonly instance: InstanceStore,
+  ) {}
+
+  async get(): Promise<UiConfig> {
+    const instanceId = await this.instance.instanceId(randomUUID());
+    return {
+      slogan: 'Feature toggles on AWS Lambda and DynamoDB, for the Unleash SDKs.',
+      name: PRODUCT_NAME,
+      version: this.settings.version,
+      environment: 'Open Source',
+      unleashUrl: this.settings.unleashUrl,
+      baseUriPath: this.settings.baseUriPath,
+      disablePasswordAuth: false,
+      emailEnabled: false,
+      maintenanceMode: false,
+      segmentValuesLimit: RESOURCE_LIMITS.segmentValues,
+      strategySegmentsLimit: RESOURCE_LIMITS.strategySegments,
+      resourceLimits: RESOURCE_LIMITS,
+      networkViewEnabled: false,
+      frontendApiOrigins: ['*'],
+      flags: {},
+      links: [],
+      authenticationType: 'open-source',
+      versionInfo: {
+        current: { oss: this.settings.version, enterprise: '' },
+        latest: {},
+        isLatest: true,
+        instanceId,
+      },
+    };
+  }
+}

@@ -1,0 +1,78 @@
+import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { StrategyType } from '../strategies/model.js';
+import type { StoredStrategyType, StrategyTypeStore } from '../strategies/store.js';
+import { conditionalWrite } from './dynamo-errors.js';
+import { queryCollection } from './query.js';
+import { keys } from './table-design.js';
+
+/** Items carry `builtIn: true` when they only hold a built-in type's `deprecated` state. */
+export class DynamoStrategyTypeStore implements StrategyTypeStore {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  async list(): Promise<StoredStrategyType[]> {
+    const items = await queryCollection(this.db, this.tableName, keys.strategyTypes());
+    return items.map(toStored);
+  }
+
+  async get(name: string): Promise<StoredStrategyType | undefined> {
+    const { Item } = await this.db.send(
+      new GetCommand({ TableName: this.tableName, Key: keys.strategyType(name), ConsistentRead: true }),
+    );
+    return Item ? toStored(Item) : undefined;
+  }
+
+  insert(type: StrategyType): Promise<boolean> {
+    return conditionalWrite(() =>
+      this.db.send(
+        new PutCommand({
+          TableName: this.tableName,
+          Item: { ...keys.strategyType(type.name), builtIn: false, ...type },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        }),
+      ),
+    );
+  }
+
+  replace(type: StrategyType): Promise<boolean> {
+    return conditionalWrite(() =>
+      this.db.send(
+        new PutCommand({
+          TableName: this.tableName,
+          Item: { ...keys.strategyType(type.name), builtIn: false, ...type },
+          ConditionExpression: 'attribute_exists(pk) AND builtIn = :false',
+          ExpressionAttributeValues: { ':false': false },
+        }),
+      ),
+    );
+  }
+
+  setDeprecated(name: string, deprecated: boolean, builtIn: boolean): Promise<boolean> {
+    return conditionalWrite(() =>
+      this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: keys.strategyType(name),
+          UpdateExpression: builtIn
+            ? 'SET deprecated = :deprecated, builtIn = :true, #name = :name'
+            : 'SET deprecated = :deprecated',
+          ConditionExpression: builtIn ? undefined : 'attribute_exists(pk)',
+          ExpressionAttributeNames: builtIn ? { '#name': 'name' } : undefined,
+          ExpressionAttributeValues: builtIn
+            ? { ':deprecated': deprecated, ':true': true, ':name': name }
+            : { ':deprecated': deprecated },
+        }),
+      ),
+    );
+  }
+}
+
+function toStored(item: Record<string, unknown>): StoredStrategyType {
+  if (item.builtIn === true) {
+    return { kind: 'built-in-overlay', name: String(item.name), deprecated: item.deprecated === true };
+  }
+  const { pk: _pk, sk: _sk, builtIn: _builtIn, ...type } = item;
+  return { kind: 'custom', type: type as unknown as StrategyType };
+}

@@ -1,0 +1,19 @@
+import type { StrategyType } from './model.js';
+
+/** The strategy-type store port; `lib/store/strategy-type-store.ts` implements it on DynamoDB. */
+export interface StrategyTypeStore {
+  /** Custom types, and the `deprecated` overlays of built-in ones. */
+  list(): Promise<StoredStrategyType[]>;
+  get(name: string): Promise<StoredStrategyType | undefined>;
+  /** Writes a new custom type; answers false when the name is taken. */
+  insert(type: StrategyType): Promise<boolean>;
+  /** Replaces an existing custom type's details; answers false when it does not exist. */
+  replace(type: StrategyType): Promise<boolean>;
+  /** Sets `deprecated`; on a built-in type this writes its overlay. Answers false when a custom type is missing. */
+  setDeprecated(name: string, deprecated: boolean, builtIn: boolean): Promise<boolean>;
+}
+
+/** A custom type in full, or only the stored state of a built-in one. */
+export type StoredStrategyType =
+  | { kind: 'custom'; type: StrategyType }
+  | { kind: 'built-in-overlay'; name: string; deprecated: boolean };

@@ -1,0 +1,51 @@
+import { ALL, parseSecret, type ApiTokenType } from './model.js';
+import type { ApiTokenService } from './service.js';
+
+export interface BootstrapTokens {
+  admin: string[];
+  client: string[];
+}
+
+export interface BootstrapResult {
+  inserted: number;
+  kept: number;
+}
+
+/**
+ * Applies `INIT_ADMIN_API_TOKENS` and `INIT_CLIENT_API_TOKENS`. Each secret is stored as given
+ * (hashed), and applying the same list again changes nothing. A malformed secret stops the
+ * start with a message naming it, as in Unleash, rather than leaving a token that never works.
+ */
+export async function applyBootstrapTokens(tokens: ApiTokenService, lists: BootstrapTokens): Promise<BootstrapResult> {
+  const result: BootstrapResult = { inserted: 0, kept: 0 };
+  const entries: Array<[ApiTokenType, string]> = [
+    ...lists.admin.map((secret): [ApiTokenType, string] => ['admin', secret]),
+    ...lists.client.map((secret): [ApiTokenType, string] => ['client', secret]),
+  ];
+  for (const [type, secret] of entries) {
+    const scope = parseBootstrapSecret(type, secret);
+    const inserted = await tokens.insertKnownSecret(secret, { tokenName: type, type, ...scope });
+    if (inserted) result.inserted += 1;
+    else result.kept += 1;
+  }
+  return result;
+}
+
+function parseBootstrapSecret(type: ApiTokenType, secret: string): { environment: string; projects: string[] } {
+  const parsed = parseSecret(secret);
+  const variable = type === 'admin' ? 'INIT_ADMIN_API_TOKENS' : 'INIT_CLIENT_API_TOKENS';
+  const shown = `${secret.slice(0, Math.min(secret.length, secret.indexOf('.') + 1 || 8))}…`;
+  if (!parsed) {
+    throw new Error(`${variable}: the token ${shown} is not in the form <project>:<environment>.<secret>`);
+  }
+  if (type === 'admin' && (parsed.project !== ALL || parsed.environment !== ALL)) {
+    throw new Error(`${variable}: admin tokens must start with *:* (got ${shown})`);
+  }
+  if (type === 'client' && parsed.environment === ALL) {
+    throw new Error(`${variable}: client tokens must name one environment (got ${shown})`);
+  }
+  if (parsed.project === '[]') {
+    throw new Error(`${variable}: a bootstrap token cannot list several projects (got ${shown}); use * or one project`);
+  }
+  return { environment: parsed.environment, projects: [parsed.project] };
+}

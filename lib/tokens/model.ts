@@ -1,0 +1,107 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { ValidationFailed } from '../errors.js';
+
+export type ApiTokenType = 'client' | 'backend' | 'admin';
+
+/** Everything known about a token except its secret, of which only a hash is kept. */
+export interface ApiToken {
+  secretHash: string;
+  /** Public handle: a prefix of the hash, enough to name the token but not to use it. */
+  tokenId: string;
+  /** The secret's scope prefix and first characters, so people can tell tokens apart. */
+  secretHint: string;
+  tokenName: string;
+  type: ApiTokenType;
+  environment: string;
+  /** `['*']` means every project. */
+  projects: string[];
+  createdAt: string;
+  expiresAt: string | null;
+  seenAt: string | null;
+}
+
+/** Who is calling, as the access checks and the SDK scope need it. */
+export interface Caller {
+  tokenName: string;
+  type: ApiTokenType;
+  environment: string;
+  projects: string[];
+}
+
+export const ALL = '*';
+const MULTI_PROJECT_MARKER = '[]';
+const TOKEN_ID_LENGTH = 16;
+
+export function hashSecret(secret: string): string {
+  return createHash('sha256').update(secret, 'utf8').digest('hex');
+}
+
+export function tokenIdOf(secretHash: string): string {
+  return secretHash.slice(0, TOKEN_ID_LENGTH);
+}
+
+export function isTokenId(value: string): boolean {
+  return new RegExp(`^[0-9a-f]{${TOKEN_ID_LENGTH}}$`).test(value);
+}
+
+/** Hashes are compared in constant time, so response timing says nothing about a near miss. */
+export function hashesMatch(a: string, b: string): boolean {
+  const left = Buffer.from(a, 'hex');
+  const right = Buffer.from(b, 'hex');
+  return left.length === right.length && timingSafeEqual(left, right);
+}
+
+/** Unleash's secret format: `<project | * | []>:<environment | *>.<random>`. */
+export function formatSecret(projects: string[], environment: string): string {
+  const projectPart = projects.length === 1 ? (projects[0] as string) : MULTI_PROJECT_MARKER;
+  return `${projectPart}:${environment}.${randomBytes(28).toString('hex')}`;
+}
+
+export interface ParsedSecret {
+  project: string;
+  environment: string;
+}
+
+export function parseSecret(secret: string): ParsedSecret | undefined {
+  const match = /^([^:]+):([^.]+)\.(.+)$/.exec(secret);
+  if (!match) return undefined;
+  return { project: match[1] as string, environment: match[2] as string };
+}
+
+export function secretHintOf(secret: string): string {
+  const dot = secret.indexOf('.');
+  return dot < 0 ? `${secret.slice(0, 4)}…` : `${secret.slice(0, dot + 1)}${secret.slice(dot + 1, dot + 7)}…`;
+}
+
+export interface TokenScope {
+  type: ApiTokenType;
+  environment: string;
+  projects: string[];
+}
+
+/** Unleash's scope rules: admin tokens see everything; SDK tokens are bound to one environment. */
+export function checkScope(scope: TokenScope): void {
+  if (scope.type === 'admin') {
+    if (scope.environment !== ALL) throw new ValidationFailed('environment: Admin token cannot be scoped to single environment');
+    if (scope.projects.length !== 1 || scope.projects[0] !== ALL) {
+      throw new ValidationFailed('projects: Admin token cannot be scoped to single project');
+    }
+    return;
+  }
+  if (scope.environment === ALL) {
+    throw new ValidationFailed(`environment: ${capitalize(scope.type)} token cannot be scoped to all environments`);
+  }
+}
+
+/** A list that names `*` means every project. */
+export function normaliseProjects(projects: string[]): string[] {
+  return projects.includes(ALL) ? [ALL] : [...new Set(projects)];
+}
+
+export function isExpired(token: Pick<ApiToken, 'expiresAt'>, now: Date): boolean {
+  return token.expiresAt !== null && Date.parse(token.expiresAt) <= now.getTime();
+}
+
+function capitalize(word: string): string {
+  return word.charAt(0).toUpperCase() + word.slice(1);
+}

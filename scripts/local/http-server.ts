@@ -1,0 +1,109 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { APIGatewayProxyResultV2 } from 'aws-lambda';
+import { routeTable } from '../../lib/api/route-table.js';
+import type { Group } from '../../lib/api/route-types.js';
+import type { LambdaHandler } from '../../lib/http/group-handler.js';
+import { localContext, toApiGatewayEvent } from './api-gateway-event.js';
+import { matchRoute } from './match-route.js';
+
+/** Like API Gateway's payload limit; larger bodies are refused before any handler runs. */
+const MAX_BODY_BYTES = 6 * 1024 * 1024;
+
+export interface LocalServer {
+  url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Plays API Gateway on a laptop: matches the route table, builds the same v2 event the cloud
+ * sends, and calls the group's real Lambda handler.
+ */
+export async function startHttpServer(
+  handlers: Record<Group, LambdaHandler>,
+  options: { port: number; host?: string },
+): Promise<LocalServer> {
+  const server = createServer((req, res) => {
+    serve(handlers, req, res).catch((error: unknown) => {
+      console.error(JSON.stringify({ level: 'error', message: 'local server failure', error: String(error) }));
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ message: 'Internal Server Error' }));
+    });
+  });
+  server.keepAliveTimeout = 65_000;
+  await listen(server, options.port, options.host ?? '127.0.0.1');
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeAllConnections();
+      }),
+  };
+}
+
+async function serve(handlers: Record<Group, LambdaHandler>, req: IncomingMessage, res: ServerResponse) {
+  const method = (req.method ?? 'GET').toUpperCase();
+  const url = (req.url ?? '/').replace(/\/{2,}/g, '/');
+  const path = url.split('?')[0] ?? '/';
+  const match = matchRoute(method, path);
+  const body = await readBody(req);
+  if (body === undefined) return send(res, { statusCode: 413, body: JSON.stringify({ message: 'Request Entity Too Large' }) });
+  // API Gateway's own answer for a path no route covers.
+  if (!match) return send(res, { statusCode: 404, body: JSON.stringify({ message: 'Not Found' }) });
+  const spec = routeTable[match.operationId];
+  const event = toApiGatewayEvent({
+    method,
+    url,
+    headers: flattenHeaders(req),
+    body,
+    routeKey: `${spec.method} ${spec.path}`,
+    pathParameters: match.params,
+    sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
+  });
+  const result = await handlers[spec.group](event, localContext(`local-${spec.group}`));
+  send(res, result);
+}
+
+function send(res: ServerResponse, result: APIGatewayProxyResultV2) {
+  const structured = typeof result === 'string' ? { statusCode: 200, body: result } : result;
+  const headers: Record<string, string | number | boolean> = { ...(structured.headers ?? {}) };
+  if (structured.body && !Object.keys(headers).some((name) => name.toLowerCase() === 'content-type')) {
+    headers['content-type'] = 'application/json';
+  }
+  const body = structured.body
+    ? Buffer.from(structured.body, structured.isBase64Encoded ? 'base64' : 'utf8')
+    : Buffer.alloc(0);
+  res.writeHead(structured.statusCode ?? 200, { ...headers, 'content-length': body.length });
+  res.end(body);
+}
+
+function flattenHeaders(req: IncomingMessage): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(',') : value;
+  }
+  return headers;
+}
+
+async function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY_BYTES) return undefined;
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}

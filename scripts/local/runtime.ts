@@ -1,0 +1,79 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { GROUPS, type Group } from '../../lib/api/route-types.js';
+import { loadConfig, type AppConfig } from '../../lib/config.js';
+import { buildGroupHandler, type LambdaHandler } from '../../lib/http/group-handler.js';
+import { createServices, type Services } from '../../lib/services.js';
+import { prepareLocalTable } from '../../lib/store/create-table.js';
+import { applyBootstrapTokens } from '../../lib/tokens/bootstrap.js';
+import { formatSecret } from '../../lib/tokens/model.js';
+import { groupOperations } from '../../functions/registry.js';
+import { startDynamoDbLocal, type LocalEngine } from './dynamodb-local.js';
+
+export interface LocalRuntimeOptions {
+  /** Keep data in memory instead of under `dataDir`. */
+  inMemory: boolean;
+  /** Where the engine keeps its database and the generated admin token (`.data/`). */
+  dataDir: string;
+  env: Record<string, string | undefined>;
+}
+
+export interface LocalRuntime {
+  config: AppConfig;
+  services: Services;
+  handlers: Record<Group, LambdaHandler>;
+  /** Set when no INIT_ADMIN_API_TOKENS was configured and this runtime made one. */
+  generatedAdminToken: string | undefined;
+  stop(): Promise<void>;
+}
+
+export const DEFAULT_TABLE_NAME = 'serverless-toggles';
+
+/**
+ * Everything `npm start`, `npm run invoke` and the end-to-end tests share: the embedded engine
+ * (or one named by DYNAMODB_ENDPOINT), the table from the shared definition, bootstrap tokens,
+ * and every group's real handler built on one set of services.
+ */
+export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<LocalRuntime> {
+  const external = options.env.DYNAMODB_ENDPOINT;
+  const engine: LocalEngine | undefined = external
+    ? undefined
+    : await startDynamoDbLocal({ dataDir: options.inMemory ? undefined : join(options.dataDir, 'dynamodb') });
+  try {
+    const config = loadConfig({
+      TABLE_NAME: DEFAULT_TABLE_NAME,
+      AWS_REGION: 'local',
+      ...options.env,
+      DYNAMODB_ENDPOINT: external ?? engine?.endpoint,
+    });
+    await prepareLocalTable({ region: config.region, endpoint: config.dynamodbEndpoint }, config.tableName);
+    const services = createServices(config);
+    const generatedAdminToken =
+      config.initAdminApiTokens.length === 0 ? localAdminToken(options) : undefined;
+    await applyBootstrapTokens(services.apiTokens, {
+      admin: generatedAdminToken ? [generatedAdminToken] : config.initAdminApiTokens,
+      client: config.initClientApiTokens,
+    });
+    const handlers = Object.fromEntries(
+      GROUPS.map((group) => [group, buildGroupHandler(group, groupOperations[group](services) as never, services)]),
+    ) as Record<Group, LambdaHandler>;
+    return { config, services, handlers, generatedAdminToken, stop: async () => engine?.stop() };
+  } catch (error) {
+    await engine?.stop();
+    throw error;
+  }
+}
+
+/**
+ * With no configured admin token, a persistent local store keeps one generated token across
+ * restarts (in `.data/admin-token`, git-ignored); an in-memory store gets a fresh one.
+ */
+function localAdminToken(options: LocalRuntimeOptions): string {
+  if (options.inMemory) return formatSecret(['*'], '*');
+  const file = join(options.dataDir, 'admin-token');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  const secret = formatSecret(['*'], '*');
+  mkdirSync(options.dataDir, { recursive: true });
+  writeFileSync(file, `${secret}\n`, { mode: 0o600 });
+  return secret;
+}

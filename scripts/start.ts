@@ -1,0 +1,46 @@
+/**
+ * `npm start`: the whole service on a laptop. DynamoDB Local with data under `.data/` (or in
+ * memory with `--in-memory` / IN_MEMORY=true), the HTTP server on 127.0.0.1:PORT (4242).
+ */
+import { resolve } from 'node:path';
+import { startHttpServer, type LocalServer } from './local/http-server.js';
+import { startLocalRuntime } from './local/runtime.js';
+
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
+const inMemory = process.argv.includes('--in-memory') || process.env.IN_MEMORY === 'true';
+const port = Number(process.env.PORT ?? 4242);
+
+const runtime = await startLocalRuntime({
+  inMemory,
+  dataDir: resolve('.data'),
+  env: { UNLEASH_URL: `http://localhost:${port}`, ...process.env },
+});
+let server: LocalServer;
+try {
+  server = await startHttpServer(runtime.handlers, { port });
+} catch (error) {
+  await runtime.stop();
+  throw error;
+}
+
+console.log(`serverless-toggles is listening on ${server.url}`);
+console.log(`  data: ${inMemory ? 'in memory (lost on exit)' : resolve('.data')}`);
+if (runtime.generatedAdminToken) {
+  console.log(`  admin token: ${runtime.generatedAdminToken}`);
+  console.log(`  try: curl -H "Authorization: ${runtime.generatedAdminToken}" ${server.url}/api/admin/strategies`);
+} else {
+  console.log('  admin tokens: from INIT_ADMIN_API_TOKENS');
+}
+
+let stopping = false;
+async function shutdown(signal: string) {
+  if (stopping) return;
+  stopping = true;
+  console.log(`\n${signal}: stopping`);
+  await server.close();
+  await runtime.stop();
+  process.exit(0);
+}
+process.on('SIGINT', () => void shutdown('SIGINT'));
+process.on('SIGTERM', () => void shutdown('SIGTERM'));
