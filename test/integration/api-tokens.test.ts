@@ -1,0 +1,118 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { adminToken, testServices, unique } from '../support/services.js';
+import { apiClient } from '../support/api.js';
+
+const services = testServices();
+const call = apiClient(services);
+let token: string;
+
+beforeAll(async () => {
+  token = await adminToken(services);
+});
+
+const createToken = (body: Record<string, unknown>) => call({ method: 'POST', path: '/api/admin/api-tokens', token, body });
+
+describe('POST /api/admin/api-tokens', () => {
+  it('creates a client token in Unleash format and shows its secret once', async () => {
+    const tokenName = unique('sdk');
+
+    const res = await createToken({ tokenName, type: 'client', environment: 'development' });
+
+    expect(res.status).toBe(201);
+    expect(res.headers.location).toBe('api-tokens');
+    expect(res.body.secret).toMatch(/^\*:development\.[0-9a-f]{56}$/);
+    expect(res.body).toMatchObject({ tokenName, username: tokenName, type: 'client', environment: 'development', project: '*', projects: ['*'] });
+    const listed = await call({ method: 'GET', path: '/api/admin/api-tokens', token });
+    const entry = listed.body.tokens.find((t: { tokenName: string }) => t.tokenName === tokenName);
+    expect(entry.secret).not.toBe(res.body.secret);
+    expect(entry.secret).toMatch(/^\*:development\.[0-9a-f]{6}…$/);
+    expect(entry.tokenId).toBe(res.body.tokenId);
+  });
+
+  it('formats project-scoped and multi-project secrets as Unleash does', async () => {
+    const one = await createToken({ tokenName: unique('p'), type: 'backend', environment: 'production', project: 'default' });
+    const many = await createToken({ tokenName: unique('m'), type: 'client', environment: 'production', projects: ['default', 'default'] });
+
+    expect(one.body.secret).toMatch(/^default:production\./);
+    expect(many.body.projects).toEqual(['default']);
+  });
+
+  it('makes admin tokens *:* and types case-insensitive', async () => {
+    const res = await createToken({ username: unique('ops'), type: 'ADMIN' });
+
+    expect(res.status).toBe(201);
+    expect(res.body.secret).toMatch(/^\*:\*\./);
+    expect(res.body.type).toBe('admin');
+  });
+
+  it.each([
+    [{ tokenName: 'a', type: 'admin', environment: 'development' }, 'environment'],
+    [{ tokenName: 'a', type: 'admin', project: 'default' }, 'projects'],
+    [{ tokenName: 'a', type: 'client', environment: '*' }, 'environment'],
+    [{ tokenName: 'a', type: 'client', environment: 'staging' }, 'Environment=staging does not exist'],
+    [{ tokenName: 'a', type: 'client', environment: 'development', project: 'nope' }, 'Project=nope does not exist'],
+    [{ tokenName: 'a', type: 'frontend', environment: 'development' }, 'type'],
+    [{ type: 'client' }, 'tokenName'],
+    [{ tokenName: 'a', type: 'client', expiresAt: '2001-01-01T00:00:00Z' }, 'expiresAt'],
+  ])('refuses %j with 400 naming %s', async (body, needle) => {
+    const res = await createToken(body);
+
+    expect(res.status).toBe(400);
+    expect(res.body.name).toBe('ValidationError');
+    expect(res.body.message).toContain(needle);
+  });
+});
+
+describe('using tokens', () => {
+  it('lets a client token through to the SDK API but answers 403 NoAccessError on admin routes', async () => {
+    const { body } = await createToken({ tokenName: unique('c'), type: 'client', environment: 'development' });
+
+    const admin = await call({ method: 'GET', path: '/api/admin/strategies', token: body.secret });
+    const create = await call({ method: 'POST', path: '/api/admin/strategies', token: body.secret, body: { name: 'x', parameters: [] } });
+
+    expect(admin.status).toBe(403);
+    expect(admin.body).toMatchObject({ name: 'NoAccessError' });
+    expect(admin.body.message).toContain('READ_STRATEGY');
+    expect(create.body.message).toContain('CREATE_STRATEGY');
+  });
+
+  it('accepts a Bearer prefix', async () => {
+    const res = await call({ method: 'GET', path: '/api/admin/ui-config', token: `Bearer ${token}` });
+
+    expect(res.status).toBe(200);
+  });
+
+  it('refuses an expired token with 401', async () => {
+    const secret = `*:*.${unique('expired')}`;
+    await services.apiTokens.insertKnownSecret(secret, {
+      tokenName: 'expired', type: 'admin', environment: '*', projects: ['*'], expiresAt: '2001-01-01T00:00:00.000Z',
+    });
+
+    const res = await call({ method: 'GET', path: '/api/admin/strategies', token: secret });
+
+    expect(res.status).toBe(401);
+  });
+});
+
+describe('DELETE /api/admin/api-tokens/{token}', () => {
+  it('deletes by secret, after which the token is refused with 401; deleting again is fine', async () => {
+    const { body } = await createToken({ tokenName: unique('gone'), type: 'admin' });
+
+    const res = await call({ method: 'DELETE', path: `/api/admin/api-tokens/${encodeURIComponent(body.secret)}`, token });
+    const again = await call({ method: 'DELETE', path: `/api/admin/api-tokens/${encodeURIComponent(body.secret)}`, token });
+    const use = await call({ method: 'GET', path: '/api/admin/strategies', token: body.secret });
+
+    expect(res.status).toBe(200);
+    expect(again.status).toBe(200);
+    expect(use.status).toBe(401);
+  });
+
+  it('deletes by tokenId, for a secret nobody kept', async () => {
+    const { body } = await createToken({ tokenName: unique('lost'), type: 'admin' });
+
+    await call({ method: 'DELETE', path: `/api/admin/api-tokens/${body.tokenId}`, token });
+    const use = await call({ method: 'GET', path: '/api/admin/strategies', token: body.secret });
+
+    expect(use.status).toBe(401);
+  });
+});

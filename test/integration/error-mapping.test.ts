@@ -1,0 +1,38 @@
+import { describe, expect, it, vi } from 'vitest';
+import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { buildGroupHandler } from '../../lib/http/group-handler.js';
+import { defineOperations } from '../../functions/instance/handler.js';
+import { localContext, toApiGatewayEvent } from '../../scripts/local/api-gateway-event.js';
+import { adminToken, testServices } from '../support/services.js';
+
+describe('an unexpected failure', () => {
+  it('becomes a 500 with the request id and nothing internal, and is logged under that id', async () => {
+    const services = testServices();
+    const token = await adminToken(services);
+    const operations = {
+      ...defineOperations(services),
+      getUiConfig: async () => {
+        throw new Error('connection string postgres://secret@db');
+      },
+    };
+    const handler = buildGroupHandler('instance', operations, services);
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const context = localContext('test');
+
+    const result = (await handler(
+      toApiGatewayEvent({
+        method: 'GET', url: '/api/admin/ui-config', headers: { authorization: token }, body: Buffer.alloc(0),
+        routeKey: 'GET /api/admin/ui-config', pathParameters: {}, sourceIp: '127.0.0.1',
+      }),
+      context,
+    )) as APIGatewayProxyStructuredResultV2;
+
+    const body = JSON.parse(result.body ?? '{}');
+    expect(result.statusCode).toBe(500);
+    expect(body.name).toBe('InternalError');
+    expect(body.message).toContain(context.awsRequestId);
+    expect(result.body).not.toContain('postgres');
+    expect(logged.mock.calls.flat().join(' ')).toContain(context.awsRequestId);
+    logged.mockRestore();
+  });
+});

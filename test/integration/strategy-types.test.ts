@@ -1,0 +1,200 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { adminToken, testServices, unique } from '../support/services.js';
+import { apiClient } from '../support/api.js';
+
+const services = testServices();
+const call = apiClient(services);
+let token: string;
+
+beforeAll(async () => {
+  token = await adminToken(services);
+});
+
+const newType = (name: string) => ({
+  name,
+  title: 'Tenant rollout',
+  description: 'On for listed tenants',
+  parameters: [{ name: 'tenants', type: 'list', description: 'Tenant ids', required: true }],
+});
+
+describe('E2 create a strategy type', () => {
+  it('answers 201 with the response form and a location header', async () => {
+    const name = unique('tenant');
+
+    const res = await call({ method: 'POST', path: '/api/admin/strategies', token, body: newType(name) });
+
+    expect(res.status).toBe(201);
+    expect(res.headers.location).toBe(`strategies/${name}`);
+    expect(res.body).toEqual({
+      title: 'Tenant rollout',
+      name,
+      displayName: null,
+      description: 'On for listed tenants',
+      editable: true,
+      deprecated: false,
+      parameters: [{ name: 'tenants', type: 'list', description: 'Tenant ids', required: true }],
+    });
+  });
+
+  it('ignores editable and deprecated in the request, as Unleash does', async () => {
+    const res = await call({
+      method: 'POST', path: '/api/admin/strategies', token,
+      body: { ...newType(unique('locked')), editable: false, deprecated: true },
+    });
+
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ editable: true, deprecated: false });
+  });
+
+  it('refuses a taken name with 409 NameExistsError, built-in names included', async () => {
+    const name = unique('dup');
+    await call({ method: 'POST', path: '/api/admin/strategies', token, body: newType(name) });
+
+    const again = await call({ method: 'POST', path: '/api/admin/strategies', token, body: newType(name) });
+    const builtIn = await call({ method: 'POST', path: '/api/admin/strategies', token, body: newType('flexibleRollout') });
+
+    expect(again.status).toBe(409);
+    expect(again.body).toMatchObject({ name: 'NameExistsError', message: `Strategy with name ${name} already exist!` });
+    expect(builtIn.status).toBe(409);
+  });
+
+  it('lets exactly one of two concurrent creates with the same name win', async () => {
+    const name = unique('race');
+
+    const results = await Promise.all(
+      [1, 2, 3].map(() => call({ method: 'POST', path: '/api/admin/strategies', token, body: newType(name) })),
+    );
+
+    expect(results.map((r) => r.status).sort()).toEqual([201, 409, 409]);
+  });
+
+  it('answers 400 ValidationError naming each bad property', async () => {
+    const res = await call({
+      method: 'POST', path: '/api/admin/strategies', token,
+      body: { name: 'has space', parameters: [{ name: 'p', type: 'colour' }] },
+    });
+
+    expect(res.status).toBe(400);
+    expect(res.body.name).toBe('ValidationError');
+    expect(res.body.message).toContain('name:');
+    expect(res.body.message).toContain('parameters.0.type');
+  });
+
+  it('answers 400 when the required parameters list is missing', async () => {
+    const res = await call({ method: 'POST', path: '/api/admin/strategies', token, body: { name: unique('bare') } });
+
+    expect(res.status).toBe(400);
+    expect(res.body.message).toMatch(/^parameters:/);
+  });
+
+  it('answers 415 ContentTypeerror listing application/json for a non-JSON content type', async () => {
+    const res = await call({
+      method: 'POST', path: '/api/admin/strategies', token, rawBody: 'name=x', headers: { 'Content-Type': 'text/plain' },
+    });
+
+    expect(res.status).toBe(415);
+    expect(res.body.name).toBe('ContentTypeerror');
+    expect(res.body.message).toContain('application/json');
+    expect(res.body.message).toContain('text/plain');
+  });
+
+  it('answers 400 ValidationError for malformed JSON', async () => {
+    const res = await call({
+      method: 'POST', path: '/api/admin/strategies', token, rawBody: '{"name":', headers: { 'Content-Type': 'application/json' },
+    });
+
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ name: 'ValidationError' });
+  });
+});
+
+describe('E21 deprecate and reactivate', () => {
+  it('deprecates with 200 and no body, idempotently, and reactivates', async () => {
+    const name = unique('old');
+    await call({ method: 'POST', path: '/api/admin/strategies', token, body: newType(name) });
+
+    const first = await call({ method: 'POST', path: `/api/admin/strategies/${name}/deprecate`, token });
+    const second = await call({ method: 'POST', path: `/api/admin/strategies/${name}/deprecate`, token });
+    const deprecated = await call({ method: 'GET', path: `/api/admin/strategies/${name}`, token });
+    const reactivated = await call({ method: 'POST', path: `/api/admin/strategies/${name}/reactivate`, token });
+    const active = await call({ method: 'GET', path: `/api/admin/strategies/${name}`, token });
+
+    expect([first.status, second.status]).toEqual([200, 200]);
+    expect(first.text).toBe('');
+    expect(deprecated.body.deprecated).toBe(true);
+    expect(reactivated.status).toBe(200);
+    expect(active.body.deprecated).toBe(false);
+  });
+
+  it('deprecates a built-in type without making it editable', async () => {
+    const res = await call({ method: 'POST', path: '/api/admin/strategies/applicationHostname/deprecate', token });
+    const after = await call({ method: 'GET', path: '/api/admin/strategies/applicationHostname', token });
+    await call({ method: 'POST', path: '/api/admin/strategies/applicationHostname/reactivate', token });
+
+    expect(res.status).toBe(200);
+    expect(after.body).toMatchObject({ name: 'applicationHostname', deprecated: true, editable: false, displayName: 'Hosts' });
+  });
+
+  it('answers 404 NotFoundError for an unknown strategy type', async () => {
+    const res = await call({ method: 'POST', path: `/api/admin/strategies/${unique('ghost')}/deprecate`, token });
+
+    expect(res.status).toBe(404);
+    expect(res.body.name).toBe('NotFoundError');
+  });
+
+  it('accepts any content type, since the route takes no body', async () => {
+    const name = unique('ct');
+    await call({ method: 'POST', path: '/api/admin/strategies', token, body: newType(name) });
+
+    const res = await call({
+      method: 'POST', path: `/api/admin/strategies/${name}/deprecate`, token, rawBody: 'x', headers: { 'Content-Type': 'text/plain' },
+    });
+
+    expect(res.status).toBe(200);
+  });
+});
+
+describe('listing, reading and updating strategy types', () => {
+  it('lists the built-in types from the first start, then custom types, as {version: 1, strategies}', async () => {
+    const name = unique('zz-listed');
+    await call({ method: 'POST', path: '/api/admin/strategies', token, body: newType(name) });
+
+    const res = await call({ method: 'GET', path: '/api/admin/strategies', token });
+
+    expect(res.status).toBe(200);
+    expect(res.body.version).toBe(1);
+    const names: string[] = res.body.strategies.map((s: { name: string }) => s.name);
+    expect(names.slice(0, 5)).toEqual(['flexibleRollout', 'default', 'userWithId', 'remoteAddress', 'applicationHostname']);
+    expect(names).toContain(name);
+    const builtIns = res.body.strategies.slice(0, 5);
+    expect(builtIns.every((s: { editable: boolean }) => s.editable === false)).toBe(true);
+  });
+
+  it('replaces a custom type with PUT and keeps its deprecated state', async () => {
+    const name = unique('edit');
+    await call({ method: 'POST', path: '/api/admin/strategies', token, body: newType(name) });
+    await call({ method: 'POST', path: `/api/admin/strategies/${name}/deprecate`, token });
+
+    const res = await call({
+      method: 'PUT', path: `/api/admin/strategies/${name}`, token,
+      body: { name, description: 'changed', parameters: [] },
+    });
+
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ name, description: 'changed', parameters: [], deprecated: true, title: null });
+  });
+
+  it('refuses to edit a built-in type, a renamed body, or an unknown type', async () => {
+    const builtIn = await call({ method: 'PUT', path: '/api/admin/strategies/default', token, body: { parameters: [] } });
+    const name = unique('rename');
+    await call({ method: 'POST', path: '/api/admin/strategies', token, body: newType(name) });
+    const renamed = await call({
+      method: 'PUT', path: `/api/admin/strategies/${name}`, token, body: { name: 'other', parameters: [] },
+    });
+    const unknown = await call({ method: 'PUT', path: `/api/admin/strategies/${unique('nope')}`, token, body: { parameters: [] } });
+
+    expect(builtIn.status).toBe(400);
+    expect(renamed.status).toBe(400);
+    expect(unknown.status).toBe(404);
+  });
+});

@@ -1,0 +1,29 @@
+import { randomUUID } from 'node:crypto';
+import { inject } from 'vitest';
+import { loadConfig, type AppConfig } from '../../lib/config.js';
+import { createServices, type Services } from '../../lib/services.js';
+import { formatSecret } from '../../lib/tokens/model.js';
+
+/** The configuration every test process uses: the run's shared engine and table. */
+export function testConfig(overrides: Record<string, string> = {}): AppConfig {
+  const { endpoint, tableName } = inject('dynamodb');
+  return loadConfig({ TABLE_NAME: tableName, DYNAMODB_ENDPOINT: endpoint, AWS_REGION: 'local', ...overrides });
+}
+
+export function testServices(overrides: Record<string, string> = {}): Services {
+  return createServices(testConfig(overrides));
+}
+
+/** A fresh admin token stored through the real token service. */
+export async function adminToken(services: Services): Promise<string> {
+  const secret = formatSecret(['*'], '*');
+  await services.apiTokens.insertKnownSecret(secret, {
+    tokenName: `test-admin-${randomUUID().slice(0, 8)}`,
+    type: 'admin',
+    environment: '*',
+    projects: ['*'],
+  });
+  return secret;
+}
+
+export const unique = (prefix: string): string => `${prefix}-${randomUUID().slice(0, 8)}`;
