@@ -17,7 +17,7 @@ if (!group || !eventFile || !GROUPS.includes(group as Group)) {
 
 const runtime = await startLocalRuntime({
   inMemory: process.env.IN_MEMORY === 'true',
-  dataDir: resolve('.data'),
+  dataDir: resolve(process.env.DATA_DIR ?? '.data'),
   env: process.env,
 });
 try {

@@ -1,6 +1,6 @@
 /**
- * `npm start`: the whole service on a laptop. DynamoDB Local with data under `.data/` (or in
- * memory with `--in-memory` / IN_MEMORY=true), the HTTP server on 127.0.0.1:PORT (4242).
+ * `npm start`: the whole service on a laptop. DynamoDB Local with data under DATA_DIR (`.data/`),
+ * or in memory with `--in-memory` / IN_MEMORY=true; the HTTP server on 127.0.0.1:PORT (4242).
  */
 import { resolve } from 'node:path';
 import { startHttpServer, type LocalServer } from './local/http-server.js';
@@ -10,10 +10,11 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 const inMemory = process.argv.includes('--in-memory') || process.env.IN_MEMORY === 'true';
 const port = Number(process.env.PORT ?? 4242);
+const dataDir = resolve(process.env.DATA_DIR ?? '.data');
 
 const runtime = await startLocalRuntime({
   inMemory,
-  dataDir: resolve('.data'),
+  dataDir,
   env: { UNLEASH_URL: `http://localhost:${port}`, ...process.env },
 });
 let server: LocalServer;
@@ -25,7 +26,8 @@ try {
 }
 
 console.log(`serverless-toggles is listening on ${server.url}`);
-console.log(`  data: ${inMemory ? 'in memory (lost on exit)' : resolve('.data')}`);
+console.log(`  data: ${inMemory ? 'in memory (lost on exit)' : dataDir}`);
+console.log(`  dynamodb: ${runtime.config.dynamodbEndpoint}, table ${runtime.config.tableName}`);
 if (runtime.generatedAdminToken) {
   console.log(`  admin token: ${runtime.generatedAdminToken}`);
   console.log(`  try: curl -H "Authorization: ${runtime.generatedAdminToken}" ${server.url}/api/admin/strategies`);
