@@ -1,0 +1,77 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inject } from 'vitest';
+import { routeTable } from '../../lib/api/route-table.js';
+import type { Group } from '../../lib/api/route-types.js';
+import { invokeSample } from '../../scripts/local/invoke-sample.js';
+import { startLocalRuntime, type LocalRuntime } from '../../scripts/local/runtime.js';
+import { unique } from '../support/services.js';
+
+/**
+ * Every sample event, in the order a person would try them, with the status it must get.
+ * A new file under events/ has to be added here, so no sample goes untested.
+ */
+const SCENARIOS: Array<[string, number]> = [
+  ['instance/health.json', 200],
+  ['instance/ui-config.json', 200],
+  ['instance/unknown-api-path.json', 404],
+  ['strategies/create.json', 201],
+  ['strategies/create-wrong-content-type.json', 415],
+  ['strategies/list.json', 200],
+  ['strategies/get.json', 200],
+  ['strategies/update.json', 200],
+  ['strategies/deprecate.json', 200],
+  ['strategies/reactivate.json', 200],
+  ['strategies/deprecate-without-token.json', 401],
+  ['access/create-client-token.json', 201],
+  ['access/list-tokens.json', 200],
+  ['access/delete-token.json', 200],
+];
+
+const EVENTS_DIR = 'events';
+
+describe('sample events under events/, run through npm run invoke’s code path', () => {
+  let runtime: LocalRuntime;
+
+  beforeAll(async () => {
+    runtime = await startLocalRuntime({
+      inMemory: true,
+      dataDir: '.data',
+      env: { DYNAMODB_ENDPOINT: inject('dynamodb').endpoint, TABLE_NAME: unique('events') },
+    });
+  });
+
+  afterAll(async () => {
+    await runtime.stop();
+  });
+
+  it('lists every file under events/', () => {
+    const files = readdirSync(EVENTS_DIR, { recursive: true, encoding: 'utf8' })
+      .filter((file) => file.endsWith('.json'))
+      .map((file) => file.split('\\').join('/'))
+      .sort();
+
+    expect(SCENARIOS.map(([file]) => file).sort()).toEqual(files);
+  });
+
+  it('covers every route of the route table', () => {
+    const covered = new Set(
+      SCENARIOS.map(([file]) => JSON.parse(readFileSync(join(EVENTS_DIR, file), 'utf8')).routeKey as string),
+    );
+
+    const missing = Object.values(routeTable)
+      .map((spec) => `${spec.method} ${spec.path}`)
+      .filter((key) => !covered.has(key));
+
+    expect(missing).toEqual([]);
+  });
+
+  it.each(SCENARIOS)('%s answers %i', async (file, status) => {
+    const group = file.split('/')[0] as Group;
+
+    const result = await invokeSample(runtime, group, join(EVENTS_DIR, file));
+
+    expect(result.statusCode, result.body).toBe(status);
+  });
+});
