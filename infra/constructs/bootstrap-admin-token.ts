@@ -1,0 +1,73 @@
+import { createHash } from 'node:crypto';
+import { CustomResource, Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import { Construct } from 'constructs';
+import { ServiceFunction } from './service-function.js';
+
+export interface BootstrapAdminTokenProps {
+  table: ITable;
+}
+
+/**
+ * CloudFormation generates the secret; a custom resource stores `*:*.<secret>` as an admin token.
+ * No token value appears in the template, in the stack's parameters or in any function's
+ * environment. See docs/adr/0002-bootstrap-admin-token.md.
+ */
+export class BootstrapAdminToken extends Construct {
+  readonly secret: secretsmanager.Secret;
+  readonly function: ServiceFunction;
+
+  constructor(scope: Construct, id: string, props: BootstrapAdminTokenProps) {
+    super(scope, id);
+
+    // Alphanumeric, so the token needs no quoting in shells, headers or SDK configuration.
+    const generation: secretsmanager.SecretStringGenerator = {
+      passwordLength: 48,
+      excludePunctuation: true,
+      includeSpace: false,
+    };
+    this.secret = new secretsmanager.Secret(this, 'Secret', {
+      description: 'Secret part of the bootstrap admin API token (*:*.<secret>)',
+      generateSecretString: generation,
+      // The token opens the table, and the table is retained, so the secret is too.
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    Validations.of(this.secret).acknowledge({
+      id: 'AwsSolutions-SMG4',
+      reason:
+        'A stored API token cannot follow an automatic rotation. Operators rotate by creating a new admin ' +
+        'token through the API and deleting this one (see docs/adr/0002-bootstrap-admin-token.md).',
+    });
+
+    this.function = new ServiceFunction(this, 'Apply', {
+      entry: 'functions/bootstrap/handler.ts',
+      description: 'Stores the bootstrap admin API token (CloudFormation custom resource)',
+      memorySize: 256,
+      timeout: Duration.seconds(60),
+      // The ARN only: the value is read at run time through the secrets extension.
+      environment: { TABLE_NAME: props.table.tableName, ADMIN_TOKEN_SECRET_ARN: this.secret.secretArn },
+      paramsAndSecrets: lambda.ParamsAndSecretsLayerVersion.fromVersion(lambda.ParamsAndSecretsVersions.V1_0_103),
+    });
+    this.secret.grantRead(this.function.function);
+    props.table.grantReadWriteData(this.function.function);
+
+    new CustomResource(this, 'Resource', {
+      // A direct Lambda-backed resource: no Provider framework, so no extra functions or state machine.
+      serviceToken: this.function.function.functionArn,
+      resourceType: 'Custom::BootstrapAdminToken',
+      properties: {
+        SecretArn: this.secret.secretArn,
+        // A replaced table gets the token again.
+        TableName: props.table.tableName,
+        // CloudFormation generates a new value when these settings change; the token follows.
+        SecretGeneration: fingerprint(generation),
+      },
+    });
+  }
+}
+
+function fingerprint(value: unknown): string {
+  return createHash('sha256').update(JSON.stringify(value)).digest('hex').slice(0, 16);
+}

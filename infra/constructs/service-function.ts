@@ -1,0 +1,77 @@
+import { Duration, Validations } from 'aws-cdk-lib';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import { fromRoot, projectRoot } from '../paths.js';
+
+export interface ServiceFunctionProps {
+  /** The handler module, relative to the repository root; it must export `handler`. */
+  entry: string;
+  description: string;
+  environment?: Record<string, string>;
+  memorySize?: number;
+  timeout?: Duration;
+  paramsAndSecrets?: lambda.ParamsAndSecretsLayerVersion;
+}
+
+/**
+ * Every Lambda of the stack is built here, so runtime, architecture, bundling, logging and
+ * permissions are decided once.
+ */
+export class ServiceFunction extends Construct {
+  readonly function: NodejsFunction;
+  readonly role: iam.Role;
+  readonly logGroup: logs.LogGroup;
+
+  constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
+    super(scope, id);
+
+    this.logGroup = new logs.LogGroup(this, 'Logs', { retention: logs.RetentionDays.ONE_MONTH });
+
+    // An own role instead of AWSLambdaBasicExecutionRole: that managed policy may write to every
+    // log group in the account; this one may write only to the function's own.
+    this.role = new iam.Role(this, 'Role', {
+      assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
+      description: `Runs: ${props.description}`,
+    });
+    this.logGroup.grantWrite(this.role);
+
+    this.function = new NodejsFunction(this, 'Function', {
+      entry: fromRoot(props.entry),
+      handler: 'handler',
+      projectRoot,
+      depsLockFilePath: fromRoot('package-lock.json'),
+      description: props.description,
+      // Explicit: without it NodejsFunction falls back to an old default runtime.
+      runtime: lambda.Runtime.NODEJS_22_X,
+      architecture: lambda.Architecture.ARM_64,
+      memorySize: props.memorySize ?? 512,
+      timeout: props.timeout ?? Duration.seconds(10),
+      role: this.role,
+      logGroup: this.logGroup,
+      loggingFormat: lambda.LoggingFormat.JSON,
+      environment: { NODE_OPTIONS: '--enable-source-maps', ...props.environment },
+      ...(props.paramsAndSecrets ? { paramsAndSecrets: props.paramsAndSecrets } : {}),
+      bundling: {
+        format: OutputFormat.ESM,
+        target: 'node22',
+        minify: true,
+        sourceMap: true,
+        sourcesContent: false,
+        mainFields: ['module', 'main'],
+        // The SDK version we test against ships inside the bundle, rather than whichever
+        // version the Lambda runtime happens to carry.
+        bundleAwsSDK: true,
+        // Some CommonJS dependencies call require(); ESM output has none unless we make one.
+        banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
+      },
+    });
+
+    Validations.of(this.function).acknowledge({
+      id: 'AwsSolutions-L1',
+      reason: 'Node.js 22 is the runtime this service is built and tested for (design §5); moving on is a deliberate upgrade.',
+    });
+  }
+}

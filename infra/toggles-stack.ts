@@ -1,0 +1,62 @@
+import { CfnOutput, Fn, Stack, Validations, type StackProps } from 'aws-cdk-lib';
+import type { CfnTable } from 'aws-cdk-lib/aws-dynamodb';
+import type { Construct } from 'constructs';
+import { routeTable } from '../lib/api/route-table.js';
+import { tableDefinition as defaultTableDefinition, type TableDefinition } from '../lib/store/table-design.js';
+import { BootstrapAdminToken } from './constructs/bootstrap-admin-token.js';
+import { GroupFunctions } from './constructs/group-functions.js';
+import { TogglesApi } from './constructs/toggles-api.js';
+import { TogglesTable } from './constructs/toggles-table.js';
+
+export interface TogglesStackProps extends StackProps {
+  /** The public URL when it is not the API's own, such as a custom domain. */
+  unleashUrl?: string;
+  /** For tests only: the stack must stay valid as the key design grows. */
+  tableDefinition?: TableDefinition;
+}
+
+/** The whole service: one table, one function per endpoint group, one HTTP API. */
+export class TogglesStack extends Stack {
+  constructor(scope: Construct, id: string, props: TogglesStackProps = {}) {
+    super(scope, id, props);
+
+    const definition = props.tableDefinition ?? defaultTableDefinition;
+    const { table } = new TogglesTable(this, 'Data', { definition });
+    const api = new TogglesApi(this, 'Api');
+
+    // The functions may read the API's endpoint: the API resource itself does not depend on
+    // them (only its routes and integrations do), so there is no cycle.
+    const functions = new GroupFunctions(this, 'Groups', {
+      table,
+      unleashUrl: props.unleashUrl ?? api.httpApi.apiEndpoint,
+    });
+    api.addRouteTable(Object.values(routeTable), functions.byGroup);
+
+    const bootstrap = new BootstrapAdminToken(this, 'BootstrapAdminToken', { table });
+    const secretArn = bootstrap.secret.secretArn;
+
+    if (definition.indexes.length > 0) {
+      // Table grants add `<table>/index/*`; only that wildcard is accepted, nothing broader.
+      const tableId = this.getLogicalId(table.node.defaultChild as CfnTable);
+      Validations.of(this).acknowledge({
+        id: `AwsSolutions-IAM5[Resource::<${tableId}.Arn>/index/*]`,
+        reason: 'Indexes of the single table hold projections of items the function may already access.',
+      });
+    }
+
+    // No trailing slash, as UNLEASH_URL: SDKs use <ApiUrl>/api.
+    new CfnOutput(this, 'ApiUrl', { value: api.httpApi.apiEndpoint, description: 'Base URL; SDKs use <ApiUrl>/api' });
+    new CfnOutput(this, 'TableName', { value: table.tableName });
+    new CfnOutput(this, 'AdminTokenSecretArn', { value: secretArn });
+    new CfnOutput(this, 'ReadAdminToken', {
+      description: 'Prints the bootstrap admin API token',
+      value: Fn.join('', [
+        'echo "*:*.$(aws secretsmanager get-secret-value --region ',
+        this.region,
+        ' --secret-id ',
+        secretArn,
+        ' --query SecretString --output text)"',
+      ]),
+    });
+  }
+}

@@ -1,0 +1,94 @@
+import type { Template } from 'aws-cdk-lib/assertions';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { referencedId, resourcesOf, synthesizeStack } from './synth.js';
+
+/** An admin token with its secret part: `*:*.` followed by something secret-like. */
+const PLAIN_ADMIN_TOKEN = /\*:\*\.[A-Za-z0-9_-]{8,}/;
+
+let template: Template;
+beforeAll(() => {
+  template = synthesizeStack();
+});
+
+function secretId(): string {
+  const secrets = resourcesOf(template, 'AWS::SecretsManager::Secret');
+  expect(secrets).toHaveLength(1);
+  return secrets[0]![0];
+}
+
+function bootstrapResource() {
+  const resources = resourcesOf(template, 'Custom::BootstrapAdminToken');
+  expect(resources).toHaveLength(1);
+  return resources[0]![1];
+}
+
+describe('bootstrap admin token', () => {
+  it('lets CloudFormation generate the secret, so no value is written in the template', () => {
+    const [, secret] = resourcesOf(template, 'AWS::SecretsManager::Secret')[0]!;
+    expect(secret.Properties.SecretString).toBeUndefined();
+    expect(secret.Properties.GenerateSecretString).toMatchObject({ ExcludePunctuation: true, IncludeSpace: false });
+    expect(secret.Properties.GenerateSecretString.PasswordLength).toBeGreaterThanOrEqual(32);
+  });
+
+  it('puts no token in any function environment', () => {
+    for (const [id, fn] of resourcesOf(template, 'AWS::Lambda::Function')) {
+      const variables: Record<string, unknown> = fn.Properties.Environment?.Variables ?? {};
+      expect(Object.keys(variables), id).not.toContain('INIT_ADMIN_API_TOKENS');
+      expect(Object.keys(variables), id).not.toContain('INIT_CLIENT_API_TOKENS');
+      expect(JSON.stringify(variables), id).not.toMatch(/\*:\*\./);
+      expect(JSON.stringify(variables), id).not.toContain('resolve:secretsmanager');
+    }
+  });
+
+  it('holds no plain admin token or secret reference anywhere in the template', () => {
+    const json = JSON.stringify(template.toJSON());
+    expect(json).not.toMatch(PLAIN_ADMIN_TOKEN);
+    // A dynamic reference would let CloudFormation copy the value into a resource property.
+    expect(json).not.toContain('{{resolve:secretsmanager');
+    expect(template.toJSON().Parameters ?? {}).not.toHaveProperty('AdminToken');
+  });
+
+  it('gives the bootstrap function the secret by ARN, with the secrets extension to read it', () => {
+    const serviceToken = bootstrapResource().Properties.ServiceToken;
+    expect(serviceToken['Fn::GetAtt'][1]).toBe('Arn');
+    const [, fn] = resourcesOf(template, 'AWS::Lambda::Function').find(([id]) => id === referencedId(serviceToken))!;
+    expect(fn.Properties.Environment.Variables.ADMIN_TOKEN_SECRET_ARN).toEqual({ Ref: secretId() });
+    expect(fn.Properties.Layers).toHaveLength(1);
+    expect(JSON.stringify(fn.Properties.Layers)).toContain('arm64');
+  });
+
+  it('is a custom resource invoking the bootstrap function directly, keyed on the secret and the table', () => {
+    const resource = bootstrapResource();
+    const [tableId] = resourcesOf(template, 'AWS::DynamoDB::Table')[0]!;
+    expect(resource.Properties.SecretArn).toEqual({ Ref: secretId() });
+    expect(resource.Properties.TableName).toEqual({ Ref: tableId });
+    expect(resource.Properties.SecretGeneration).toMatch(/^[0-9a-f]{16}$/);
+    // No Provider framework, which would add its own framework function (and a state machine).
+    expect(referencedId(resource.Properties.ServiceToken)).toMatch(/^BootstrapAdminTokenApply/);
+    expect(resourcesOf(template, 'AWS::StepFunctions::StateMachine')).toHaveLength(0);
+  });
+
+  it('grants the bootstrap function reading this one secret and writing the table', () => {
+    const serviceToken = bootstrapResource().Properties.ServiceToken;
+    const [, fn] = resourcesOf(template, 'AWS::Lambda::Function').find(([id]) => id === referencedId(serviceToken))!;
+    const roleId = referencedId(fn.Properties.Role);
+    const statements = resourcesOf(template, 'AWS::IAM::Policy')
+      .filter(([, policy]) => (policy.Properties.Roles as unknown[]).some((role) => referencedId(role) === roleId))
+      .flatMap(([, policy]) => policy.Properties.PolicyDocument.Statement as Array<Record<string, any>>);
+    const secretStatements = statements.filter((s) => [s.Action].flat().some((a: string) => a.startsWith('secretsmanager:')));
+    expect(secretStatements).toHaveLength(1);
+    expect(secretStatements[0]!.Resource).toEqual({ Ref: secretId() });
+    const tableActions = statements.flatMap((s) => [s.Action].flat() as string[]).filter((a) => a.startsWith('dynamodb:'));
+    expect(tableActions).toContain('dynamodb:PutItem');
+  });
+
+  it('outputs the secret ARN and a command that prints the whole admin token', () => {
+    const outputs = template.toJSON().Outputs as Record<string, { Value: unknown }>;
+    expect(Object.keys(outputs)).toEqual(expect.arrayContaining(['ApiUrl', 'TableName', 'AdminTokenSecretArn', 'ReadAdminToken']));
+    expect(outputs.AdminTokenSecretArn!.Value).toEqual({ Ref: secretId() });
+    const command = JSON.stringify(outputs.ReadAdminToken!.Value);
+    expect(command).toContain('*:*.$(aws secretsmanager get-secret-value');
+    expect(command).toContain('--query SecretString --output text');
+    expect(command).toContain(JSON.stringify({ Ref: secretId() }));
+  });
+});

@@ -1,0 +1,232 @@
+import { App, Stack } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { GROUP_TAG } from '../../infra/constructs/group-functions.js';
+import { STAGE_THROTTLE } from '../../infra/constructs/toggles-api.js';
+import { addNagChecks } from '../../infra/nag.js';
+import { createTogglesApp } from '../../infra/toggles-app.js';
+import { TogglesStack } from '../../infra/toggles-stack.js';
+import { routeTable } from '../../lib/api/route-table.js';
+import { GROUPS } from '../../lib/api/route-types.js';
+import { tableDefinition } from '../../lib/store/table-design.js';
+import { referencedId, resourcesOf, synthesizeStack, testContext, type Resource } from './synth.js';
+
+const WRITE_ACTIONS = [
+  'dynamodb:PutItem',
+  'dynamodb:UpdateItem',
+  'dynamodb:DeleteItem',
+  'dynamodb:BatchWriteItem',
+  'dynamodb:TransactWriteItems',
+  'dynamodb:PartiQLInsert',
+  'dynamodb:PartiQLUpdate',
+  'dynamodb:PartiQLDelete',
+  'dynamodb:DeleteTable',
+  'dynamodb:UpdateTable',
+];
+
+let template: Template;
+beforeAll(() => {
+  // Synthesis runs cdk-nag: an unacknowledged finding would throw here and fail every test.
+  template = synthesizeStack();
+});
+
+const groupOf = (fn: Resource): string | undefined =>
+  (fn.Properties.Tags as Array<{ Key: string; Value: string }> | undefined)?.find((tag) => tag.Key === GROUP_TAG)?.Value;
+
+function groupFunctions(): Map<string, [string, Resource]> {
+  const byGroup = new Map<string, [string, Resource]>();
+  for (const [id, fn] of resourcesOf(template, 'AWS::Lambda::Function')) {
+    const group = groupOf(fn);
+    if (group) byGroup.set(group, [id, fn]);
+  }
+  return byGroup;
+}
+
+function policyStatementsOfFunction(functionId: string): Array<Record<string, any>> {
+  const [, fn] = resourcesOf(template, 'AWS::Lambda::Function').find(([id]) => id === functionId)!;
+  const roleId = referencedId(fn.Properties.Role);
+  return resourcesOf(template, 'AWS::IAM::Policy')
+    .filter(([, policy]) => (policy.Properties.Roles as unknown[]).some((role) => referencedId(role) === roleId))
+    .flatMap(([, policy]) => policy.Properties.PolicyDocument.Statement);
+}
+
+const actionsOf = (statements: Array<Record<string, any>>): string[] =>
+  statements.flatMap((statement) => [statement.Action].flat() as string[]);
+
+describe('functions', () => {
+  it('creates one function per endpoint group plus the bootstrap function', () => {
+    expect([...groupFunctions().keys()].sort()).toEqual([...GROUPS].sort());
+    template.resourceCountIs('AWS::Lambda::Function', GROUPS.length + 1);
+  });
+
+  it('runs every function on Node.js 22 and arm64', () => {
+    for (const [, fn] of resourcesOf(template, 'AWS::Lambda::Function')) {
+      expect(fn.Properties.Runtime).toBe('nodejs22.x');
+      expect(fn.Properties.Architectures).toEqual(['arm64']);
+      expect(fn.Properties.Handler).toBe('index.handler');
+      expect(fn.Properties.Environment.Variables.NODE_OPTIONS).toBe('--enable-source-maps');
+    }
+  });
+
+  it("gives each group function the table's name and the API's own URL", () => {
+    const [tableId] = resourcesOf(template, 'AWS::DynamoDB::Table')[0]!;
+    const [apiId] = resourcesOf(template, 'AWS::ApiGatewayV2::Api')[0]!;
+    for (const [, [, fn]] of groupFunctions()) {
+      expect(fn.Properties.Environment.Variables.TABLE_NAME).toEqual({ Ref: tableId });
+      expect(fn.Properties.Environment.Variables.UNLEASH_URL).toEqual({ 'Fn::GetAtt': [apiId, 'ApiEndpoint'] });
+    }
+  });
+
+  it('takes the public URL from the unleashUrl context value when one is given', () => {
+    const custom = synthesizeStack({ unleashUrl: 'https://flags.example.com' });
+    const urls = resourcesOf(custom, 'AWS::Lambda::Function')
+      .filter(([, fn]) => groupOf(fn))
+      .map(([, fn]) => fn.Properties.Environment.Variables.UNLEASH_URL);
+    expect(new Set(urls)).toEqual(new Set(['https://flags.example.com']));
+  });
+
+  it('keeps a log group with a retention period for every function', () => {
+    const logGroups = new Map(resourcesOf(template, 'AWS::Logs::LogGroup'));
+    for (const [, fn] of resourcesOf(template, 'AWS::Lambda::Function')) {
+      const logGroup = logGroups.get(referencedId(fn.Properties.LoggingConfig.LogGroup)!);
+      expect(logGroup?.Properties.RetentionInDays).toBeGreaterThan(0);
+    }
+  });
+});
+
+describe('HTTP API', () => {
+  it('creates exactly one route per route-table row', () => {
+    const expected = Object.values(routeTable).map((row) => `${row.method} ${row.path}`);
+    const actual = resourcesOf(template, 'AWS::ApiGatewayV2::Route').map(([, route]) => route.Properties.RouteKey);
+    expect(actual.sort()).toEqual(expected.sort());
+  });
+
+  it("sends each route to its row's group function", () => {
+    const functionIdByGroup = new Map([...groupFunctions()].map(([group, [id]]) => [group, id]));
+    const integrations = new Map(resourcesOf(template, 'AWS::ApiGatewayV2::Integration'));
+    const routes = new Map(
+      resourcesOf(template, 'AWS::ApiGatewayV2::Route').map(([, route]) => [route.Properties.RouteKey, route]),
+    );
+    for (const row of Object.values(routeTable)) {
+      const route = routes.get(`${row.method} ${row.path}`)!;
+      const [, parts] = route.Properties.Target['Fn::Join'] as [string, unknown[]];
+      expect(parts[0]).toBe('integrations/');
+      const integration = integrations.get(referencedId(parts[1])!)!;
+      expect(integration.Properties.IntegrationType).toBe('AWS_PROXY');
+      expect(integration.Properties.PayloadFormatVersion).toBe('2.0');
+      expect(referencedId(integration.Properties.IntegrationUri)).toBe(functionIdByGroup.get(row.group));
+    }
+  });
+
+  it('reuses one integration per group', () => {
+    const groupsWithRoutes = new Set(Object.values(routeTable).map((row) => row.group));
+    template.resourceCountIs('AWS::ApiGatewayV2::Integration', groupsWithRoutes.size);
+  });
+
+  it('serves the $default stage, throttled, with access logs that never record the raw path', () => {
+    const stages = resourcesOf(template, 'AWS::ApiGatewayV2::Stage');
+    expect(stages).toHaveLength(1);
+    const [, stage] = stages[0]!;
+    expect(stage.Properties.StageName).toBe('$default');
+    expect(stage.Properties.AutoDeploy).toBe(true);
+    expect(stage.Properties.DefaultRouteSettings).toEqual({
+      ThrottlingRateLimit: STAGE_THROTTLE.rateLimit,
+      ThrottlingBurstLimit: STAGE_THROTTLE.burstLimit,
+    });
+    const format: string = stage.Properties.AccessLogSettings.Format;
+    expect(format).toContain('$context.routeKey');
+    // A path such as /api/admin/api-tokens/<secret> would put a token into the logs.
+    expect(format).not.toContain('$context.path');
+    expect(referencedId(stage.Properties.AccessLogSettings.DestinationArn)).toBeDefined();
+  });
+});
+
+describe('permissions', () => {
+  it('lets the client function read the table and never write it', () => {
+    const [clientId] = groupFunctions().get('client')!;
+    const actions = actionsOf(policyStatementsOfFunction(clientId));
+    expect(actions).toContain('dynamodb:GetItem');
+    expect(actions).toContain('dynamodb:Query');
+    for (const write of WRITE_ACTIONS) expect(actions).not.toContain(write);
+    expect(actions.some((action) => action.endsWith('*'))).toBe(false);
+  });
+
+  it('lets every other group function read and write the table', () => {
+    for (const [group, [id]] of groupFunctions()) {
+      if (group === 'client') continue;
+      const actions = actionsOf(policyStatementsOfFunction(id));
+      expect(actions, group).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem']));
+    }
+  });
+
+  it('grants group functions nothing beyond the table and their own logs', () => {
+    const [tableId] = resourcesOf(template, 'AWS::DynamoDB::Table')[0]!;
+    for (const [group, [id, fn]] of groupFunctions()) {
+      const ownLogGroup = referencedId(fn.Properties.LoggingConfig.LogGroup);
+      for (const statement of policyStatementsOfFunction(id)) {
+        const resources = [statement.Resource].flat().map(referencedId);
+        expect(resources.every((resource) => resource === tableId || resource === ownLogGroup), group).toBe(true);
+        expect(statement.Effect).toBe('Allow');
+      }
+    }
+    for (const [, role] of resourcesOf(template, 'AWS::IAM::Role')) {
+      expect(role.Properties.ManagedPolicyArns).toBeUndefined();
+    }
+  });
+});
+
+describe('table', () => {
+  it('is built from the shared table definition, on demand, with point-in-time recovery, and retained', () => {
+    const tables = resourcesOf(template, 'AWS::DynamoDB::Table');
+    expect(tables).toHaveLength(1);
+    const [, table] = tables[0]!;
+    expect(table.Properties.KeySchema).toEqual([
+      { AttributeName: tableDefinition.partitionKey, KeyType: 'HASH' },
+      { AttributeName: tableDefinition.sortKey, KeyType: 'RANGE' },
+    ]);
+    expect(table.Properties.BillingMode).toBe('PAY_PER_REQUEST');
+    expect(table.Properties.PointInTimeRecoverySpecification).toEqual({ PointInTimeRecoveryEnabled: true });
+    expect(table.DeletionPolicy).toBe('Retain');
+    expect(table.UpdateReplacePolicy).toBe('Retain');
+    expect(table.Properties.GlobalSecondaryIndexes ?? []).toHaveLength(tableDefinition.indexes.length);
+  });
+
+  it('adds one index per entry of the table definition and stays cdk-nag clean', () => {
+    const app = new App({ context: testContext() });
+    const definition = {
+      ...tableDefinition,
+      indexes: [{ name: 'byExample', partitionKey: 'gsi1pk', sortKey: 'gsi1sk' }],
+    };
+    const stack = new TogglesStack(app, 'WithIndex', { tableDefinition: definition });
+    addNagChecks(app);
+    const withIndex = Template.fromStack(stack);
+    const [, table] = resourcesOf(withIndex, 'AWS::DynamoDB::Table')[0]!;
+    expect(table.Properties.GlobalSecondaryIndexes).toEqual([
+      {
+        IndexName: 'byExample',
+        KeySchema: [
+          { AttributeName: 'gsi1pk', KeyType: 'HASH' },
+          { AttributeName: 'gsi1sk', KeyType: 'RANGE' },
+        ],
+        Projection: { ProjectionType: 'ALL' },
+      },
+    ]);
+  });
+});
+
+describe('cdk-nag', () => {
+  it('fails synthesis on a finding nobody acknowledged', () => {
+    const { stack } = createTogglesApp({ context: testContext() });
+    // A table without point-in-time recovery is an AwsSolutions-DDB3 finding.
+    new dynamodb.Table(stack, 'Unchecked', { partitionKey: { name: 'id', type: dynamodb.AttributeType.STRING } });
+    expect(() => Template.fromStack(stack)).toThrow(/AwsSolutions-DDB3/);
+  });
+
+  it('does not run on a stack outside the app it was added to', () => {
+    // Guards the test above: the failure comes from the plugin, not from the table itself.
+    const bare = new Stack(new App({ context: testContext() }), 'Bare');
+    new dynamodb.Table(bare, 'Unchecked', { partitionKey: { name: 'id', type: dynamodb.AttributeType.STRING } });
+    expect(() => Template.fromStack(bare)).not.toThrow();
+  });
+});

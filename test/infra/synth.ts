@@ -1,0 +1,38 @@
+import { readFileSync } from 'node:fs';
+import { Template } from 'aws-cdk-lib/assertions';
+import { createTogglesApp } from '../../infra/toggles-app.js';
+
+// The built-in CloudFormation rule engine adds seconds per synthesis; cdk-nag still runs.
+process.env.CDK_VALIDATION ??= 'false';
+
+/** The feature flags of `cdk.json`, so tests synthesize what `cdk synth` does. */
+export const cdkJsonContext: Record<string, unknown> = JSON.parse(
+  readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8'),
+).context;
+
+/** `cdk synth` without esbuild: the template is the same, only asset hashes are placeholders. */
+export function testContext(extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return { ...cdkJsonContext, 'aws:cdk:bundling-stacks': [], ...extra };
+}
+
+export function synthesizeStack(extra: Record<string, unknown> = {}): Template {
+  const { stack } = createTogglesApp({ context: testContext(extra) });
+  return Template.fromStack(stack);
+}
+
+export type Resource = { Type: string; Properties: Record<string, any>; DependsOn?: string[] } & Record<string, any>;
+
+export function resourcesOf(template: Template, type: string): Array<[string, Resource]> {
+  return Object.entries(template.findResources(type) as Record<string, Resource>);
+}
+
+/** `{ "Fn::GetAtt": [id, "Arn"] }` or `{ Ref: id }` → id. */
+export function referencedId(value: unknown): string | undefined {
+  if (value && typeof value === 'object') {
+    const v = value as Record<string, unknown>;
+    if (typeof v.Ref === 'string') return v.Ref;
+    const getAtt = v['Fn::GetAtt'];
+    if (Array.isArray(getAtt) && typeof getAtt[0] === 'string') return getAtt[0];
+  }
+  return undefined;
+}
