@@ -34,9 +34,9 @@ describe('npm start against the shared engine, over HTTP', () => {
     const anonymous = await get('/api/admin/ui-config');
 
     expect(health.status).toBe(200);
-    expect(await health.json()).toEqual({ health: 'GOOD' });
+    expect(await json(health)).toEqual({ health: 'GOOD' });
     expect(anonymous.status).toBe(401);
-    expect((await anonymous.json()).name).toBe('AuthenticationRequired');
+    expect((await json(anonymous)).name).toBe('AuthenticationRequired');
   });
 
   it('serves the README tour: create a strategy type, list it, deprecate it', async () => {
@@ -51,7 +51,7 @@ describe('npm start against the shared engine, over HTTP', () => {
       method: 'POST',
       headers: { Authorization: adminSecret },
     });
-    const listed = await (await get('/api/admin/strategies', adminSecret)).json();
+    const listed = await json(await get('/api/admin/strategies', adminSecret));
 
     expect(created.status).toBe(201);
     expect(created.headers.get('location')).toBe(`strategies/${name}`);
@@ -65,14 +65,14 @@ describe('npm start against the shared engine, over HTTP', () => {
       headers: { Authorization: adminSecret, 'Content-Type': 'application/json' },
       body: JSON.stringify({ tokenName: unique('sdk'), type: 'client', environment: 'production' }),
     });
-    const { secret } = await created.json();
+    const { secret } = await json(created);
 
     const refused = await get('/api/admin/ui-config', secret);
     const bootstrapClient = await get('/api/admin/strategies', clientSecret);
 
     expect(created.status).toBe(201);
     expect(refused.status).toBe(403);
-    expect((await refused.json()).name).toBe('NoAccessError');
+    expect((await json(refused)).name).toBe('NoAccessError');
     expect(bootstrapClient.status).toBe(403);
   });
 
@@ -81,7 +81,7 @@ describe('npm start against the shared engine, over HTTP', () => {
     const doubled = await get('//api//admin//ui-config', adminSecret);
 
     expect(unknown.status).toBe(404);
-    expect((await unknown.json()).name).toBe('NotFoundError');
+    expect((await json(unknown)).name).toBe('NotFoundError');
     expect(doubled.status).toBe(200);
   });
 });
@@ -116,6 +116,9 @@ describe('npm start with its own embedded engine and a data folder', () => {
     }
   });
 });
+
+/** Response bodies in these tests are read loosely, as a curl user would. */
+const json = (res: Response): Promise<any> => res.json() as Promise<any>;
 
 function accepts(url: string): Promise<boolean> {
   const { port, hostname } = new URL(url);
