@@ -17,6 +17,21 @@
  * | list API tokens                    | pk = API_TOKENS, begins_with(sk, API_TOKEN#)       | table |
  * | read the SDK revision              | pk = REVISION, sk = REVISION                       | table |
  * | read the instance identity         | pk = INSTANCE, sk = INSTANCE                       | table |
+ * | get a feature (aggregate) by name  | pk = FEATURES, sk = FEATURE#<name>                 | table |
+ * | list all features (SDK payload)    | pk = FEATURES, begins_with(sk, FEATURE#)           | table |
+ * | get / list projects                | pk = PROJECTS, sk = PROJECT#<id> / begins_with     | table |
+ * | get / list environments            | pk = ENVIRONMENTS, sk = ENVIRONMENT#<name> / …     | table |
+ * | get / list segments                | pk = SEGMENTS, sk = SEGMENT#<id, 10 digits> / …    | table |
+ * | get / list context fields          | pk = CONTEXT_FIELDS, sk = CONTEXT_FIELD#<name> / … | table |
+ * | get / list tag types               | pk = TAG_TYPES, sk = TAG_TYPE#<name> / …           | table |
+ * | next id of a numbered kind         | pk = COUNTERS, sk = COUNTER#<kind>                 | table |
+ * | has the first start's data been made | pk = SEED, sk = SEED                             | table |
+ * | last seen of a feature environment | pk = LAST_SEEN, sk = LAST_SEEN#<feature>#<env> / … | table |
+ * | hourly SDK metrics of one day      | pk = METRICS#<yyyy-mm-dd>, sk = <hh>#<feature>#<env> | table |
+ * | registered SDK applications        | pk = CLIENT_APPS, sk = CLIENT_APP#<appName> / …    | table |
+ *
+ * Features share one partition because the SDK payload reads them all at once (only when the
+ * revision moved) and a feature name is unique across projects, archived ones included.
  */
 
 export const KEY = { partition: 'pk', sort: 'sk' } as const;
@@ -61,4 +76,41 @@ export const keys = {
 
   revision: (): ItemKey => ({ pk: 'REVISION', sk: 'REVISION' }),
   instance: (): ItemKey => ({ pk: 'INSTANCE', sk: 'INSTANCE' }),
+  seed: (): ItemKey => ({ pk: 'SEED', sk: 'SEED' }),
+  counter: (kind: string): ItemKey => ({ pk: 'COUNTERS', sk: `COUNTER#${kind}` }),
+
+  feature: (name: string): ItemKey => ({ pk: 'FEATURES', sk: `FEATURE#${name}` }),
+  features: (): CollectionPrefix => ({ pk: 'FEATURES', skPrefix: 'FEATURE#' }),
+
+  project: (id: string): ItemKey => ({ pk: 'PROJECTS', sk: `PROJECT#${id}` }),
+  projects: (): CollectionPrefix => ({ pk: 'PROJECTS', skPrefix: 'PROJECT#' }),
+
+  environment: (name: string): ItemKey => ({ pk: 'ENVIRONMENTS', sk: `ENVIRONMENT#${name}` }),
+  environments: (): CollectionPrefix => ({ pk: 'ENVIRONMENTS', skPrefix: 'ENVIRONMENT#' }),
+
+  /** Zero-padded so the collection lists in id order. */
+  segment: (id: number): ItemKey => ({ pk: 'SEGMENTS', sk: `SEGMENT#${String(id).padStart(10, '0')}` }),
+  segments: (): CollectionPrefix => ({ pk: 'SEGMENTS', skPrefix: 'SEGMENT#' }),
+
+  contextField: (name: string): ItemKey => ({ pk: 'CONTEXT_FIELDS', sk: `CONTEXT_FIELD#${name}` }),
+  contextFields: (): CollectionPrefix => ({ pk: 'CONTEXT_FIELDS', skPrefix: 'CONTEXT_FIELD#' }),
+
+  tagType: (name: string): ItemKey => ({ pk: 'TAG_TYPES', sk: `TAG_TYPE#${name}` }),
+  tagTypes: (): CollectionPrefix => ({ pk: 'TAG_TYPES', skPrefix: 'TAG_TYPE#' }),
+
+  lastSeen: (feature: string, environment: string): ItemKey => ({
+    pk: 'LAST_SEEN',
+    sk: `LAST_SEEN#${feature}#${environment}`,
+  }),
+  lastSeenAll: (): CollectionPrefix => ({ pk: 'LAST_SEEN', skPrefix: 'LAST_SEEN#' }),
+
+  /** `hour` is `yyyy-mm-ddThh`; one partition per day keeps a day's trend one Query. */
+  hourlyMetrics: (hour: string, feature: string, environment: string): ItemKey => ({
+    pk: `METRICS#${hour.slice(0, 10)}`,
+    sk: `${hour.slice(11, 13)}#${feature}#${environment}`,
+  }),
+  dailyMetrics: (day: string): CollectionPrefix => ({ pk: `METRICS#${day}`, skPrefix: '' }),
+
+  clientApp: (appName: string): ItemKey => ({ pk: 'CLIENT_APPS', sk: `CLIENT_APP#${appName}` }),
+  clientApps: (): CollectionPrefix => ({ pk: 'CLIENT_APPS', skPrefix: 'CLIENT_APP#' }),
 };

@@ -1,0 +1,120 @@
+/**
+ * The feature aggregate: a feature's metadata, its state in each environment (enabled,
+ * strategies, variants), its tags and its parent dependency are read and written together,
+ * guarded by `version` (DESIGN §2).
+ */
+
+export const CONSTRAINT_OPERATORS = [
+  'NOT_IN', 'IN', 'STR_ENDS_WITH', 'STR_STARTS_WITH', 'STR_CONTAINS',
+  'NUM_EQ', 'NUM_GT', 'NUM_GTE', 'NUM_LT', 'NUM_LTE',
+  'DATE_AFTER', 'DATE_BEFORE', 'SEMVER_EQ', 'SEMVER_GT', 'SEMVER_LT',
+] as const;
+export type ConstraintOperator = (typeof CONSTRAINT_OPERATORS)[number];
+
+export interface Constraint {
+  contextName: string;
+  operator: ConstraintOperator;
+  /** Always present (possibly empty): old SDKs read it even for single-value operators. */
+  values: string[];
+  value?: string;
+  caseInsensitive: boolean;
+  inverted: boolean;
+}
+
+export type WeightType = 'variable' | 'fix';
+
+export interface VariantPayload {
+  type: 'json' | 'csv' | 'string' | 'number';
+  value: string;
+}
+
+export interface StrategyVariant {
+  name: string;
+  weight: number;
+  weightType: WeightType;
+  stickiness: string;
+  payload?: VariantPayload;
+}
+
+export interface VariantOverride {
+  contextName: string;
+  values: string[];
+}
+
+/** A feature-level (per-environment) variant. */
+export interface Variant {
+  name: string;
+  weight: number;
+  weightType: WeightType;
+  stickiness: string;
+  payload?: VariantPayload;
+  overrides: VariantOverride[];
+}
+
+/** An activation strategy instance on one feature in one environment. */
+export interface FeatureStrategy {
+  id: string;
+  name: string;
+  title: string | null;
+  disabled: boolean;
+  sortOrder: number;
+  constraints: Constraint[];
+  parameters: Record<string, string>;
+  variants: StrategyVariant[];
+  segments: number[];
+}
+
+export interface FeatureEnvironment {
+  enabled: boolean;
+  strategies: FeatureStrategy[];
+  variants: Variant[];
+}
+
+export interface Tag {
+  type: string;
+  value: string;
+}
+
+/** The parent this feature depends on (at most one, as in Unleash). */
+export interface Dependency {
+  feature: string;
+  enabled: boolean;
+  variants: string[];
+}
+
+export interface Feature {
+  name: string;
+  project: string;
+  type: string;
+  description: string | null;
+  impressionData: boolean;
+  stale: boolean;
+  archived: boolean;
+  archivedAt: string | null;
+  createdAt: string;
+  /**
+   * State per environment name. An environment of the project that has no entry is off, with
+   * no strategies and no variants.
+   */
+  environments: Record<string, FeatureEnvironment>;
+  tags: Tag[];
+  dependencies: Dependency[];
+  /** Names of features that depend on this one, kept in the same transaction as theirs. */
+  children: string[];
+  /** Optimistic-concurrency version: every write is conditional on the version it read. */
+  version: number;
+}
+
+export function environmentOf(feature: Feature, environment: string): FeatureEnvironment {
+  return feature.environments[environment] ?? { enabled: false, strategies: [], variants: [] };
+}
+
+/** Segment ids that any strategy of the feature refers to. */
+export function segmentIdsOf(feature: Feature | undefined): Set<number> {
+  const ids = new Set<number>();
+  if (!feature) return ids;
+  for (const environment of Object.values(feature.environments)) {
+    for (const strategy of environment.strategies) for (const id of strategy.segments) ids.add(id);
+  }
+  return ids;
+}

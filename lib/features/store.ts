@@ -1,0 +1,38 @@
+import type { Feature } from './model.js';
+
+/**
+ * One atomic change to one or more feature aggregates. Each write names the version it was
+ * computed from (`undefined` for a new feature), so a concurrent change makes the whole
+ * commit fail instead of being overwritten.
+ */
+export interface FeatureWrite {
+  /** The aggregate as read (undefined when creating). */
+  before: Feature | undefined;
+  /** The aggregate to store, or `undefined` to delete it. */
+  after: Feature | undefined;
+}
+
+export interface FeatureCommit {
+  writes: FeatureWrite[];
+  /** Moves the project's count of active features (featureLimit) in the same transaction. */
+  projectFeatureCounts?: Record<string, { delta: number; limit: number | null }>;
+}
+
+/** Why a commit was refused, as the failed condition tells it. */
+export type CommitOutcome =
+  | { ok: true }
+  | { ok: false; reason: 'version-changed' | 'name-taken'; feature: string }
+  | { ok: false; reason: 'segment-missing'; segmentId: number }
+  | { ok: false; reason: 'feature-limit' | 'project-missing'; project: string };
+
+/** The feature store port; `lib/store/feature-store.ts` implements it on DynamoDB. */
+export interface FeatureStore {
+  get(name: string): Promise<Feature | undefined>;
+  /** Every feature, archived ones included. */
+  listAll(): Promise<Feature[]>;
+  /**
+   * Applies all writes or none, bumps the SDK revision, and keeps each referenced segment's
+   * reference count (a segment in use cannot be deleted; a missing one fails the commit).
+   */
+  commit(change: FeatureCommit): Promise<CommitOutcome>;
+}
