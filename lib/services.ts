@@ -3,8 +3,10 @@ import type { AppConfig } from './config.js';
 import { UiConfigService } from './instance/ui-config.js';
 import { builtInScopeCatalog } from './projects/scope-catalog.js';
 import { DynamoApiTokenStore } from './store/api-token-store.js';
+import { DynamoFeatureStore } from './store/feature-store.js';
 import { createDocumentClient } from './store/document-client.js';
 import { DynamoInstanceStore } from './store/instance-store.js';
+import { DynamoRevisionStore } from './store/revision-store.js';
 import { DynamoStrategyTypeStore } from './store/strategy-type-store.js';
 import { StrategyTypeService } from './strategies/service.js';
 import { ApiTokenService } from './tokens/service.js';
@@ -13,8 +15,11 @@ import { ApiTokenService } from './tokens/service.js';
 export function createServices(config: AppConfig) {
   const db = createDocumentClient({ region: config.region, endpoint: config.dynamodbEndpoint });
   const table = config.tableName;
+  const revisions = new DynamoRevisionStore(db, table);
   return {
     config,
+    revisions,
+    featureStore: new DynamoFeatureStore(db, table, revisions),
     apiTokens: new ApiTokenService(new DynamoApiTokenStore(db, table), builtInScopeCatalog, config.baseUriPath),
     strategyTypes: new StrategyTypeService(new DynamoStrategyTypeStore(db, table)),
     uiConfig: new UiConfigService(

@@ -1,25 +1,42 @@
-import {
-  TransactionCanceledException,
-} from '@aws-sdk/client-dynamodb';
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand, type DynamoDBDocumentClient, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { ValidationFailed } from '../errors.js';
 
 export type TransactWriteItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
+/** DynamoDB's limit on items in one transaction. */
+export const MAX_TRANSACTION_ITEMS = 100;
+
+export type TransactionOutcome = { ok: true } | { ok: false; failedIndex: number };
+
 /**
- * Applies all items or none. Answers false when a condition in it failed (a concurrent
- * change or a taken name), so the caller decides between retrying and a 409.
+ * Applies all items or none. When a condition fails it answers which item's condition it was,
+ * so the caller can tell a concurrent change from a taken name or a missing reference.
  */
-export async function transactWrite(db: DynamoDBDocumentClient, items: TransactWriteItem[]): Promise<boolean> {
+export async function transactWriteDetailed(
+  db: DynamoDBDocumentClient,
+  items: TransactWriteItem[],
+): Promise<TransactionOutcome> {
+  if (items.length > MAX_TRANSACTION_ITEMS) {
+    throw new ValidationFailed(`The change touches ${items.length} items; one atomic change may touch at most ${MAX_TRANSACTION_ITEMS}`);
+  }
   try {
     await db.send(new TransactWriteCommand({ TransactItems: items }));
-    return true;
+    return { ok: true };
   } catch (error) {
-    if (
-      error instanceof TransactionCanceledException &&
-      (error.CancellationReasons ?? []).some((reason) => reason.Code === 'ConditionalCheckFailed')
-    ) {
-      return false;
+    if (error instanceof TransactionCanceledException) {
+      const reasons = error.CancellationReasons ?? [];
+      const failedIndex = reasons.findIndex((reason) => reason.Code === 'ConditionalCheckFailed');
+      if (failedIndex >= 0) return { ok: false, failedIndex };
+      if (reasons.some((reason) => reason.Code === 'ValidationError' && /size/i.test(reason.Message ?? ''))) {
+        throw new ValidationFailed('The change would make a stored item larger than DynamoDB allows (400 KB)');
+      }
     }
     throw error;
   }
+}
+
+/** Applies all items or none; answers false when a condition in it failed. */
+export async function transactWrite(db: DynamoDBDocumentClient, items: TransactWriteItem[]): Promise<boolean> {
+  return (await transactWriteDetailed(db, items)).ok;
 }
