@@ -1,0 +1,247 @@
+import jsonpatch from 'fast-json-patch';
+import { Conflict, NotFound, PermissionDenied, ValidationFailed } from '../errors.js';
+import type { Project } from '../projects/model.js';
+import { FeatureAggregates, featureInProject, replaced } from './aggregate.js';
+import type { Feature } from './model.js';
+import type { FeatureCatalog } from './ports.js';
+import { checkFeatureName } from './rules/naming.js';
+import type { FeatureWrite } from './store.js';
+
+export interface NewFeature {
+  name: string;
+  type?: string | undefined;
+  description?: string | null | undefined;
+  impressionData?: boolean | undefined;
+}
+
+export interface FeatureDetails {
+  type?: string | undefined;
+  description?: string | null | undefined;
+  stale?: boolean | undefined;
+  impressionData?: boolean | undefined;
+}
+
+/** Most writes one transaction takes for batch calls, leaving room for counters and the revision. */
+const BATCH_WRITES = 80;
+
+/** Creating, reading, describing, marking stale, archiving, reviving and deleting features. */
+export class FeatureLifecycleService {
+  constructor(
+    private readonly aggregates: FeatureAggregates,
+    private readonly catalog: FeatureCatalog,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  async create(projectId: string, input: NewFeature): Promise<Feature> {
+    const project = await this.catalog.project(projectId);
+    checkFeatureName(input.name, project);
+    const existing = await this.aggregates.store.get(input.name);
+    if (existing) throw nameTaken(existing);
+    const feature: Feature = {
+      name: input.name,
+      project: project.id,
+      type: input.type ?? 'release',
+      description: input.description ?? null,
+      impressionData: input.impressionData ?? false,
+      stale: false,
+      archived: false,
+      archivedAt: null,
+      createdAt: this.now().toISOString(),
+      environments: {},
+      tags: [],
+      dependencies: [],
+      children: [],
+      version: 1,
+    };
+    return this.aggregates.apply(async () => ({
+      commit: {
+        writes: [{ before: undefined, after: feature }],
+        projectFeatureCounts: { [project.id]: { delta: 1, limit: project.featureLimit } },
+      },
+      result: feature,
+    }));
+  }
+
+  /** A feature of the project that is not archived (404 otherwise, as in Unleash). */
+  async get(projectId: string, name: string): Promise<Feature> {
+    const feature = await featureInProject(projectId, name, (n) => this.aggregates.store.get(n));
+    if (feature.archived) throw new NotFound(`Feature ${name} is archived`);
+    return feature;
+  }
+
+  async listProject(projectId: string): Promise<{ project: Project; features: Feature[] }> {
+    const project = await this.catalog.project(projectId);
+    const features = (await this.aggregates.store.listAll()).filter((f) => f.project === project.id && !f.archived);
+    return { project, features };
+  }
+
+  async listActive(): Promise<Feature[]> {
+    return (await this.aggregates.store.listAll()).filter((feature) => !feature.archived);
+  }
+
+  async listArchived(projectId?: string): Promise<Feature[]> {
+    const all = await this.aggregates.store.listAll();
+    return all.filter((feature) => feature.archived && (projectId === undefined || feature.project === projectId));
+  }
+
+  async update(projectId: string, name: string, details: FeatureDetails): Promise<Feature> {
+    return this.aggregates.apply(async (read) => {
+      const before = await this.aggregates.activeFeature(projectId, name, read);
+      const write = replaced(before, { ...before, ...definedOnly(details) });
+      return { commit: { writes: [write] }, result: write.after };
+    });
+  }
+
+  /**
+   * E9: a JSON Patch over the feature's metadata. Only description, type, stale and
+   * impressionData are kept; name and project stay as the URL says; variants have their own
+   * endpoints, and archiving has its own (Unleash's archive-by-patch skips its checks).
+   */
+  async patch(projectId: string, name: string, operations: jsonpatch.Operation[]): Promise<Feature> {
+    if (operations.some((op) => op.path.includes('/variants') || ('from' in op && String(op.from).includes('/variants')))) {
+      throw new PermissionDenied(
+        'UPDATE_FEATURE_VARIANTS',
+        `Variants cannot be changed here; use /api/admin/projects/${projectId}/features/${name}/variants`,
+      );
+    }
+    return this.aggregates.apply(async (read) => {
+      const before = await this.aggregates.activeFeature(projectId, name, read);
+      const patched = applyMetadataPatch(before, operations);
+      const write = replaced(before, { ...before, ...patched });
+      return { commit: { writes: [write] }, result: write.after };
+    });
+  }
+
+  /** E5: unknown names are ignored; archived features of the project change too. */
+  async markStale(projectId: string, names: string[], stale: boolean): Promise<void> {
+    await this.aggregates.apply(async (read) => {
+      const features = await this.ofProject(projectId, names, read, 'UPDATE_FEATURE');
+      const writes = features.filter((f) => f.stale !== stale).map((f) => replaced(f, { ...f, stale }));
+      if (writes.length > BATCH_WRITES) throw new ValidationFailed(`features: change at most ${BATCH_WRITES} features per call`);
+      return { commit: { writes }, result: undefined };
+    });
+  }
+
+  /**
+   * E6: archives the named features of the project. A parent can only go together with all of
+   * its children; an archived child loses its dependency. Nothing is archived when any check fails.
+   */
+  async archive(projectId: string, names: string[]): Promise<void> {
+    await this.aggregates.apply(async (read) => {
+      const features = (await this.ofProject(projectId, names, read, 'DELETE_FEATURE')).filter((f) => !f.archived);
+      const archiving = new Set(features.map((f) => f.name));
+      const blocked = features.filter((f) => f.children.some((child) => !archiving.has(child)));
+      if (blocked.length > 0) {
+        throw new PermissionDenied(
+          'DELETE_FEATURE',
+          `${blocked.map((f) => f.name).join(', ')} cannot be archived: other features depend on them; archive their children with them`,
+        );
+      }
+      const writes = await this.archiveWrites(features, archiving, read);
+      if (writes.length > BATCH_WRITES) throw new ValidationFailed(`features: archive at most ${BATCH_WRITES} features per call`);
+      return {
+        commit: { writes, projectFeatureCounts: { [projectId]: { delta: -features.length, limit: null } } },
+        result: undefined,
+      };
+    });
+  }
+
+  /** Reviving switches every environment off, as in Unleash; strategies are kept. */
+  async revive(name: string): Promise<Feature> {
+    return this.aggregates.apply(async (read) => {
+      const before = await read(name);
+      if (!before?.archived) throw new NotFound(`Could not find an archived feature named ${name}`);
+      const environments = Object.fromEntries(
+        Object.entries(before.environments).map(([env, state]) => [env, { ...state, enabled: false }]),
+      );
+      const write = replaced(before, { ...before, archived: false, archivedAt: null, environments });
+      return {
+        commit: { writes: [write], projectFeatureCounts: { [before.project]: { delta: 1, limit: null } } },
+        result: write.after,
+      };
+    });
+  }
+
+  /** Deletes an archived feature for good; a feature that is not archived is left alone. */
+  async deleteArchived(name: string): Promise<void> {
+    await this.aggregates.apply(async (read) => {
+      const before = await read(name);
+      if (!before) throw new NotFound(`Could not find a feature named ${name}`);
+      if (!before.archived) return { commit: { writes: [] }, result: undefined };
+      return { commit: { writes: [{ before, after: undefined }] }, result: undefined };
+    });
+  }
+
+  private async archiveWrites(features: Feature[], archiving: Set<string>, read: (n: string) => Promise<Feature | undefined>) {
+    const archivedAt = this.now().toISOString();
+    const writes = new Map<string, FeatureWrite>();
+    for (const feature of features) {
+      writes.set(feature.name, replaced(feature, { ...feature, archived: true, archivedAt, dependencies: [], children: [] }));
+    }
+    // Parents that stay active forget their archived children.
+    for (const feature of features) {
+      for (const dependency of feature.dependencies) {
+        if (archiving.has(dependency.feature)) continue;
+        const pending = writes.get(dependency.feature);
+        const parent = pending?.after ?? (await read(dependency.feature));
+        if (!parent) continue;
+        const after = { ...parent, children: parent.children.filter((child) => child !== feature.name) };
+        writes.set(parent.name, pending ? { ...pending, after } : replaced(parent, after));
+      }
+    }
+    return [...writes.values()];
+  }
+
+  /** The named features that exist; any that belong to another project refuse the whole call. */
+  private async ofProject(
+    projectId: string,
+    names: string[],
+    read: (name: string) => Promise<Feature | undefined>,
+    permission: string,
+  ): Promise<Feature[]> {
+    const found = (await Promise.all([...new Set(names)].map(read))).filter((f): f is Feature => f !== undefined);
+    const elsewhere = found.filter((feature) => feature.project !== projectId);
+    if (elsewhere.length > 0) {
+      throw new PermissionDenied(
+        permission,
+        `The features ${elsewhere.map((f) => `${f.name} (project ${f.project})`).join(', ')} exist but are not in the project ${projectId}; nothing was changed`,
+      );
+    }
+    return found;
+  }
+}
+
+function nameTaken(existing: Feature): Conflict {
+  return new Conflict(
+    existing.archived
+      ? `An archived toggle with the name ${existing.name} already exists`
+      : `A toggle with the name ${existing.name} already exists`,
+  );
+}
+
+function definedOnly(details: FeatureDetails): Partial<Feature> {
+  return Object.fromEntries(Object.entries(details).filter(([, value]) => value !== undefined)) as Partial<Feature>;
+}
+
+const PATCHABLE = ['description', 'type', 'stale', 'impressionData'] as const;
+
+function applyMetadataPatch(feature: Feature, operations: jsonpatch.Operation[]): Partial<Feature> {
+  const document = {
+    name: feature.name, project: feature.project, description: feature.description, type: feature.type,
+    stale: feature.stale, impressionData: feature.impressionData, archived: feature.archived,
+    createdAt: feature.createdAt, archivedAt: feature.archivedAt,
+  };
+  const problem = jsonpatch.validate(operations, document);
+  if (problem) throw new ValidationFailed(`${problem.index ?? 0}: ${problem.message.split('\n')[0]}`);
+  const patched = jsonpatch.applyPatch(structuredClone(document), operations, false, false).newDocument as Record<string, unknown>;
+  if (patched.archived !== feature.archived) {
+    throw new ValidationFailed('archived: archive or revive a feature with its own endpoints, not with a patch');
+  }
+  const kept = Object.fromEntries(PATCHABLE.map((field) => [field, patched[field]]));
+  if (typeof kept.type !== 'string' || kept.type.length === 0) throw new ValidationFailed('type: must be a non-empty string');
+  if (kept.description !== null && typeof kept.description !== 'string') throw new ValidationFailed('description: must be a string or null');
+  for (const flag of ['stale', 'impressionData'] as const) {
+    if (typeof kept[flag] !== 'boolean') throw new ValidationFailed(`${flag}: must be a boolean`);
+  }
+  return kept as Partial<Feature>;
+}

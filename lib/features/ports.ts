@@ -1,0 +1,26 @@
+import type { ContextField } from '../context-fields/model.js';
+import type { Environment, Project } from '../projects/model.js';
+import type { Segment } from '../segments/model.js';
+
+/**
+ * What the feature services need to know about the rest of the catalogue. The composition
+ * root (lib/services.ts) answers it from the project, segment, context-field, tag-type and
+ * strategy-type services.
+ */
+export interface FeatureCatalog {
+  /** The project, or NotFound. */
+  project(id: string): Promise<Project>;
+  /** The project's environments, in sort order. */
+  environmentsOf(project: Project): Promise<Environment[]>;
+  allEnvironments(): Promise<Environment[]>;
+  strategyTypeExists(name: string): Promise<boolean>;
+  segment(id: number): Promise<Segment | undefined>;
+  contextField(name: string): Promise<ContextField | undefined>;
+  tagTypeExists(name: string): Promise<boolean>;
+}
+
+/** When SDKs last reported each environment of a feature (ISO times by environment name). */
+export interface LastSeenReader {
+  forFeature(name: string): Promise<Record<string, string>>;
+  forAll(): Promise<Map<string, Record<string, string>>>;
+}

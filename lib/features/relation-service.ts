@@ -1,0 +1,104 @@
+import { NotFound, PermissionDenied, ValidationFailed } from '../errors.js';
+import { FeatureAggregates, replaced } from './aggregate.js';
+import type { Dependency, Feature, Tag } from './model.js';
+import type { FeatureCatalog } from './ports.js';
+import type { FeatureWrite } from './store.js';
+
+export interface NewDependency {
+  feature: string;
+  enabled?: boolean | undefined;
+  variants?: string[] | undefined;
+}
+
+const refuse = (message: string) => new PermissionDenied('UPDATE_FEATURE_DEPENDENCY', message);
+
+/** Parent/child dependencies and tags: the changes that touch more than one aggregate or catalogue. */
+export class FeatureRelationService {
+  constructor(
+    private readonly aggregates: FeatureAggregates,
+    private readonly catalog: FeatureCatalog,
+  ) {}
+
+  /**
+   * Unleash's rules: same project, a parent has no parent, a child has no children, and one
+   * parent per child (a new one replaces the old). Child and parents change in one transaction.
+   */
+  async addDependency(projectId: string, childName: string, input: NewDependency): Promise<Dependency> {
+    return this.aggregates.apply(async (read) => {
+      const child = await this.aggregates.activeFeature(projectId, childName, read);
+      if (input.feature === childName) throw refuse('A feature cannot depend on itself');
+      const parent = await read(input.feature);
+      if (!parent || parent.archived) throw refuse(`No active feature ${input.feature} exists`);
+      if (parent.project !== child.project) throw refuse('Parent and child features should be in the same project');
+      if (parent.dependencies.length > 0) throw refuse(`Transitive dependency detected: ${parent.name} already has a parent`);
+      if (child.children.length > 0) throw refuse(`Transitive dependency detected: ${child.name} already has children`);
+      const enabled = input.enabled ?? true;
+      const dependency: Dependency = { feature: parent.name, enabled, variants: enabled ? (input.variants ?? []) : [] };
+      const writes: FeatureWrite[] = [replaced(child, { ...child, dependencies: [dependency] })];
+      const oldParent = child.dependencies[0]?.feature;
+      if (oldParent && oldParent !== parent.name) {
+        const previous = await read(oldParent);
+        if (previous) writes.push(replaced(previous, withoutChild(previous, childName)));
+      }
+      if (!parent.children.includes(childName)) {
+        writes.push(replaced(parent, { ...parent, children: [...parent.children, childName].sort() }));
+      }
+      return { commit: { writes }, result: dependency };
+    });
+  }
+
+  /** Removes one parent, or all (`parentName` undefined). Removing what is not there is fine. */
+  async removeDependency(projectId: string, childName: string, parentName?: string): Promise<void> {
+    await this.aggregates.apply(async (read) => {
+      const child = await this.aggregates.activeFeature(projectId, childName, read);
+      const removed = child.dependencies.filter((d) => parentName === undefined || d.feature === parentName);
+      if (removed.length === 0) return { commit: { writes: [] }, result: undefined };
+      const writes: FeatureWrite[] = [
+        replaced(child, { ...child, dependencies: child.dependencies.filter((d) => !removed.includes(d)) }),
+      ];
+      for (const { feature } of removed) {
+        const parent = await read(feature);
+        if (parent) writes.push(replaced(parent, withoutChild(parent, childName)));
+      }
+      return { commit: { writes }, result: undefined };
+    });
+  }
+
+  async tags(featureName: string): Promise<Tag[]> {
+    return (await this.tagTarget(featureName, (n) => this.aggregates.store.get(n))).tags;
+  }
+
+  /**
+   * E13 and the single-tag endpoints: added tags first, then removed ones. Archived features
+   * can be tagged; every added tag's type must exist.
+   */
+  async changeTags(featureName: string, added: Tag[], removed: Tag[]): Promise<Tag[]> {
+    for (const [index, tag] of added.entries()) {
+      if (!(await this.catalog.tagTypeExists(tag.type))) {
+        throw new ValidationFailed(`addedTags.${index}.type: Tag type '${tag.type}' does not exist`);
+      }
+    }
+    return this.aggregates.apply(async (read) => {
+      const before = await this.tagTarget(featureName, read);
+      const key = (tag: Tag) => `${tag.type}:${tag.value}`;
+      const tags = new Map(before.tags.map((tag) => [key(tag), tag]));
+      for (const tag of added) tags.set(key(tag), { type: tag.type, value: tag.value });
+      for (const tag of removed) tags.delete(key(tag));
+      const next = [...tags.values()];
+      const unchanged = next.length === before.tags.length && next.every((tag) => before.tags.some((t) => key(t) === key(tag)));
+      if (unchanged) return { commit: { writes: [] }, result: before.tags };
+      const write = replaced(before, { ...before, tags: next });
+      return { commit: { writes: [write] }, result: next };
+    });
+  }
+
+  private async tagTarget(name: string, read: (n: string) => Promise<Feature | undefined>): Promise<Feature> {
+    const feature = await read(name);
+    if (!feature) throw new NotFound('No feature toggle found');
+    return feature;
+  }
+}
+
+function withoutChild(parent: Feature, child: string): Feature {
+  return { ...parent, children: parent.children.filter((name) => name !== child) };
+}

@@ -1,0 +1,194 @@
+import { randomUUID } from 'node:crypto';
+import { NotFound, ValidationFailed } from '../errors.js';
+import { RESOURCE_LIMITS } from '../limits.js';
+import type { DefaultStrategy, Project } from '../projects/model.js';
+import { FeatureAggregates, replaced } from './aggregate.js';
+import { environmentOf, type Constraint, type Feature, type FeatureStrategy, type StrategyVariant } from './model.js';
+import type { FeatureCatalog } from './ports.js';
+import {
+  bySortOrder,
+  keepEnabledInvariant,
+  nextSortOrder,
+  strategyIn,
+  turnOff,
+  turnOn,
+  withEnvironment,
+} from './rules/environments.js';
+import { normaliseVariants } from './rules/variants.js';
+
+export interface StrategyInput {
+  name: string;
+  title?: string | null | undefined;
+  disabled?: boolean | undefined;
+  sortOrder?: number | undefined;
+  constraints: Constraint[];
+  parameters: Record<string, string>;
+  variants: StrategyVariant[];
+  segments: number[];
+}
+
+/** A feature in one environment of its project: the address of every call here. */
+export interface FeatureEnvironmentRef {
+  projectId: string;
+  featureName: string;
+  environment: string;
+}
+
+/** Strategies of a feature in one environment, and switching the environment on and off. */
+export class FeatureStrategyService {
+  constructor(
+    private readonly aggregates: FeatureAggregates,
+    private readonly catalog: FeatureCatalog,
+  ) {}
+
+  async list(ref: FeatureEnvironmentRef): Promise<FeatureStrategy[]> {
+    const { feature } = await this.load(ref);
+    return [...environmentOf(feature, ref.environment).strategies].sort(bySortOrder);
+  }
+
+  async get(ref: FeatureEnvironmentRef, id: string): Promise<FeatureStrategy> {
+    const { feature } = await this.load(ref);
+    return strategyIn(environmentOf(feature, ref.environment), id);
+  }
+
+  /** Adding a strategy does not switch the environment on, as in Unleash. */
+  async add(ref: FeatureEnvironmentRef, input: StrategyInput): Promise<FeatureStrategy> {
+    const id = randomUUID();
+    return this.change(ref, input, (feature) => {
+      let added: FeatureStrategy | undefined;
+      const after = withEnvironment(feature, ref.environment, (state) => {
+        added = toStrategy(id, input, input.sortOrder ?? nextSortOrder(state));
+        return { ...state, strategies: [...state.strategies, added] };
+      });
+      return { after, result: added as FeatureStrategy };
+    });
+  }
+
+  /** Replaces a strategy; if no active strategy remains, the environment goes off. */
+  async update(ref: FeatureEnvironmentRef, id: string, input: StrategyInput): Promise<FeatureStrategy> {
+    return this.change(ref, input, (feature) => {
+      let updated: FeatureStrategy | undefined;
+      const after = withEnvironment(feature, ref.environment, (state) => {
+        const current = strategyIn(state, id);
+        updated = toStrategy(id, input, input.sortOrder ?? current.sortOrder);
+        const strategies = state.strategies.map((s) => (s.id === id ? (updated as FeatureStrategy) : s));
+        return keepEnabledInvariant({ ...state, strategies });
+      });
+      return { after, result: updated as FeatureStrategy };
+    });
+  }
+
+  async remove(ref: FeatureEnvironmentRef, id: string): Promise<void> {
+    await this.change(ref, undefined, (feature) => ({
+      after: withEnvironment(feature, ref.environment, (state) => {
+        strategyIn(state, id);
+        return keepEnabledInvariant({ ...state, strategies: state.strategies.filter((s) => s.id !== id) });
+      }),
+      result: undefined,
+    }));
+  }
+
+  /** E7: on, adding the project's default strategy (or a 100% rollout) when none is active. */
+  async turnOn(ref: FeatureEnvironmentRef): Promise<Feature> {
+    const id = randomUUID();
+    return this.switch(ref, (feature, project) => turnOn(feature, ref.environment, defaultFor(project, ref.environment), id));
+  }
+
+  async turnOff(ref: FeatureEnvironmentRef): Promise<Feature> {
+    return this.switch(ref, (feature) => turnOff(feature, ref.environment));
+  }
+
+  private async switch(ref: FeatureEnvironmentRef, toggle: (feature: Feature, project: Project) => Feature): Promise<Feature> {
+    return this.aggregates.apply(async (read) => {
+      const before = await this.aggregates.activeFeature(ref.projectId, ref.featureName, read);
+      const project = await this.catalog.project(ref.projectId);
+      if (!project.environments.includes(ref.environment)) {
+        throw new NotFound(`Could not find environment ${ref.environment} for feature: ${ref.featureName}`);
+      }
+      const write = replaced(before, toggle(before, project));
+      return { commit: { writes: [write] }, result: write.after };
+    });
+  }
+
+  private async change<T>(
+    ref: FeatureEnvironmentRef,
+    input: StrategyInput | undefined,
+    mutate: (feature: Feature) => { after: Feature; result: T },
+  ): Promise<T> {
+    return this.aggregates.apply(async (read) => {
+      const before = await this.aggregates.activeFeature(ref.projectId, ref.featureName, read);
+      const project = await this.catalog.project(ref.projectId);
+      checkEnvironmentInProject(project, ref.environment);
+      if (input) await this.checkInput(input, before);
+      const { after, result } = mutate(before);
+      return { commit: { writes: [replaced(before, after)] }, result };
+    });
+  }
+
+  private async load(ref: FeatureEnvironmentRef): Promise<{ feature: Feature; project: Project }> {
+    const feature = await this.aggregates.activeFeature(ref.projectId, ref.featureName);
+    const project = await this.catalog.project(ref.projectId);
+    checkEnvironmentInProject(project, ref.environment);
+    return { feature, project };
+  }
+
+  /** The checks that need the catalogue: type, segments, context fields and legal values. */
+  private async checkInput(input: StrategyInput, feature: Feature): Promise<void> {
+    if (!(await this.catalog.strategyTypeExists(input.name))) {
+      throw new ValidationFailed(`name: Could not find strategy type with name ${input.name}`);
+    }
+    if (input.segments.length > RESOURCE_LIMITS.strategySegments) {
+      throw new ValidationFailed(`segments: a strategy can use at most ${RESOURCE_LIMITS.strategySegments} segments`);
+    }
+    for (const [index, id] of input.segments.entries()) {
+      const segment = await this.catalog.segment(id);
+      if (!segment) throw new ValidationFailed(`segments.${index}: the segment with id ${id} does not exist`);
+      if (segment.project !== null && segment.project !== feature.project) {
+        throw new ValidationFailed(`segments.${index}: the segment ${segment.name} belongs to the project ${segment.project}`);
+      }
+    }
+    await this.checkConstraints(input.constraints);
+  }
+
+  private async checkConstraints(constraints: Constraint[]): Promise<void> {
+    for (const [index, constraint] of constraints.entries()) {
+      const field = await this.catalog.contextField(constraint.contextName);
+      if (!field) {
+        throw new ValidationFailed(`constraints.${index}.contextName: Could not find Context field with name ${constraint.contextName}`);
+      }
+      const legal = new Set(field.legalValues.map((legalValue) => legalValue.value));
+      if (legal.size === 0) continue;
+      const given = constraint.value !== undefined ? [...constraint.values, constraint.value] : constraint.values;
+      const illegal = given.filter((value) => !legal.has(value));
+      if (illegal.length > 0) {
+        throw new ValidationFailed(`constraints.${index}.values: ${illegal.join(', ')} not among the legal values of ${field.name}`);
+      }
+    }
+  }
+}
+
+function checkEnvironmentInProject(project: Project, environment: string): void {
+  if (!project.environments.includes(environment)) {
+    throw new ValidationFailed(`environment: You have not added the environment ${environment} to the project ${project.id}`);
+  }
+}
+
+function defaultFor(project: Project, environment: string): DefaultStrategy | undefined {
+  return project.defaultStrategies[environment];
+}
+
+function toStrategy(id: string, input: StrategyInput, sortOrder: number): FeatureStrategy {
+  const parameters = { ...input.parameters };
+  if (parameters.stickiness === '') parameters.stickiness = 'default';
+  return {
+    id,
+    name: input.name,
+    title: input.title ?? null,
+    disabled: input.disabled ?? false,
+    sortOrder,
+    constraints: input.constraints,
+    parameters,
+    variants: normaliseVariants(input.variants, 'variants'),
+    segments: [...new Set(input.segments)],
+  };
+}
