@@ -1,4 +1,5 @@
 import jsonpatch from 'fast-json-patch';
+import type { PatchOperation } from '../api/schemas/json-patch.js';
 import { Conflict, NotFound, PermissionDenied, ValidationFailed } from '../errors.js';
 import type { Project } from '../projects/model.js';
 import { FeatureAggregates, featureInProject, replaced } from './aggregate.js';
@@ -97,7 +98,7 @@ export class FeatureLifecycleService {
    * impressionData are kept; name and project stay as the URL says; variants have their own
    * endpoints, and archiving has its own (Unleash's archive-by-patch skips its checks).
    */
-  async patch(projectId: string, name: string, operations: jsonpatch.Operation[]): Promise<Feature> {
+  async patch(projectId: string, name: string, operations: PatchOperation[]): Promise<Feature> {
     if (operations.some((op) => op.path.includes('/variants') || ('from' in op && String(op.from).includes('/variants')))) {
       throw new PermissionDenied(
         'UPDATE_FEATURE_VARIANTS',
@@ -225,15 +226,15 @@ function definedOnly(details: FeatureDetails): Partial<Feature> {
 
 const PATCHABLE = ['description', 'type', 'stale', 'impressionData'] as const;
 
-function applyMetadataPatch(feature: Feature, operations: jsonpatch.Operation[]): Partial<Feature> {
+function applyMetadataPatch(feature: Feature, operations: PatchOperation[]): Partial<Feature> {
   const document = {
     name: feature.name, project: feature.project, description: feature.description, type: feature.type,
     stale: feature.stale, impressionData: feature.impressionData, archived: feature.archived,
     createdAt: feature.createdAt, archivedAt: feature.archivedAt,
   };
-  const problem = jsonpatch.validate(operations, document);
+  const problem = jsonpatch.validate(operations as jsonpatch.Operation[], document);
   if (problem) throw new ValidationFailed(`${problem.index ?? 0}: ${problem.message.split('\n')[0]}`);
-  const patched = jsonpatch.applyPatch(structuredClone(document), operations, false, false).newDocument as Record<string, unknown>;
+  const patched = jsonpatch.applyPatch(structuredClone(document), operations as jsonpatch.Operation[], false, false).newDocument as Record<string, unknown>;
   if (patched.archived !== feature.archived) {
     throw new ValidationFailed('archived: archive or revive a feature with its own endpoints, not with a patch');
   }

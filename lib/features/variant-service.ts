@@ -1,4 +1,5 @@
 import jsonpatch from 'fast-json-patch';
+import type { PatchOperation } from '../api/schemas/json-patch.js';
 import * as z from 'zod';
 import { variantListSchema } from '../api/schemas/variants.js';
 import { NotFound, ValidationFailed } from '../errors.js';
@@ -27,7 +28,7 @@ export class FeatureVariantService {
   }
 
   /** Patches one environment's list atomically. */
-  async patch(ref: FeatureEnvironmentRef, operations: jsonpatch.Operation[]): Promise<Variant[]> {
+  async patch(ref: FeatureEnvironmentRef, operations: PatchOperation[]): Promise<Variant[]> {
     return this.change(ref, (current) => patchVariants(current, operations));
   }
 
@@ -36,7 +37,7 @@ export class FeatureVariantService {
    * in one transaction (the interface allows a half-applied result; we never leave one).
    * Answers the first environment's result, as Unleash does.
    */
-  async patchAllEnvironments(projectId: string, featureName: string, operations: jsonpatch.Operation[]): Promise<Variant[]> {
+  async patchAllEnvironments(projectId: string, featureName: string, operations: PatchOperation[]): Promise<Variant[]> {
     return this.aggregates.apply(async (read) => {
       const before = await this.variantTarget(projectId, featureName, read);
       const project = await this.catalog.project(projectId);
@@ -78,12 +79,12 @@ export class FeatureVariantService {
 }
 
 /** Applies a JSON Patch to a variant list and checks the result as if it had been sent whole. */
-function patchVariants(current: Variant[], operations: jsonpatch.Operation[]): Variant[] {
-  const problem = jsonpatch.validate(operations, current);
+function patchVariants(current: Variant[], operations: PatchOperation[]): Variant[] {
+  const problem = jsonpatch.validate(operations as jsonpatch.Operation[], current);
   if (problem) throw new ValidationFailed(`${problem.index ?? 0}: ${problem.message.split('\n')[0]}`);
   let patched: unknown;
   try {
-    patched = jsonpatch.applyPatch(structuredClone(current), operations, false, false).newDocument;
+    patched = jsonpatch.applyPatch(structuredClone(current), operations as jsonpatch.Operation[], false, false).newDocument;
   } catch (error) {
     throw new ValidationFailed(`patch: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
   }

@@ -1,0 +1,49 @@
+import type { Environment } from '../projects/model.js';
+import type { Feature } from './model.js';
+import type { FeatureCatalog, LastSeenReader } from './ports.js';
+
+/** What a feature's admin view needs besides the aggregate: its project's environments and when SDKs last saw it. */
+export interface FeatureViewContext {
+  environments: Environment[];
+  lastSeen: Record<string, string>;
+}
+
+/** Gathers view contexts, reading each project's environments once per call. */
+export class FeatureViews {
+  constructor(
+    private readonly catalog: FeatureCatalog,
+    private readonly lastSeen: LastSeenReader,
+  ) {}
+
+  async contextFor(feature: Feature): Promise<FeatureViewContext> {
+    const project = await this.catalog.project(feature.project);
+    const [environments, lastSeen] = await Promise.all([
+      this.catalog.environmentsOf(project),
+      this.lastSeen.forFeature(feature.name),
+    ]);
+    return { environments, lastSeen };
+  }
+
+  /** Contexts for many features at once (lists), in the features' order. */
+  async contextsFor(features: Feature[]): Promise<FeatureViewContext[]> {
+    const lastSeen = features.length > 0 ? await this.lastSeen.forAll() : new Map<string, Record<string, string>>();
+    const environmentsByProject = new Map<string, Promise<Environment[]>>();
+    const environmentsOf = (projectId: string) => {
+      let pending = environmentsByProject.get(projectId);
+      if (!pending) {
+        pending = this.catalog.project(projectId).then(
+          (project) => this.catalog.environmentsOf(project),
+          () => [] as Environment[],
+        );
+        environmentsByProject.set(projectId, pending);
+      }
+      return pending;
+    };
+    return Promise.all(
+      features.map(async (feature) => ({
+        environments: await environmentsOf(feature.project),
+        lastSeen: lastSeen.get(feature.name) ?? {},
+      })),
+    );
+  }
+}
