@@ -167,3 +167,53 @@ describe('E7 on and off', () => {
     expect(archivedOn.status).toBe(400);
   });
 });
+
+describe('segments on strategies', () => {
+  it('keeps a segment in use from being deleted until no strategy uses it', async () => {
+    const name = await steps.createFeature();
+    const segment = await call({
+      method: 'POST', path: '/api/admin/segments', token,
+      body: { name: unique('seg'), constraints: [{ contextName: 'userId', operator: 'IN', values: ['u1'] }] },
+    });
+    const added = await steps.addStrategy('default', name, 'development', { name: 'default', segments: [segment.body.id] });
+
+    const refused = await call({ method: 'DELETE', path: `/api/admin/segments/${segment.body.id}`, token });
+    await call({ method: 'DELETE', path: `${steps.base('default', name)}/environments/development/strategies/${added.body.id}`, token });
+    const deleted = await call({ method: 'DELETE', path: `/api/admin/segments/${segment.body.id}`, token });
+
+    expect(added.status).toBe(200);
+    expect(added.body.segments).toEqual([segment.body.id]);
+    expect(refused.status).toBe(409);
+    expect(deleted.status).toBe(204);
+  });
+
+  it('refuses a segment of another project and more than five segments', async () => {
+    const project = await steps.createProject();
+    const name = await steps.createFeature();
+    const foreign = await call({ method: 'POST', path: '/api/admin/segments', token, body: { name: unique('seg'), project, constraints: [] } });
+    const ids: number[] = [];
+    for (let i = 0; i < 6; i += 1) {
+      ids.push((await call({ method: 'POST', path: '/api/admin/segments', token, body: { name: unique('seg'), constraints: [] } })).body.id);
+    }
+
+    const wrongProject = await steps.addStrategy('default', name, 'development', { name: 'default', segments: [foreign.body.id] });
+    const tooMany = await steps.addStrategy('default', name, 'development', { name: 'default', segments: ids });
+
+    expect(wrongProject.status).toBe(400);
+    expect(wrongProject.body.message).toContain(project);
+    expect(tooMany.status).toBe(400);
+  });
+
+  it('refuses constraint values outside the context field legal values', async () => {
+    const field = unique('region');
+    await call({ method: 'POST', path: '/api/admin/context', token, body: { name: field, legalValues: [{ value: 'eu' }, { value: 'us' }] } });
+    const name = await steps.createFeature();
+
+    const legal = await steps.addStrategy('default', name, 'development', { name: 'default', constraints: [{ contextName: field, operator: 'IN', values: ['eu'] }] });
+    const illegal = await steps.addStrategy('default', name, 'development', { name: 'default', constraints: [{ contextName: field, operator: 'IN', values: ['mars'] }] });
+
+    expect(legal.status).toBe(200);
+    expect(illegal.status).toBe(400);
+    expect(illegal.body.message).toContain('mars');
+  });
+});
