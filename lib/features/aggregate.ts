@@ -1,4 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import { Conflict, NotFound, ValidationFailed } from '../errors.js';
+import { currentActor } from '../events/actor.js';
+import { featureChanges, type ChangeEvent } from '../events/model.js';
 import type { Feature } from './model.js';
 import type { CommitOutcome, FeatureCommit, FeatureStore } from './store.js';
 
@@ -24,7 +27,7 @@ export class FeatureAggregates {
       const read = (name: string) => this.store.get(name);
       const { commit, result } = await change(read);
       if (commit.writes.length === 0) return result;
-      const outcome = await this.store.commit(commit);
+      const outcome = await this.store.commit({ ...commit, events: [...(commit.events ?? []), ...changeEvents(commit)] });
       if (outcome.ok) return result;
       if (outcome.reason !== 'version-changed' || attempt >= ATTEMPTS) throw refusal(outcome);
     }
@@ -56,6 +59,18 @@ export async function featureInProject(
 /** A write of `after` over `before`, with the version moved on. */
 export function replaced(before: Feature, after: Feature): { before: Feature; after: Feature } {
   return { before, after: { ...after, version: before.version + 1 } };
+}
+
+/** One event per feature written, listing what changed; writes that change nothing leave none. */
+function changeEvents(commit: FeatureCommit): ChangeEvent[] {
+  const createdAt = new Date().toISOString();
+  const createdBy = currentActor();
+  return commit.writes.flatMap(({ before, after }) => {
+    const changes = featureChanges(before, after);
+    const feature = (after ?? before) as Feature;
+    if (changes.length === 0) return [];
+    return [{ id: randomUUID(), type: 'feature-changed', createdAt, createdBy, project: feature.project, featureName: feature.name, changes }];
+  });
 }
 
 function refusal(outcome: Exclude<CommitOutcome, { ok: true }>): Error {

@@ -23,7 +23,7 @@ export interface FeatureDetails {
 }
 
 /** Most writes one transaction takes for batch calls, leaving room for counters and the revision. */
-const BATCH_WRITES = 80;
+const BATCH_WRITES = 45;
 
 /** Creating, reading, describing, marking stale, archiving, reviving and deleting features. */
 export class FeatureLifecycleService {

@@ -1,3 +1,4 @@
+import type { ChangeEvent } from '../events/model.js';
 import type { Feature } from './model.js';
 
 /**
@@ -16,6 +17,8 @@ export interface FeatureCommit {
   writes: FeatureWrite[];
   /** Moves the project's count of active features (featureLimit) in the same transaction. */
   projectFeatureCounts?: Record<string, { delta: number; limit: number | null }>;
+  /** Change events, written in the same transaction. */
+  events?: ChangeEvent[];
 }
 
 /** Why a commit was refused, as the failed condition tells it. */

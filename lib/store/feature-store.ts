@@ -11,6 +11,7 @@ type ItemMeaning =
   | { kind: 'feature'; write: FeatureWrite }
   | { kind: 'segment'; segmentId: number }
   | { kind: 'project'; project: string; delta: number }
+  | { kind: 'event' }
   | { kind: 'revision' };
 
 export class DynamoFeatureStore implements FeatureStore {
@@ -36,6 +37,10 @@ export class DynamoFeatureStore implements FeatureStore {
       ...change.writes.map((write) => ({ item: this.featureItem(write), meaning: { kind: 'feature', write } as const })),
       ...this.segmentItems(change.writes),
       ...this.projectItems(change.projectFeatureCounts ?? {}),
+      ...(change.events ?? []).map((event) => ({
+        item: { Put: { TableName: this.tableName, Item: { ...keys.event(event.createdAt, event.id), ...event } } },
+        meaning: { kind: 'event' } as const,
+      })),
       { item: this.revisions.bump(), meaning: { kind: 'revision' } },
     ];
     const outcome = await transactWriteDetailed(this.db, planned.map((entry) => entry.item));
