@@ -1,15 +1,27 @@
 import { Tags } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import * as iam from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
 import { GROUPS, type Group } from '../../lib/api/route-types.js';
+import { keys } from '../../lib/store/table-design.js';
 import { ServiceFunction } from './service-function.js';
 
 /** Marks each endpoint group's function, for people in the console and for the stack tests. */
 export const GROUP_TAG = 'toggles:endpoint-group';
 
-/** Only the SDK path is read-only: it serves polls and never changes data (design §3). */
-const READ_ONLY_GROUPS: ReadonlySet<Group> = new Set<Group>(['client']);
+/**
+ * The SDK path never changes what SDKs see (design §3): it reads the table and writes only
+ * the partitions of SDK usage that register and metrics fill (ADR 4).
+ */
+const SDK_GROUPS: ReadonlySet<Group> = new Set<Group>(['client']);
+
+/** Partition keys the SDK path may write, as IAM `dynamodb:LeadingKeys` patterns. */
+export const SDK_USAGE_PARTITIONS = [
+  keys.dailyMetrics('*').pk,
+  keys.lastSeenAll().pk,
+  keys.clientApps().pk,
+] as const;
 
 export interface GroupFunctionsProps {
   table: ITable;
@@ -30,10 +42,22 @@ export class GroupFunctions extends Construct {
         environment: { TABLE_NAME: props.table.tableName, UNLEASH_URL: props.unleashUrl },
       });
       Tags.of(fn).add(GROUP_TAG, group);
-      if (READ_ONLY_GROUPS.has(group)) props.table.grantReadData(fn);
+      if (SDK_GROUPS.has(group)) grantSdkUsageWrites(fn, props.table);
       else props.table.grantReadWriteData(fn);
       return [group, fn];
     });
     this.byGroup = Object.fromEntries(entries) as Record<Group, IFunction>;
   }
+}
+
+/** Reads anywhere; item writes only where the leading (partition) key is an SDK-usage one. */
+function grantSdkUsageWrites(fn: IFunction, table: ITable): void {
+  table.grantReadData(fn);
+  fn.addToRolePolicy(
+    new iam.PolicyStatement({
+      actions: ['dynamodb:PutItem', 'dynamodb:UpdateItem'],
+      resources: [table.tableArn],
+      conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...SDK_USAGE_PARTITIONS] } },
+    }),
+  );
 }

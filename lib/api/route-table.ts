@@ -1,5 +1,6 @@
 import { route, type RouteSpec } from './route-types.js';
 import { apiTokenRoutes } from './routes/api-tokens.js';
+import { clientRoutes } from './routes/client.js';
 import { instanceRoutes } from './routes/instance.js';
 import { strategyTypeRoutes } from './routes/strategy-types.js';
 
@@ -10,7 +11,7 @@ import { strategyTypeRoutes } from './routes/strategy-types.js';
  * plus one handler function. Rows are kept by resource only to keep files small: this object
  * is the one table, and `mergeRows` refuses an operation id used twice.
  */
-export const routeTable = mergeRows(instanceRoutes, strategyTypeRoutes, apiTokenRoutes, {
+export const routeTable = mergeRows(instanceRoutes, strategyTypeRoutes, apiTokenRoutes, clientRoutes, {
   // Unknown /api paths answer 404 NotFoundError, but only after authentication, as in Unleash.
   // API Gateway prefers every specific route above to this greedy one.
   unknownApiPath: route({

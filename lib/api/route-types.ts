@@ -22,6 +22,12 @@ export interface RouteSpec {
   summary: string;
   /** Present on routes that take a JSON body; only those parse JSON and check Content-Type. */
   body?: z.ZodType;
+  /**
+   * SDK reporting routes (register, metrics): the body is read as JSON whatever its
+   * Content-Type, and text that is not JSON reaches the schema as `undefined` instead of
+   * failing, because the Node SDK stops reporting for good after a 400 or a 415.
+   */
+  lenientBody?: boolean;
   query?: z.ZodType;
   /** The success body's wire shape; absent when the success response has no body. */
   response?: z.ZodType;

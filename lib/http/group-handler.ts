@@ -10,7 +10,8 @@ import { createServices, type Services } from '../services.js';
 import { authorize, callerOf } from './authorize.js';
 import { mapErrors } from './map-errors.js';
 import type { GroupOperations, Operation } from './operation.js';
-import { jsonResult } from './responses.js';
+import { lenientJsonBody } from './lenient-json-body.js';
+import { jsonResult, jsonTextResult } from './responses.js';
 
 export type LambdaHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyResultV2>;
 
@@ -57,14 +58,16 @@ export function groupHandler<G extends Group>(
 
 function routeHandler(spec: RouteSpec, operation: Operation<RouteSpec>, services: Services) {
   const chain = middy<APIGatewayProxyEventV2, APIGatewayProxyResultV2>().use(authorize(spec.access, services.apiTokens));
-  if (spec.body) chain.use(httpJsonBodyParser());
+  if (spec.body) chain.use(spec.lenientBody ? lenientJsonBody() : httpJsonBodyParser());
   return chain.handler(async (event) => {
     const reply = await operation({
       params: event.pathParameters ?? {},
       query: spec.query ? spec.query.parse(event.queryStringParameters ?? {}) : (event.queryStringParameters ?? {}),
       body: spec.body ? spec.body.parse(event.body) : undefined,
       caller: callerOf(event),
+      headers: event.headers ?? {},
     } as Parameters<Operation<RouteSpec>>[0]);
+    if (reply.json !== undefined) return jsonTextResult(reply.status ?? spec.status, reply.json, reply.headers);
     return jsonResult(reply.status ?? spec.status, reply.body, reply.headers);
   });
 }

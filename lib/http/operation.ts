@@ -20,6 +20,8 @@ export interface OperationInput<R extends RouteSpec> {
   query: QueryOf<R>;
   body: BodyOf<R>;
   caller: R['access'] extends { kind: 'public' } ? undefined : Caller;
+  /** Request headers, names in lower case (the SDK API reads `if-none-match` and `unleash-client-spec`). */
+  headers: Record<string, string | undefined>;
 }
 
 /** What a handler function answers; the status defaults to the route's success status. */
@@ -27,6 +29,11 @@ export interface Reply<R extends RouteSpec> {
   status?: number;
   body?: ResponseOf<R>;
   headers?: Record<string, string>;
+  /**
+   * The body already serialized as JSON, sent as is instead of `body`: the SDK payload is
+   * serialized once per revision and scope, not once per poll.
+   */
+  json?: string;
 }
 
 export type Operation<R extends RouteSpec> = (input: OperationInput<R>) => Promise<Reply<R>>;

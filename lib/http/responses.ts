@@ -11,6 +11,11 @@ export function jsonResult(statusCode: number, body: unknown, headers: Record<st
   return { statusCode, headers: { 'content-type': JSON_CONTENT_TYPE, ...headers }, body: JSON.stringify(body) };
 }
 
+/** A body that is already JSON text (serialized once and reused). */
+export function jsonTextResult(statusCode: number, json: string, headers: Record<string, string> = {}): HttpResult {
+  return { statusCode, headers: { 'content-type': JSON_CONTENT_TYPE, ...headers }, body: json };
+}
+
 /** The interface's Error object; every error instance gets its own UUID v4. */
 export function errorResult(statusCode: number, name: string, message: string): HttpResult {
   const body: ErrorBody = { id: randomUUID(), name, message };

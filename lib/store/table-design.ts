@@ -103,6 +103,8 @@ export const keys = {
     sk: `LAST_SEEN#${feature}#${environment}`,
   }),
   lastSeenAll: (): CollectionPrefix => ({ pk: 'LAST_SEEN', skPrefix: 'LAST_SEEN#' }),
+  /** The closing `#` keeps feature `a` from matching the items of feature `a-b`. */
+  lastSeenOfFeature: (feature: string): CollectionPrefix => ({ pk: 'LAST_SEEN', skPrefix: `LAST_SEEN#${feature}#` }),
 
   /** `hour` is `yyyy-mm-ddThh`; one partition per day keeps a day's trend one Query. */
   hourlyMetrics: (hour: string, feature: string, environment: string): ItemKey => ({

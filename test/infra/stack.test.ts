@@ -2,7 +2,7 @@ import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { GROUP_TAG } from '../../infra/constructs/group-functions.js';
+import { GROUP_TAG, SDK_USAGE_PARTITIONS } from '../../infra/constructs/group-functions.js';
 import { STAGE_THROTTLE } from '../../infra/constructs/toggles-api.js';
 import { addNagChecks } from '../../infra/nag.js';
 import { createTogglesApp } from '../../infra/toggles-app.js';
@@ -143,13 +143,19 @@ describe('HTTP API', () => {
 });
 
 describe('permissions', () => {
-  it('lets the client function read the table and never write it', () => {
+  it('lets the client function read the table and write only the SDK usage partitions', () => {
     const [clientId] = groupFunctions().get('client')!;
-    const actions = actionsOf(policyStatementsOfFunction(clientId));
+    const statements = policyStatementsOfFunction(clientId);
+    const actions = actionsOf(statements);
     expect(actions).toContain('dynamodb:GetItem');
     expect(actions).toContain('dynamodb:Query');
-    for (const write of WRITE_ACTIONS) expect(actions).not.toContain(write);
     expect(actions.some((action) => action.endsWith('*'))).toBe(false);
+    const writing = statements.filter((statement) => actionsOf([statement]).some((a) => WRITE_ACTIONS.includes(a)));
+    expect(writing).toHaveLength(1);
+    expect(actionsOf(writing).sort()).toEqual(['dynamodb:PutItem', 'dynamodb:UpdateItem']);
+    expect(writing[0]!.Condition).toEqual({
+      'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...SDK_USAGE_PARTITIONS] },
+    });
   });
 
   it('lets every other group function read and write the table', () => {

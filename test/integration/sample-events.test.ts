@@ -27,6 +27,13 @@ const SCENARIOS: Array<[string, number]> = [
   ['access/create-client-token.json', 201],
   ['access/list-tokens.json', 200],
   ['access/delete-token.json', 200],
+  ['client/register.json', 202],
+  ['client/metrics.json', 202],
+  ['client/metrics-wrong-content-type.json', 202],
+  ['client/features.json', 200],
+  ['client/features-filtered.json', 200],
+  ['client/features-bad-tag.json', 400],
+  ['client/feature-unknown.json', 404],
 ];
 
 const EVENTS_DIR = 'events';

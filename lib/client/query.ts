@@ -1,0 +1,87 @@
+import { createHash } from 'node:crypto';
+import { DEFAULT_SDK_ENVIRONMENT } from '../projects/defaults.js';
+import { ALL, type Caller } from '../tokens/model.js';
+
+export interface TagFilter {
+  type: string;
+  value: string;
+}
+
+/** What an SDK asked for: the validated query string and the spec version it speaks. */
+export interface ClientRequest {
+  projects?: string[] | undefined;
+  namePrefix?: string | undefined;
+  tags?: TagFilter[] | undefined;
+  environment?: string | undefined;
+  /** The `Unleash-Client-Spec` header. */
+  clientSpec?: string | undefined;
+}
+
+/**
+ * The resolved query: everything the payload depends on besides the data. Its hash names the
+ * cache entry and goes into the ETag, so two callers with the same resolved query share both.
+ */
+export interface ClientQuery {
+  environment: string;
+  /** Undefined means every project. */
+  projects?: string[];
+  namePrefix?: string;
+  tags?: TagFilter[];
+  inlineSegmentConstraints: boolean;
+}
+
+/** The first client-specification version that reads segments as a separate list. */
+const SEGMENT_LIST_SPEC: readonly [number, number, number] = [4, 2, 0];
+
+/**
+ * Unleash's scope rules: the stored token record decides, never the query. SDK tokens are
+ * bound to their environment and, when scoped, to their projects (which override `?project`);
+ * admin tokens choose with `?environment` (development when absent) and `?project`.
+ */
+export function resolveQuery(caller: Caller, request: ClientRequest): ClientQuery {
+  const admin = caller.type === 'admin';
+  const environment = admin ? request.environment || DEFAULT_SDK_ENVIRONMENT : caller.environment;
+  const tokenProjects = caller.projects.includes(ALL) ? undefined : caller.projects;
+  const projects = tokenProjects ?? (request.projects?.length ? request.projects : undefined);
+  const tags = request.tags?.length ? dedupeTags(request.tags) : undefined;
+  return {
+    environment,
+    ...(projects ? { projects: [...new Set(projects)].sort() } : {}),
+    ...(request.namePrefix ? { namePrefix: request.namePrefix } : {}),
+    ...(tags ? { tags } : {}),
+    inlineSegmentConstraints: !speaksSegmentList(request.clientSpec),
+  };
+}
+
+/** A short hex hash of the resolved query (Unleash's ETag prefix). */
+export function queryHash(query: ClientQuery): string {
+  return createHash('sha256').update(JSON.stringify(queryEcho(query))).digest('hex').slice(0, 8);
+}
+
+/** The payload's `query`: the resolved query in Unleash's wire form (tags as `[type, value]`). */
+export function queryEcho(query: ClientQuery) {
+  return {
+    environment: query.environment,
+    inlineSegmentConstraints: query.inlineSegmentConstraints,
+    ...(query.projects ? { project: query.projects } : {}),
+    ...(query.namePrefix ? { namePrefix: query.namePrefix } : {}),
+    ...(query.tags ? { tag: query.tags.map((tag) => [tag.type, tag.value]) } : {}),
+  };
+}
+
+/** True when the header is a version at or above 4.2.0; anything unreadable means inline. */
+export function speaksSegmentList(clientSpec: string | undefined): boolean {
+  const match = /^v?(\d+)\.(\d+)\.(\d+)/.exec(clientSpec?.trim() ?? '');
+  if (!match) return false;
+  const version = [Number(match[1]), Number(match[2]), Number(match[3])];
+  for (const [index, wanted] of SEGMENT_LIST_SPEC.entries()) {
+    const part = version[index] as number;
+    if (part !== wanted) return part > wanted;
+  }
+  return true;
+}
+
+function dedupeTags(tags: TagFilter[]): TagFilter[] {
+  const byKey = new Map(tags.map((tag) => [`${tag.type}:${tag.value}`, tag]));
+  return [...byKey.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, tag]) => tag);
+}
