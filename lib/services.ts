@@ -3,19 +3,32 @@ import type { AppConfig } from './config.js';
 import { ClientFeatureService } from './client/features-service.js';
 import { ClientMetricsService } from './client/metrics-service.js';
 import type { ClientApplicationStore, MetricsStore } from './client/store.js';
+import { ContextFieldService } from './context-fields/service.js';
 import type { LastSeenReader } from './features/ports.js';
+import { FirstStart } from './instance/first-start.js';
 import { UiConfigService } from './instance/ui-config.js';
-import { builtInScopeCatalog } from './projects/scope-catalog.js';
+import { EnvironmentService } from './projects/environment-service.js';
+import { ProjectEnvironmentService } from './projects/project-environments.js';
+import { ProjectService } from './projects/project-service.js';
+import { storedScopeCatalog } from './projects/scope-catalog.js';
+import { SegmentService } from './segments/service.js';
 import type { SegmentStore } from './segments/store.js';
 import { DynamoApiTokenStore } from './store/api-token-store.js';
 import { DynamoClientApplicationStore } from './store/client-app-store.js';
-import { DynamoFeatureStore } from './store/feature-store.js';
+import { DynamoContextFieldStore } from './store/context-field-store.js';
 import { createDocumentClient } from './store/document-client.js';
+import { DynamoEnvironmentStore } from './store/environment-store.js';
+import { DynamoFeatureStore } from './store/feature-store.js';
 import { DynamoInstanceStore } from './store/instance-store.js';
 import { DynamoMetricsStore } from './store/metrics-store.js';
+import { DynamoProjectStore } from './store/project-store.js';
 import { DynamoRevisionStore } from './store/revision-store.js';
+import { DynamoSeedStore } from './store/seed-store.js';
+import { DynamoSegmentStore } from './store/segment-store.js';
 import { DynamoStrategyTypeStore } from './store/strategy-type-store.js';
+import { DynamoTagTypeStore } from './store/tag-type-store.js';
 import { StrategyTypeService } from './strategies/service.js';
+import { TagTypeService } from './tag-types/service.js';
 import { ApiTokenService } from './tokens/service.js';
 
 /** The composition root: builds every service from one parsed configuration. */
@@ -23,10 +36,13 @@ export function createServices(config: AppConfig) {
   const db = createDocumentClient({ region: config.region, endpoint: config.dynamodbEndpoint });
   const table = config.tableName;
   const revisions = new DynamoRevisionStore(db, table);
+  const projectStore = new DynamoProjectStore(db, table, revisions);
+  const environmentStore = new DynamoEnvironmentStore(db, table);
+  const scopeCatalog = storedScopeCatalog(projectStore, environmentStore);
+  const strategyTypes = new StrategyTypeService(new DynamoStrategyTypeStore(db, table));
   const featureStore = new DynamoFeatureStore(db, table, revisions);
   const metricsStore = new DynamoMetricsStore(db, table);
-  // Until the segment store is wired here: no strategy can refer to a segment before it exists.
-  const segmentStore: SegmentStore = { list: async () => [], get: async () => undefined };
+  const segmentStore = new DynamoSegmentStore(db, table, revisions);
   const clientApplications = new DynamoClientApplicationStore(db, table);
   return {
     config,
@@ -38,8 +54,18 @@ export function createServices(config: AppConfig) {
     /** When SDKs last reported each feature, for the admin feature views. */
     lastSeen: metricsStore as LastSeenReader,
     metrics: metricsStore as MetricsStore,
-    apiTokens: new ApiTokenService(new DynamoApiTokenStore(db, table), builtInScopeCatalog, config.baseUriPath),
-    strategyTypes: new StrategyTypeService(new DynamoStrategyTypeStore(db, table)),
+    apiTokens: new ApiTokenService(new DynamoApiTokenStore(db, table), scopeCatalog, config.baseUriPath),
+    strategyTypes,
+    /** Writes a fresh install's data once per table (local start, tests, cloud bootstrap). */
+    firstStart: new FirstStart(new DynamoSeedStore(db, table)),
+    projects: new ProjectService(projectStore, environmentStore, featureStore),
+    projectEnvironments: new ProjectEnvironmentService(projectStore, environmentStore, strategyTypes),
+    environments: new EnvironmentService(environmentStore),
+    /** Read-only segments for the SDK payload and the feature services. */
+    segmentStore: segmentStore as SegmentStore,
+    segments: new SegmentService(segmentStore, scopeCatalog, featureStore),
+    contextFields: new ContextFieldService(new DynamoContextFieldStore(db, table)),
+    tagTypes: new TagTypeService(new DynamoTagTypeStore(db, table)),
     uiConfig: new UiConfigService(
       { version: packageJson.version, unleashUrl: config.unleashUrl, baseUriPath: config.baseUriPath },
       new DynamoInstanceStore(db, table),

@@ -17,6 +17,12 @@ export const ADMIN_TOKEN_PREFIX = '*:*.';
 export interface AdminTokenBootstrap {
   readAdminSecret(): Promise<string>;
   applyAdminToken(token: string): Promise<BootstrapResult>;
+  /**
+   * Writes the first start's data (project `default`, environments, context fields, tag type)
+   * unless an earlier deployment did; answers whether this call wrote it. Left out by the
+   * protocol tests, which have no table.
+   */
+  seedFirstStart?(): Promise<boolean>;
 }
 
 export type BootstrapHandler = (event: CloudFormationCustomResourceEvent) => Promise<void>;
@@ -40,9 +46,11 @@ async function bootstrap(
   let secret: string | undefined;
   try {
     const bootstrap = dependencies();
+    // The seed comes first, so the API the token opens already has its default project.
+    const seeded = (await bootstrap.seedFirstStart?.()) ?? false;
     secret = await bootstrap.readAdminSecret();
     const result = await bootstrap.applyAdminToken(`${ADMIN_TOKEN_PREFIX}${secret}`);
-    console.log(JSON.stringify({ message: 'Bootstrap admin token applied', requestType: event.RequestType, ...result }));
+    console.log(JSON.stringify({ message: 'Bootstrap admin token applied', requestType: event.RequestType, seeded, ...result }));
     return { status: 'SUCCESS', reason: result.inserted > 0 ? 'Admin token stored' : 'Admin token already present' };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
@@ -60,5 +68,6 @@ export const handler: BootstrapHandler = createBootstrapHandler(() => {
   return {
     readAdminSecret: () => readSecretString(secretArn),
     applyAdminToken: (token) => applyBootstrapTokens(services.apiTokens, { admin: [token], client: [] }),
+    seedFirstStart: () => services.firstStart.ensure(),
   };
 });

@@ -1,7 +1,10 @@
 import { groupHandler } from '../../lib/http/group-handler.js';
 import type { GroupOperations } from '../../lib/http/operation.js';
+import type { Services } from '../../lib/services.js';
+import { defineCatalogOperations } from './catalog-operations.js';
 
-/** The features group has no routes in the route table yet; its function is deployed and ready. */
-export const defineOperations = (): GroupOperations<'features'> => ({});
+export const defineOperations = (services: Services): GroupOperations<'features'> => ({
+  ...defineCatalogOperations(services),
+});
 
 export const handler = groupHandler('features', defineOperations);

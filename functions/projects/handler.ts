@@ -1,7 +1,131 @@
+import type { environmentRoutes } from '../../lib/api/routes/environments.js';
+import type { projectRoutes } from '../../lib/api/routes/projects.js';
+import type { EnvironmentWire } from '../../lib/api/schemas/environments.js';
+import type { FeatureViewContext } from '../../lib/features/views.js';
 import { groupHandler } from '../../lib/http/group-handler.js';
-import type { GroupOperations } from '../../lib/http/operation.js';
+import type { GroupOperations, OperationsFor } from '../../lib/http/operation.js';
+import type { DefaultStrategy, Environment, FeatureNaming, Project } from '../../lib/projects/model.js';
+import type { ProjectOverview } from '../../lib/projects/project-service.js';
+import type { Services } from '../../lib/services.js';
+import { toFeatureWire } from '../features/wire.js';
 
-/** The projects group has no routes in the route table yet; its function is deployed and ready. */
-export const defineOperations = (): GroupOperations<'projects'> => ({});
+export const defineOperations = (services: Services): GroupOperations<'projects'> => ({
+  ...projectOperations(services),
+  ...environmentOperations(services),
+});
+
+function projectOperations({ projects, projectEnvironments, features }: Services): OperationsFor<typeof projectRoutes> {
+  return {
+    listProjects: async () => ({
+      body: {
+        version: 1,
+        projects: (await projects.list()).map((project) => ({
+          ...settingsOf(project),
+          health: project.health,
+          featureCount: project.featureCount,
+          memberCount: 0,
+          updatedAt: project.updatedAt,
+          favorite: false,
+        })),
+      },
+    }),
+    createProject: async ({ body }) => {
+      const project = await projects.create(body);
+      return {
+        body: { ...settingsOf(project), featureNaming: namingOf(project.featureNaming), environments: project.environments },
+        headers: { location: `projects/${project.id}` },
+      };
+    },
+    getProjectOverview: async ({ params }) => {
+      const overview = await projects.overview(params.projectId);
+      return { body: overviewWire(overview, await features.views.contextsFor(overview.features)) };
+    },
+    updateProject: async ({ params, body }) => {
+      await projects.update(params.projectId, body);
+      return {};
+    },
+    deleteProject: async ({ params }) => {
+      await projects.delete(params.projectId);
+      return {};
+    },
+    addProjectEnvironment: async ({ params, body }) => {
+      await projectEnvironments.add(params.projectId, body.environment);
+      return {};
+    },
+    removeProjectEnvironment: async ({ params }) => {
+      await projectEnvironments.remove(params.projectId, params.environment);
+      return {};
+    },
+    setProjectDefaultStrategy: async ({ params, body }) => ({
+      body: defaultStrategyWire(await projectEnvironments.setDefaultStrategy(params.projectId, params.environment, body)),
+    }),
+  };
+}
+
+function environmentOperations({ environments }: Services): OperationsFor<typeof environmentRoutes> {
+  return {
+    listEnvironments: async () => ({ body: { version: 1, environments: (await environments.list()).map(environmentWire) } }),
+    getEnvironment: async ({ params }) => ({ body: environmentWire(await environments.get(params.name)) }),
+    createEnvironment: async ({ body }) => {
+      const environment = await environments.create(body);
+      return { body: environmentWire(environment), headers: { location: `environments/${environment.name}` } };
+    },
+  };
+}
 
 export const handler = groupHandler('projects', defineOperations);
+
+function settingsOf(project: Project) {
+  return {
+    id: project.id,
+    name: project.name,
+    description: project.description,
+    mode: project.mode,
+    defaultStickiness: project.defaultStickiness,
+    featureLimit: project.featureLimit,
+    createdAt: project.createdAt,
+  };
+}
+
+/** The wire always carries the naming object, with nulls when the project has no pattern (as Unleash shows it). */
+function namingOf(naming: FeatureNaming | null): FeatureNaming {
+  return naming ?? { pattern: null, example: null, description: null };
+}
+
+/** The features appear as the feature endpoints show them, with their environments and last-seen times. */
+function overviewWire({ project, environments, features, health, members }: ProjectOverview, contexts: FeatureViewContext[]) {
+  return {
+    version: 1 as const,
+    name: project.name,
+    description: project.description,
+    mode: project.mode,
+    defaultStickiness: project.defaultStickiness,
+    featureLimit: project.featureLimit,
+    featureNaming: namingOf(project.featureNaming),
+    members,
+    health,
+    environments: environments.map(({ name }) => {
+      const strategy = project.defaultStrategies[name];
+      return { environment: name, ...(strategy ? { defaultStrategy: defaultStrategyWire(strategy) } : {}) };
+    }),
+    features: features.map((feature, index) => toFeatureWire(feature, contexts[index] as FeatureViewContext)),
+    createdAt: project.createdAt,
+    updatedAt: project.updatedAt,
+    favorite: false,
+  };
+}
+
+function defaultStrategyWire(strategy: DefaultStrategy) {
+  return { name: strategy.name, title: strategy.title ?? null, constraints: strategy.constraints, parameters: strategy.parameters };
+}
+
+function environmentWire(environment: Environment): EnvironmentWire {
+  return {
+    name: environment.name,
+    type: environment.type,
+    enabled: environment.enabled,
+    protected: environment.protected,
+    sortOrder: environment.sortOrder,
+    createdAt: environment.createdAt,
+  };
+}

@@ -1,8 +1,13 @@
 import { route, type RouteSpec } from './route-types.js';
 import { apiTokenRoutes } from './routes/api-tokens.js';
 import { clientRoutes } from './routes/client.js';
+import { contextFieldRoutes } from './routes/context-fields.js';
+import { environmentRoutes } from './routes/environments.js';
 import { instanceRoutes } from './routes/instance.js';
+import { projectRoutes } from './routes/projects.js';
+import { segmentRoutes } from './routes/segments.js';
 import { strategyTypeRoutes } from './routes/strategy-types.js';
+import { tagTypeRoutes } from './routes/tag-types.js';
 
 /**
  * The route table: the single map of the API. The CDK stack makes one API Gateway route per
@@ -11,7 +16,9 @@ import { strategyTypeRoutes } from './routes/strategy-types.js';
  * plus one handler function. Rows are kept by resource only to keep files small: this object
  * is the one table, and `mergeRows` refuses an operation id used twice.
  */
-export const routeTable = mergeRows(instanceRoutes, strategyTypeRoutes, apiTokenRoutes, clientRoutes, {
+export const routeTable = mergeRows(
+  instanceRoutes, strategyTypeRoutes, apiTokenRoutes, clientRoutes,
+  projectRoutes, environmentRoutes, segmentRoutes, contextFieldRoutes, tagTypeRoutes, {
   // Unknown /api paths answer 404 NotFoundError, but only after authentication, as in Unleash.
   // API Gateway prefers every specific route above to this greedy one.
   unknownApiPath: route({

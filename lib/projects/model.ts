@@ -1,4 +1,5 @@
-export type ProjectMode = 'open' | 'protected' | 'private';
+export const PROJECT_MODES = ['open', 'protected', 'private'] as const;
+export type ProjectMode = (typeof PROJECT_MODES)[number];
 
 export interface FeatureNaming {
   pattern: string | null;
@@ -14,8 +15,8 @@ export interface DefaultStrategy {
   parameters: Record<string, string>;
 }
 
-export interface Project {
-  id: string;
+/** What a project's owner sets with create and PUT. */
+export interface ProjectSettings {
   name: string;
   description: string | null;
   mode: ProjectMode;
@@ -23,6 +24,10 @@ export interface Project {
   /** Most features (not archived) the project may hold; null means no limit. */
   featureLimit: number | null;
   featureNaming: FeatureNaming | null;
+}
+
+export interface Project extends ProjectSettings {
+  id: string;
   /** The environments enabled for this project, by name. */
   environments: string[];
   defaultStrategies: Record<string, DefaultStrategy>;
@@ -37,4 +42,9 @@ export interface Environment {
   protected: boolean;
   sortOrder: number;
   createdAt: string;
+}
+
+/** Environments list by sort order, then name, as Unleash shows them. */
+export function compareEnvironments(a: Environment, b: Environment): number {
+  return a.sortOrder - b.sortOrder || a.name.localeCompare(b.name);
 }

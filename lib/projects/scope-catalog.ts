@@ -1,4 +1,4 @@
-import { DEFAULT_ENVIRONMENTS, DEFAULT_PROJECT } from './defaults.js';
+import type { EnvironmentStore, ProjectStore } from './store.js';
 
 /** Answers whether the projects and environments a token names exist. */
 export interface ScopeCatalog {
@@ -6,12 +6,10 @@ export interface ScopeCatalog {
   projectExists(id: string): Promise<boolean>;
 }
 
-/**
- * The catalog of a service that has only its built-in project and environments. It is the
- * whole truth while projects and environments cannot be created; the projects group will
- * answer from the table once they can.
- */
-export const builtInScopeCatalog: ScopeCatalog = {
-  environmentExists: async (name) => DEFAULT_ENVIRONMENTS.some((environment) => environment.name === name),
-  projectExists: async (id) => id === DEFAULT_PROJECT.id,
-};
+/** The catalog the token service checks against: whatever the table holds, seeded or created. */
+export function storedScopeCatalog(projects: Pick<ProjectStore, 'get'>, environments: Pick<EnvironmentStore, 'get'>): ScopeCatalog {
+  return {
+    environmentExists: async (name) => (await environments.get(name)) !== undefined,
+    projectExists: async (id) => (await projects.get(id)) !== undefined,
+  };
+}

@@ -22,6 +22,7 @@
  * | get / list projects                | pk = PROJECTS, sk = PROJECT#<id> / begins_with     | table |
  * | get / list environments            | pk = ENVIRONMENTS, sk = ENVIRONMENT#<name> / …     | table |
  * | get / list segments                | pk = SEGMENTS, sk = SEGMENT#<id, 10 digits> / …    | table |
+ * | is a segment name taken (guard)    | pk = SEGMENT_NAMES, sk = SEGMENT_NAME#<name>       | table |
  * | get / list context fields          | pk = CONTEXT_FIELDS, sk = CONTEXT_FIELD#<name> / … | table |
  * | get / list tag types               | pk = TAG_TYPES, sk = TAG_TYPE#<name> / …           | table |
  * | next id of a numbered kind         | pk = COUNTERS, sk = COUNTER#<kind>                 | table |
@@ -91,6 +92,8 @@ export const keys = {
   /** Zero-padded so the collection lists in id order. */
   segment: (id: number): ItemKey => ({ pk: 'SEGMENTS', sk: `SEGMENT#${String(id).padStart(10, '0')}` }),
   segments: (): CollectionPrefix => ({ pk: 'SEGMENTS', skPrefix: 'SEGMENT#' }),
+  /** One item per segment name, written in the segment's transactions so a name is taken once. */
+  segmentName: (name: string): ItemKey => ({ pk: 'SEGMENT_NAMES', sk: `SEGMENT_NAME#${name}` }),
 
   contextField: (name: string): ItemKey => ({ pk: 'CONTEXT_FIELDS', sk: `CONTEXT_FIELD#${name}` }),
   contextFields: (): CollectionPrefix => ({ pk: 'CONTEXT_FIELDS', skPrefix: 'CONTEXT_FIELD#' }),

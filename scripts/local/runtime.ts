@@ -31,8 +31,9 @@ export const DEFAULT_TABLE_NAME = 'serverless-toggles';
 
 /**
  * Everything `npm start`, `npm run invoke` and the end-to-end tests share: the embedded engine
- * (or one named by DYNAMODB_ENDPOINT), the table from the shared definition, bootstrap tokens,
- * and every group's real handler built on one set of services.
+ * (or one named by DYNAMODB_ENDPOINT), the table from the shared definition, the first start's
+ * data (project `default`, its environments …), bootstrap tokens, and every group's real
+ * handler built on one set of services.
  */
 export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<LocalRuntime> {
   const external = options.env.DYNAMODB_ENDPOINT;
@@ -48,6 +49,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     });
     await prepareLocalTable({ region: config.region, endpoint: config.dynamodbEndpoint }, config.tableName);
     const services = createServices(config);
+    await services.firstStart.ensure();
     const generatedAdminToken =
       config.initAdminApiTokens.length === 0 ? localAdminToken(options) : undefined;
     await applyBootstrapTokens(services.apiTokens, {

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { TestProject } from 'vitest/node';
+import { loadConfig } from '../../lib/config.js';
+import { createServices } from '../../lib/services.js';
 import { prepareLocalTable } from '../../lib/store/create-table.js';
 import { startDynamoDbLocal } from '../../scripts/local/dynamodb-local.js';
 
@@ -9,11 +11,14 @@ declare module 'vitest' {
   }
 }
 
-/** Starts one in-memory DynamoDB Local for the run, with one table from the shared definition. */
+/** Starts one in-memory DynamoDB Local for the run, with one seeded table from the shared definition. */
 export default async function setup(project: TestProject) {
   const engine = await startDynamoDbLocal();
   const tableName = `test-${randomUUID().slice(0, 8)}`;
   await prepareLocalTable({ region: 'local', endpoint: engine.endpoint }, tableName);
+  // Every test sees what a fresh install has: project `default`, its environments, context fields.
+  const config = loadConfig({ TABLE_NAME: tableName, DYNAMODB_ENDPOINT: engine.endpoint, AWS_REGION: 'local' });
+  await createServices(config).firstStart.ensure();
   project.provide('dynamodb', { endpoint: engine.endpoint, tableName });
   return async () => {
     await engine.stop();

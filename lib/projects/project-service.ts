@@ -1,0 +1,158 @@
+import { Conflict, NotFound, ValidationFailed } from '../errors.js';
+import type { Feature } from '../features/model.js';
+import type { FeatureStore } from '../features/store.js';
+import { DEFAULT_PROJECT, PROJECT_SETTING_DEFAULTS } from './defaults.js';
+import { projectHealth } from './health.js';
+import { compareEnvironments, type Environment, type FeatureNaming, type Project, type ProjectMode, type ProjectSettings } from './model.js';
+import { checkFeatureNaming } from './naming.js';
+import type { EnvironmentStore, ProjectStore } from './store.js';
+
+/** Settings as a caller sends them: anything left out takes its default. */
+export interface ProjectSettingsInput {
+  name: string;
+  description?: string | null | undefined;
+  mode?: ProjectMode | undefined;
+  defaultStickiness?: string | undefined;
+  featureLimit?: number | null | undefined;
+  featureNaming?: Partial<Record<keyof FeatureNaming, string | null | undefined>> | null | undefined;
+}
+
+export interface NewProject extends ProjectSettingsInput {
+  id: string;
+  /** Environment names; all enabled environments when left out. */
+  environments?: string[] | undefined;
+}
+
+export interface ProjectSummary extends Project {
+  featureCount: number;
+  health: number;
+}
+
+export interface ProjectOverview {
+  project: Project;
+  /** The project's environments, in sort order. */
+  environments: Environment[];
+  /** Its features that are not archived. */
+  features: Feature[];
+  health: number;
+  /** No member model exists yet (admin tokens only), so this is always 0. */
+  members: number;
+}
+
+/** Projects: the catalogue the feature services read, and the admin use cases on it. */
+export class ProjectService {
+  constructor(
+    private readonly store: ProjectStore,
+    private readonly environments: EnvironmentStore,
+    private readonly features: Pick<FeatureStore, 'listAll'>,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  async list(): Promise<ProjectSummary[]> {
+    const [stored, features] = await Promise.all([this.store.list(), this.features.listAll()]);
+    const now = this.now();
+    return stored
+      .map(({ project, featureCount }) => ({
+        ...project,
+        featureCount,
+        health: projectHealth(features.filter((feature) => feature.project === project.id), now),
+      }))
+      .sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
+  }
+
+  /** The project, or NotFound. */
+  async getProject(id: string): Promise<Project> {
+    const stored = await this.store.get(id);
+    if (!stored) throw projectNotFound(id);
+    return stored.project;
+  }
+
+  async overview(id: string): Promise<ProjectOverview> {
+    const project = await this.getProject(id);
+    const [environments, all] = await Promise.all([this.environmentsOfProject(project), this.features.listAll()]);
+    const features = all.filter((feature) => feature.project === project.id && !feature.archived);
+    return { project, environments, features, health: projectHealth(features, this.now()), members: 0 };
+  }
+
+  async create(input: NewProject): Promise<Project> {
+    const settings = toSettings(input);
+    const environments = await this.chooseEnvironments(input.environments);
+    const project: Project = {
+      id: input.id, ...settings, environments, defaultStrategies: {}, createdAt: this.now().toISOString(), updatedAt: null,
+    };
+    if (!(await this.store.insert(project))) throw new Conflict(`A project with the id ${input.id} already exists`);
+    return project;
+  }
+
+  async update(id: string, input: ProjectSettingsInput): Promise<Project> {
+    const settings = toSettings(input);
+    const updatedAt = this.now().toISOString();
+    if (!(await this.store.updateSettings(id, settings, updatedAt))) throw projectNotFound(id);
+    return this.getProject(id);
+  }
+
+  /**
+   * Only an empty project can go: its active features are counted on the item itself (and the
+   * delete is conditional on that count), archived ones are looked up, since they would be
+   * left without a project.
+   */
+  async delete(id: string): Promise<void> {
+    if (id === DEFAULT_PROJECT.id) throw new ValidationFailed('The default project cannot be deleted');
+    const remaining = (await this.features.listAll()).filter((feature) => feature.project === id);
+    if (remaining.length > 0) throw hasFeatures(id, remaining.length);
+    const outcome = await this.store.deleteIfEmpty(id);
+    if (outcome === 'missing') throw projectNotFound(id);
+    if (outcome === 'has-features') throw hasFeatures(id);
+  }
+
+  async listEnvironments(): Promise<Environment[]> {
+    return (await this.environments.list()).sort(compareEnvironments);
+  }
+
+  /** The project's environments that exist, in sort order. */
+  async environmentsOfProject(project: Project): Promise<Environment[]> {
+    const names = new Set(project.environments);
+    return (await this.listEnvironments()).filter((environment) => names.has(environment.name));
+  }
+
+  private async chooseEnvironments(requested: string[] | undefined): Promise<string[]> {
+    const all = await this.listEnvironments();
+    if (requested === undefined) {
+      const enabled = all.filter((environment) => environment.enabled).map((environment) => environment.name);
+      if (enabled.length === 0) throw new ValidationFailed('environments: no environment is enabled; name at least one');
+      return enabled;
+    }
+    const known = new Set(all.map((environment) => environment.name));
+    const unknown = requested.filter((name) => !known.has(name));
+    if (unknown.length > 0) throw new ValidationFailed(`environments: no environment named ${unknown.join(', ')} exists`);
+    const chosen = [...new Set(requested)];
+    if (chosen.length === 0) throw new ValidationFailed('environments: You must always have one active environment');
+    return chosen;
+  }
+}
+
+function toSettings(input: ProjectSettingsInput): ProjectSettings {
+  const naming = input.featureNaming;
+  const featureNaming: FeatureNaming | null =
+    naming && (naming.pattern || naming.example || naming.description)
+      ? { pattern: naming.pattern || null, example: naming.example || null, description: naming.description || null }
+      : null;
+  checkFeatureNaming(featureNaming);
+  return {
+    name: input.name,
+    description: input.description ?? null,
+    mode: input.mode ?? PROJECT_SETTING_DEFAULTS.mode,
+    defaultStickiness: input.defaultStickiness ?? PROJECT_SETTING_DEFAULTS.defaultStickiness,
+    featureLimit: input.featureLimit ?? PROJECT_SETTING_DEFAULTS.featureLimit,
+    featureNaming,
+  };
+}
+
+export const projectNotFound = (id: string): NotFound => new NotFound(`No project found with id ${id}`);
+
+function hasFeatures(id: string, count?: number): ValidationFailed {
+  const what = count === undefined ? 'features' : `${count} feature${count === 1 ? '' : 's'}`;
+  return new ValidationFailed(
+    `The project ${id} still has ${what} (archived ones included); move or delete them before deleting the project`,
+  );
+}
