@@ -1,4 +1,5 @@
 import { environmentOf, type Feature } from '../features/model.js';
+import { sameData } from '../features/rules/same.js';
 
 /**
  * A change event: what changed, when, by whom. Written in the same transaction as the change
@@ -44,4 +45,4 @@ export function featureChanges(before: Feature | undefined, after: Feature | und
   return changes;
 }
 
-const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
+const same = sameData;

@@ -11,6 +11,7 @@ import { FeatureViews } from './views.js';
 export function createFeatureServices(store: FeatureStore, catalog: FeatureCatalog, lastSeen: LastSeenReader) {
   const aggregates = new FeatureAggregates(store);
   return {
+    aggregates,
     lifecycle: new FeatureLifecycleService(aggregates, catalog),
     strategies: new FeatureStrategyService(aggregates, catalog),
     variants: new FeatureVariantService(aggregates, catalog),

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { inject } from 'vitest';
 import { loadConfig, type AppConfig } from '../../lib/config.js';
 import { createServices, type Services } from '../../lib/services.js';
+import { prepareLocalTable } from '../../lib/store/create-table.js';
 import { formatSecret } from '../../lib/tokens/model.js';
 
 /** The configuration every test process uses: the run's shared engine and table. */
@@ -27,3 +28,13 @@ export async function adminToken(services: Services): Promise<string> {
 }
 
 export const unique = (prefix: string): string => `${prefix}-${randomUUID().slice(0, 8)}`;
+
+/** Services on a table of their own, seeded like a fresh install: a second, empty instance. */
+export async function freshInstanceServices(): Promise<Services> {
+  const { endpoint } = inject('dynamodb');
+  const tableName = unique('instance');
+  await prepareLocalTable({ region: 'local', endpoint }, tableName);
+  const services = createServices(loadConfig({ TABLE_NAME: tableName, DYNAMODB_ENDPOINT: endpoint, AWS_REGION: 'local' }));
+  await services.firstStart.ensure();
+  return services;
+}
