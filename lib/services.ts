@@ -4,6 +4,11 @@ import { ClientFeatureService } from './client/features-service.js';
 import { ClientMetricsService } from './client/metrics-service.js';
 import type { ClientApplicationStore, MetricsStore } from './client/store.js';
 import { ContextFieldService } from './context-fields/service.js';
+import { featureCatalog } from './features/catalog.js';
+import { transferCatalog } from './transfer/catalog.js';
+import { ExportService } from './transfer/export-service.js';
+import { ImportService } from './transfer/import-service.js';
+import { createFeatureServices } from './features/compose.js';
 import type { LastSeenReader } from './features/ports.js';
 import { FirstStart } from './instance/first-start.js';
 import { UiConfigService } from './instance/ui-config.js';
@@ -18,6 +23,7 @@ import { DynamoClientApplicationStore } from './store/client-app-store.js';
 import { DynamoContextFieldStore } from './store/context-field-store.js';
 import { createDocumentClient } from './store/document-client.js';
 import { DynamoEnvironmentStore } from './store/environment-store.js';
+import { DynamoEventStore } from './store/event-store.js';
 import { DynamoFeatureStore } from './store/feature-store.js';
 import { DynamoInstanceStore } from './store/instance-store.js';
 import { DynamoMetricsStore } from './store/metrics-store.js';
@@ -44,10 +50,12 @@ export function createServices(config: AppConfig) {
   const metricsStore = new DynamoMetricsStore(db, table);
   const segmentStore = new DynamoSegmentStore(db, table, revisions);
   const clientApplications = new DynamoClientApplicationStore(db, table);
-  return {
+  const services = {
     config,
     revisions,
     featureStore,
+    /** Change events, written by the stores inside each change's transaction. */
+    events: new DynamoEventStore(db, table),
     clientFeatures: new ClientFeatureService(featureStore, segmentStore, revisions),
     clientMetrics: new ClientMetricsService(metricsStore, clientApplications),
     clientApplications: clientApplications as ClientApplicationStore,
@@ -70,6 +78,16 @@ export function createServices(config: AppConfig) {
       { version: packageJson.version, unleashUrl: config.unleashUrl, baseUriPath: config.baseUriPath },
       new DynamoInstanceStore(db, table),
     ),
+  };
+  const features = createFeatureServices(featureStore, featureCatalog(services), services.lastSeen);
+  const transfers = transferCatalog(services);
+  return {
+    ...services,
+    features,
+    transfer: {
+      exports: new ExportService(featureStore, transfers),
+      imports: new ImportService(features.aggregates, transfers),
+    },
   };
 }
 

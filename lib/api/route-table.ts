@@ -3,6 +3,10 @@ import { apiTokenRoutes } from './routes/api-tokens.js';
 import { clientRoutes } from './routes/client.js';
 import { contextFieldRoutes } from './routes/context-fields.js';
 import { environmentRoutes } from './routes/environments.js';
+import { featureEnvironmentRoutes } from './routes/feature-environments.js';
+import { featureRelationRoutes } from './routes/feature-relations.js';
+import { exportImportRoutes } from './routes/export-import.js';
+import { featureRoutes } from './routes/features.js';
 import { instanceRoutes } from './routes/instance.js';
 import { projectRoutes } from './routes/projects.js';
 import { segmentRoutes } from './routes/segments.js';
@@ -18,7 +22,8 @@ import { tagTypeRoutes } from './routes/tag-types.js';
  */
 export const routeTable = mergeRows(
   instanceRoutes, strategyTypeRoutes, apiTokenRoutes, clientRoutes,
-  projectRoutes, environmentRoutes, segmentRoutes, contextFieldRoutes, tagTypeRoutes, {
+  projectRoutes, environmentRoutes, segmentRoutes, contextFieldRoutes, tagTypeRoutes,
+  featureRoutes, featureEnvironmentRoutes, featureRelationRoutes, exportImportRoutes, {
   // Unknown /api paths answer 404 NotFoundError, but only after authentication, as in Unleash.
   // API Gateway prefers every specific route above to this greedy one.
   unknownApiPath: route({

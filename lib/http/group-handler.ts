@@ -7,6 +7,7 @@ import { routeTable, routesOfGroup, type OperationId } from '../api/route-table.
 import type { Group, RouteSpec } from '../api/route-types.js';
 import { loadConfig } from '../config.js';
 import { createServices, type Services } from '../services.js';
+import { runAs } from '../events/actor.js';
 import { authorize, callerOf } from './authorize.js';
 import { mapErrors } from './map-errors.js';
 import type { GroupOperations, Operation } from './operation.js';
@@ -60,13 +61,15 @@ function routeHandler(spec: RouteSpec, operation: Operation<RouteSpec>, services
   const chain = middy<APIGatewayProxyEventV2, APIGatewayProxyResultV2>().use(authorize(spec.access, services.apiTokens));
   if (spec.body) chain.use(spec.lenientBody ? lenientJsonBody() : httpJsonBodyParser());
   return chain.handler(async (event) => {
-    const reply = await operation({
+    const caller = callerOf(event);
+    // Change events name the token that made the change.
+    const reply = await runAs(caller?.tokenName ?? 'anonymous', () => operation({
       params: event.pathParameters ?? {},
       query: spec.query ? spec.query.parse(event.queryStringParameters ?? {}) : (event.queryStringParameters ?? {}),
       body: spec.body ? spec.body.parse(event.body) : undefined,
-      caller: callerOf(event),
+      caller,
       headers: event.headers ?? {},
-    } as Parameters<Operation<RouteSpec>>[0]);
+    } as Parameters<Operation<RouteSpec>>[0]));
     if (reply.json !== undefined) return jsonTextResult(reply.status ?? spec.status, reply.json, reply.headers);
     return jsonResult(reply.status ?? spec.status, reply.body, reply.headers);
   });

@@ -30,6 +30,14 @@
  * | last seen of a feature environment | pk = LAST_SEEN, sk = LAST_SEEN#<feature>#<env> / … | table |
  * | hourly SDK metrics of one day      | pk = METRICS#<yyyy-mm-dd>, sk = <hh>#<feature>#<env> | table |
  * | registered SDK applications        | pk = CLIENT_APPS, sk = CLIENT_APP#<appName> / …    | table |
+ * | get / list users                   | pk = USERS, sk = USER#<id, 10 digits> / …          | table |
+ * | is an e-mail taken (guard)         | pk = USER_EMAILS, sk = USER_EMAIL#<lower-case e-mail> | table |
+ * | is a username taken (guard)        | pk = USER_USERNAMES, sk = USERNAME#<lower-case name> | table |
+ * | get / list groups (with members)   | pk = GROUPS, sk = GROUP#<id, 10 digits> / …        | table |
+ * | is a group name taken (guard)      | pk = GROUP_NAMES, sk = GROUP_NAME#<name>           | table |
+ * | get / list public signup tokens    | pk = SIGNUP_TOKENS, sk = SIGNUP_TOKEN#<secret> / … | table |
+ * | read the OIDC settings             | pk = SETTINGS, sk = SETTING#oidc                   | table |
+ * | change events of a month, by time  | pk = EVENTS#<yyyy-mm>, sk between <from> and <to>  | table |
  *
  * Features share one partition because the SDK payload reads them all at once (only when the
  * revision moved) and a feature name is unique across projects, archived ones included.
@@ -115,6 +123,27 @@ export const keys = {
     sk: `${hour.slice(11, 13)}#${feature}#${environment}`,
   }),
   dailyMetrics: (day: string): CollectionPrefix => ({ pk: `METRICS#${day}`, skPrefix: '' }),
+
+  /** One partition per month: a 30-day window is at most two Queries, and no partition grows forever. */
+  event: (createdAt: string, id: string): ItemKey => ({ pk: `EVENTS#${createdAt.slice(0, 7)}`, sk: `${createdAt}#${id}` }),
+  eventsOfMonth: (month: string): CollectionPrefix => ({ pk: `EVENTS#${month}`, skPrefix: '' }),
+
+  /** Zero-padded so the collection lists in id order. */
+  user: (id: number): ItemKey => ({ pk: 'USERS', sk: `USER#${String(id).padStart(10, '0')}` }),
+  users: (): CollectionPrefix => ({ pk: 'USERS', skPrefix: 'USER#' }),
+  /** Guard items, written in the user's transactions so an e-mail or username is taken once. */
+  userEmail: (email: string): ItemKey => ({ pk: 'USER_EMAILS', sk: `USER_EMAIL#${email}` }),
+  userUsername: (username: string): ItemKey => ({ pk: 'USER_USERNAMES', sk: `USERNAME#${username}` }),
+
+  /** A group item holds its memberships too, so a group and its members change in one write. */
+  group: (id: number): ItemKey => ({ pk: 'GROUPS', sk: `GROUP#${String(id).padStart(10, '0')}` }),
+  groups: (): CollectionPrefix => ({ pk: 'GROUPS', skPrefix: 'GROUP#' }),
+  groupName: (name: string): ItemKey => ({ pk: 'GROUP_NAMES', sk: `GROUP_NAME#${name}` }),
+
+  signupToken: (secret: string): ItemKey => ({ pk: 'SIGNUP_TOKENS', sk: `SIGNUP_TOKEN#${secret}` }),
+  signupTokens: (): CollectionPrefix => ({ pk: 'SIGNUP_TOKENS', skPrefix: 'SIGNUP_TOKEN#' }),
+
+  oidcSettings: (): ItemKey => ({ pk: 'SETTINGS', sk: 'SETTING#oidc' }),
 
   clientApp: (appName: string): ItemKey => ({ pk: 'CLIENT_APPS', sk: `CLIENT_APP#${appName}` }),
   clientApps: (): CollectionPrefix => ({ pk: 'CLIENT_APPS', skPrefix: 'CLIENT_APP#' }),
