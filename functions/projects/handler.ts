@@ -36,8 +36,8 @@ function projectOperations({ projects, projectEnvironments, features }: Services
         headers: { location: `projects/${project.id}` },
       };
     },
-    getProjectOverview: async ({ params }) => {
-      const overview = await projects.overview(params.projectId);
+    getProjectOverview: async ({ params, query }) => {
+      const overview = await projects.overview(params.projectId, { archived: query.archived });
       return { body: overviewWire(overview, await features.views.contextsFor(overview.features)) };
     },
     updateProject: async ({ params, body }) => {

@@ -32,7 +32,7 @@ export interface ProjectOverview {
   project: Project;
   /** The project's environments, in sort order. */
   environments: Environment[];
-  /** Its features that are not archived. */
+  /** Its features that are not archived (or, when asked, those that are). */
   features: Feature[];
   health: number;
   /** No member model exists yet (admin tokens only), so this is always 0. */
@@ -67,11 +67,13 @@ export class ProjectService {
     return stored.project;
   }
 
-  async overview(id: string): Promise<ProjectOverview> {
+  /** Health always covers the active features, whichever ones are listed. */
+  async overview(id: string, { archived = false } = {}): Promise<ProjectOverview> {
     const project = await this.getProject(id);
     const [environments, all] = await Promise.all([this.environmentsOfProject(project), this.features.listAll()]);
-    const features = all.filter((feature) => feature.project === project.id && !feature.archived);
-    return { project, environments, features, health: projectHealth(features, this.now()), members: 0 };
+    const ofProject = all.filter((feature) => feature.project === project.id);
+    const features = ofProject.filter((feature) => feature.archived === archived);
+    return { project, environments, features, health: projectHealth(ofProject, this.now()), members: 0 };
   }
 
   async create(input: NewProject): Promise<Project> {

@@ -1,4 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { describe, expect, it, vi } from 'vitest';
+import { createBootstrapHandler } from '../../functions/bootstrap/handler.js';
+import { applyBootstrapTokens } from '../../lib/tokens/bootstrap.js';
 import { apiClient } from '../support/api.js';
 import { freshServices } from '../support/projects.js';
 import { adminToken } from '../support/services.js';
@@ -57,5 +61,42 @@ describe('first start data', () => {
     const { token } = await services.apiTokens.create({ tokenName: 'sdk', type: 'client', environment: 'production', projects: ['default'] });
 
     expect(token).toMatchObject({ environment: 'production', projects: ['default'] });
+  });
+});
+
+describe('cloud bootstrap', () => {
+  it('seeds the table before it stores the admin token, so the first API call finds project default', async () => {
+    const services = await freshServices();
+    const steps: string[] = [];
+    const cloudFormation = createServer((request, response) => request.resume().on('end', () => response.end()));
+    await new Promise<void>((resolve) => cloudFormation.listen(0, '127.0.0.1', resolve));
+    vi.spyOn(console, 'log').mockImplementation(() => undefined);
+    const handler = createBootstrapHandler(() => ({
+      readAdminSecret: async () => 'cloud-secret',
+      seedFirstStart: async () => {
+        steps.push('seed');
+        return services.firstStart.ensure();
+      },
+      applyAdminToken: async (token) => {
+        steps.push('token');
+        return applyBootstrapTokens(services.apiTokens, { admin: [token], client: [] });
+      },
+    }));
+
+    try {
+      await handler({
+        RequestType: 'Create', ServiceToken: 'arn', StackId: 'stack', RequestId: 'r', LogicalResourceId: 'Bootstrap',
+        ResourceType: 'Custom::BootstrapAdminToken', ResourceProperties: { ServiceToken: 'arn' },
+        ResponseURL: `http://127.0.0.1:${(cloudFormation.address() as AddressInfo).port}/response`,
+      });
+    } finally {
+      cloudFormation.close();
+      vi.restoreAllMocks();
+    }
+
+    const overview = await apiClient(services)({ method: 'GET', path: '/api/admin/projects/default', token: '*:*.cloud-secret' });
+    expect(steps).toEqual(['seed', 'token']);
+    expect(overview.status).toBe(200);
+    expect(overview.body.name).toBe('Default');
   });
 });

@@ -140,6 +140,18 @@ describe('E8 GET /api/admin/projects/{projectId}', () => {
     expect(res.body.health).toBe(0);
   });
 
+  it('lists the archived features instead with ?archived=true', async () => {
+    const id = await steps.createProject();
+    await storeFeature(services, id);
+    const archived = await storeFeature(services, id, { archived: true, archivedAt: daysAgo(1) });
+
+    const res = await call({ method: 'GET', path: `/api/admin/projects/${id}?archived=true`, token });
+
+    expect(res.status).toBe(200);
+    expect(res.body.features.map((feature: { name: string }) => feature.name)).toEqual([archived.name]);
+    expect(res.body.features[0].archived).toBe(true);
+  });
+
   it('answers 404 NotFoundError for an unknown project', async () => {
     const res = await call({ method: 'GET', path: `/api/admin/projects/${unique('ghost')}`, token });
 

@@ -6,6 +6,7 @@ import {
   projectCreateSchema,
   projectEnvironmentSchema,
   projectListSchema,
+  projectOverviewQuerySchema,
   projectOverviewSchema,
   projectUpdateSchema,
 } from '../schemas/projects.js';
@@ -25,7 +26,8 @@ export const projectRoutes = {
   }),
   getProjectOverview: route({
     method: 'GET', path: PROJECT, group: 'projects', access: admin('READ_PROJECT'), status: 200,
-    summary: 'E8. Get an overview of a project (deprecated)', response: projectOverviewSchema, deprecated: true,
+    summary: 'E8. Get an overview of a project (deprecated)', query: projectOverviewQuerySchema, response: projectOverviewSchema,
+    deprecated: true,
   }),
   updateProject: route({
     method: 'PUT', path: PROJECT, group: 'projects', access: admin('UPDATE_PROJECT'), status: 200,

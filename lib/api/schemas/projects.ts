@@ -32,6 +32,11 @@ export const projectUpdateSchema = z.object(settingsFields);
 
 export const projectEnvironmentSchema = z.object({ environment: z.string().min(1) });
 
+/** E8 lists the archived features instead with `?archived=true`, as Unleash does. */
+export const projectOverviewQuerySchema = z.object({
+  archived: z.enum(['true', 'false']).optional().transform((archived) => archived === 'true'),
+});
+
 /** Parameters are strings on the wire to SDKs; numbers and booleans are accepted and turned into text. */
 const parameterValue = z.union([z.string(), z.number(), z.boolean()]).transform((value) => String(value));
 
