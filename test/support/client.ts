@@ -12,7 +12,10 @@ import { testServices, unique } from './services.js';
 export async function isolatedServices(): Promise<Services> {
   const tableName = unique('client');
   await prepareLocalTable({ region: 'local', endpoint: inject('dynamodb').endpoint }, tableName);
-  return testServices({ TABLE_NAME: tableName });
+  const services = testServices({ TABLE_NAME: tableName });
+  // Tokens may only name environments and projects the table holds: give it a fresh install's.
+  await services.firstStart.ensure();
+  return services;
 }
 
 /** An SDK token with a known secret, stored through the real token service. */
