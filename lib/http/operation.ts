@@ -30,8 +30,9 @@ export interface Reply<R extends RouteSpec> {
   body?: ResponseOf<R>;
   headers?: Record<string, string>;
   /**
-   * The body already serialized as JSON, sent as is instead of `body`: the SDK payload is
-   * serialized once per revision and scope, not once per poll.
+   * The body already serialized, sent as is instead of `body`: the SDK payload is serialized
+   * once per revision and scope, not once per poll. It is JSON unless `headers` names another
+   * content type (the state export's YAML).
    */
   json?: string;
 }
