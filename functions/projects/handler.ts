@@ -14,7 +14,7 @@ export const defineOperations = (services: Services): GroupOperations<'projects'
   ...environmentOperations(services),
 });
 
-function projectOperations({ projects, projectEnvironments, features }: Services): OperationsFor<typeof projectRoutes> {
+function projectOperations({ projects, projectEnvironments, features, projectStats }: Services): OperationsFor<typeof projectRoutes> {
   return {
     listProjects: async () => ({
       body: {
@@ -38,7 +38,11 @@ function projectOperations({ projects, projectEnvironments, features }: Services
     },
     getProjectOverview: async ({ params, query }) => {
       const overview = await projects.overview(params.projectId, { archived: query.archived });
-      return { body: overviewWire(overview, await features.views.contextsFor(overview.features)) };
+      const [contexts, stats] = await Promise.all([
+        features.views.contextsFor(overview.features),
+        projectStats.forProject(overview.project.id),
+      ]);
+      return { body: { stats, ...overviewWire(overview, contexts) } };
     },
     updateProject: async ({ params, body }) => {
       await projects.update(params.projectId, body);

@@ -93,8 +93,21 @@ export const projectCreatedSchema = z.object({
   environments: z.array(z.string()),
 });
 
-/** E8, the deprecated overview, without `stats` (which needs activity history this service does not keep). */
+/** E8's activity figures over the last 30 days ("current") and the 30 before ("past"). */
+export const projectStatsSchema = z.object({
+  avgTimeToProdCurrentWindow: z.number(),
+  createdCurrentWindow: z.number().int(),
+  createdPastWindow: z.number().int(),
+  archivedCurrentWindow: z.number().int(),
+  archivedPastWindow: z.number().int(),
+  projectActivityCurrentWindow: z.number().int(),
+  projectActivityPastWindow: z.number().int(),
+  projectMembersAddedCurrentWindow: z.number().int(),
+});
+
+/** E8, the deprecated overview. */
 export const projectOverviewSchema = z.object({
+  stats: projectStatsSchema,
   version: z.literal(1),
   name: z.string(),
   description: z.string().nullable(),

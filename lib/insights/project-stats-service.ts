@@ -1,0 +1,30 @@
+import type { EventReader } from '../events/store.js';
+import type { Feature } from '../features/model.js';
+import type { Environment } from '../projects/model.js';
+import { projectStats, WINDOW_DAYS, type ProjectStats } from './project-stats.js';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+export class ProjectStatsService {
+  constructor(
+    private readonly features: { listAll(): Promise<Feature[]> },
+    private readonly environments: { list(): Promise<Environment[]> },
+    private readonly events: EventReader,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  /**
+   * Reads the project's history back to its oldest feature (at least both 30-day windows), so
+   * a feature's first production enabling is told apart from a later re-enabling.
+   */
+  async forProject(projectId: string): Promise<ProjectStats> {
+    const now = this.now();
+    const [features, environments] = await Promise.all([this.features.listAll(), this.environments.list()]);
+    const own = features.filter((feature) => feature.project === projectId);
+    const windows = now.getTime() - 2 * WINDOW_DAYS * DAY_MS;
+    const since = own.reduce((earliest, feature) => Math.min(earliest, Date.parse(feature.createdAt)), windows);
+    const events = await this.events.between(new Date(since), now);
+    const production = new Set(environments.filter((e) => e.type === 'production').map((e) => e.name));
+    return projectStats(projectId, own, events, production, now);
+  }
+}
