@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
-import { initialize, InMemStorageProvider, type Unleash } from 'unleash-client';
+import { initialize, InMemStorageProvider, type Context, type Unleash } from 'unleash-client';
 import { formatSecret } from '../../lib/tokens/model.js';
 import { startServerProcess, type StartedServer } from '../support/local-server.js';
 import { unique } from '../support/services.js';
@@ -141,7 +141,7 @@ describe('the official Node SDK against npm start', () => {
 
   it('evaluates constraints of every operator family, inverted and case-insensitive ones included', async () => {
     const now = Date.now();
-    const cases: Array<[Record<string, unknown>, Record<string, unknown>, Record<string, unknown>]> = [
+    const cases: Array<[Record<string, unknown>, Context, Context]> = [
       [{ contextName: 'userId', operator: 'IN', values: ['a', 'b'] }, { userId: 'a' }, { userId: 'c' }],
       [{ contextName: 'userId', operator: 'NOT_IN', values: ['a'] }, { userId: 'c' }, { userId: 'a' }],
       [{ contextName: 'userId', operator: 'IN', values: ['a'], inverted: true }, { userId: 'z' }, { userId: 'a' }],
@@ -159,7 +159,7 @@ describe('the official Node SDK against npm start', () => {
       [{ contextName: 'appVersion', operator: 'SEMVER_GT', value: '1.2.3' }, { properties: { appVersion: '1.10.0' } }, { properties: { appVersion: '1.2.3-beta.1' } }],
       [{ contextName: 'appVersion', operator: 'SEMVER_LT', value: '2.0.0' }, { properties: { appVersion: '2.0.0-rc.1' } }, { properties: { appVersion: '2.0.0' } }],
     ];
-    const names = [];
+    const names: string[] = [];
     for (const [constraint] of cases) names.push(await constrained(constraint));
 
     await withSdk(async ({ unleash }) => {
