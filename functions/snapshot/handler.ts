@@ -1,0 +1,15 @@
+import { loadConfig } from '../../lib/config.js';
+import { createServices, type Services } from '../../lib/services.js';
+
+let services: Services | undefined;
+
+/**
+ * The daily insights snapshot, run by an EventBridge schedule (see infra/). It takes no input:
+ * the figures are read from the table at the time it runs.
+ */
+export async function handler(): Promise<{ date: string }> {
+  services ??= createServices(loadConfig(process.env));
+  const snapshot = await services.insights.snapshot();
+  console.log(JSON.stringify({ level: 'info', message: 'insights snapshot taken', date: snapshot.date }));
+  return { date: snapshot.date };
+}
