@@ -26,6 +26,10 @@ export const configSchema = z.object({
     .transform((path) => path.replace(/\/+$/, '')),
   INIT_ADMIN_API_TOKENS: commaList,
   INIT_CLIENT_API_TOKENS: commaList,
+  /** Key material for secrets stored encrypted (the OIDC client secret); at least 32 characters. */
+  SECRET_KEY: z.string().min(32, { error: 'must be at least 32 characters of random text' }).optional(),
+  /** In the cloud: the Secrets Manager secret holding that key material, read at run time. */
+  SECRET_KEY_ARN: z.string().min(1).optional(),
 });
 
 export type AppConfig = {
@@ -36,6 +40,8 @@ export type AppConfig = {
   baseUriPath: string;
   initAdminApiTokens: string[];
   initClientApiTokens: string[];
+  secretKey: string | undefined;
+  secretKeyArn: string | undefined;
 };
 
 export function loadConfig(env: Record<string, string | undefined>): AppConfig {
@@ -53,5 +59,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     baseUriPath: c.BASE_URI_PATH,
     initAdminApiTokens: c.INIT_ADMIN_API_TOKENS,
     initClientApiTokens: c.INIT_CLIENT_API_TOKENS,
+    secretKey: c.SECRET_KEY,
+    secretKeyArn: c.SECRET_KEY_ARN,
   };
 }

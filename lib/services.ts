@@ -36,6 +36,16 @@ import { DynamoTagTypeStore } from './store/tag-type-store.js';
 import { StrategyTypeService } from './strategies/service.js';
 import { TagTypeService } from './tag-types/service.js';
 import { ApiTokenService } from './tokens/service.js';
+import { GroupService } from './groups/service.js';
+import { OidcSettingsService } from './oidc/service.js';
+import { keyMaterialSource } from './secrets/key-source.js';
+import { SecretBox } from './secrets/secret-box.js';
+import { SignupTokenService } from './signup-tokens/service.js';
+import { DynamoGroupStore } from './store/group-store.js';
+import { DynamoOidcSettingsStore } from './store/oidc-settings-store.js';
+import { DynamoSignupTokenStore } from './store/signup-token-store.js';
+import { DynamoUserStore } from './store/user-store.js';
+import { UserService } from './users/service.js';
 
 /** The composition root: builds every service from one parsed configuration. */
 export function createServices(config: AppConfig) {
@@ -50,6 +60,11 @@ export function createServices(config: AppConfig) {
   const metricsStore = new DynamoMetricsStore(db, table);
   const segmentStore = new DynamoSegmentStore(db, table, revisions);
   const clientApplications = new DynamoClientApplicationStore(db, table);
+  // Groups resolve members through the user store; deleting a user asks the groups it is in.
+  const userStore = new DynamoUserStore(db, table);
+  const groups = new GroupService(new DynamoGroupStore(db, table), userStore);
+  const users = new UserService(userStore, groups);
+  const oidcSettings = new OidcSettingsService(new DynamoOidcSettingsStore(db, table), new SecretBox(keyMaterialSource(config)));
   const services = {
     config,
     revisions,
@@ -64,6 +79,10 @@ export function createServices(config: AppConfig) {
     metrics: metricsStore as MetricsStore,
     apiTokens: new ApiTokenService(new DynamoApiTokenStore(db, table), scopeCatalog, config.baseUriPath),
     strategyTypes,
+    users,
+    groups,
+    oidcSettings,
+    signupTokens: new SignupTokenService(new DynamoSignupTokenStore(db, table), users, config.unleashUrl),
     /** Writes a fresh install's data once per table (local start, tests, cloud bootstrap). */
     firstStart: new FirstStart(new DynamoSeedStore(db, table)),
     projects: new ProjectService(projectStore, environmentStore, featureStore),
@@ -77,6 +96,7 @@ export function createServices(config: AppConfig) {
     uiConfig: new UiConfigService(
       { version: packageJson.version, unleashUrl: config.unleashUrl, baseUriPath: config.baseUriPath },
       new DynamoInstanceStore(db, table),
+      oidcSettings,
     ),
   };
   const features = createFeatureServices(featureStore, featureCatalog(services), services.lastSeen);

@@ -1,45 +1,17 @@
-import type { ApiTokenWire } from '../../lib/api/schemas/api-tokens.js';
 import { groupHandler } from '../../lib/http/group-handler.js';
 import type { GroupOperations } from '../../lib/http/operation.js';
 import type { Services } from '../../lib/services.js';
-import type { ApiToken } from '../../lib/tokens/model.js';
+import { defineAuthSettingsOperations } from './auth-settings-operations.js';
+import { defineSignupTokenOperations } from './signup-token-operations.js';
+import { defineTokenOperations } from './token-operations.js';
+import { defineUserOperations } from './user-operations.js';
 
-export const defineOperations = ({ apiTokens }: Services): GroupOperations<'access'> => ({
-  listApiTokens: async () => ({
-    body: { tokens: (await apiTokens.list()).map((token) => toWire(token, token.secretHint)) },
-  }),
-  createApiToken: async ({ body }) => {
-    const { secret, token } = await apiTokens.create({
-      tokenName: (body.tokenName ?? body.username) as string,
-      type: body.type,
-      environment: body.environment,
-      projects: body.projects ?? (body.project === undefined ? undefined : [body.project]),
-      expiresAt: body.expiresAt,
-    });
-    return { body: toWire(token, secret), headers: { location: 'api-tokens' } };
-  },
-  deleteApiToken: async ({ params }) => {
-    await apiTokens.delete(params.token);
-    return {};
-  },
+/** API tokens, users and roles, login settings and public signup tokens (design §1). */
+export const defineOperations = (services: Services): GroupOperations<'access'> => ({
+  ...defineTokenOperations(services),
+  ...defineUserOperations(services),
+  ...defineAuthSettingsOperations(services),
+  ...defineSignupTokenOperations(services),
 });
 
 export const handler = groupHandler('access', defineOperations);
-
-/** `secret` is the whole secret only in the answer to a create; lists show the hint. */
-function toWire(token: ApiToken, secret: string): ApiTokenWire {
-  return {
-    secret,
-    tokenId: token.tokenId,
-    tokenName: token.tokenName,
-    username: token.tokenName,
-    type: token.type,
-    environment: token.environment,
-    project: token.projects.join(','),
-    projects: token.projects,
-    expiresAt: token.expiresAt,
-    createdAt: token.createdAt,
-    seenAt: token.seenAt,
-    alias: null,
-  };
-}

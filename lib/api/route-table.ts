@@ -1,5 +1,6 @@
 import { route, type RouteSpec } from './route-types.js';
 import { apiTokenRoutes } from './routes/api-tokens.js';
+import { authSettingsRoutes } from './routes/auth-settings.js';
 import { clientRoutes } from './routes/client.js';
 import { contextFieldRoutes } from './routes/context-fields.js';
 import { environmentRoutes } from './routes/environments.js';
@@ -7,11 +8,14 @@ import { featureEnvironmentRoutes } from './routes/feature-environments.js';
 import { featureRelationRoutes } from './routes/feature-relations.js';
 import { exportImportRoutes } from './routes/export-import.js';
 import { featureRoutes } from './routes/features.js';
+import { groupRoutes } from './routes/groups.js';
 import { instanceRoutes } from './routes/instance.js';
 import { projectRoutes } from './routes/projects.js';
 import { segmentRoutes } from './routes/segments.js';
+import { signupTokenRoutes } from './routes/signup-tokens.js';
 import { strategyTypeRoutes } from './routes/strategy-types.js';
 import { tagTypeRoutes } from './routes/tag-types.js';
+import { userRoutes } from './routes/users.js';
 
 /**
  * The route table: the single map of the API. The CDK stack makes one API Gateway route per
@@ -22,6 +26,7 @@ import { tagTypeRoutes } from './routes/tag-types.js';
  */
 export const routeTable = mergeRows(
   instanceRoutes, strategyTypeRoutes, apiTokenRoutes, clientRoutes,
+  userRoutes, authSettingsRoutes, signupTokenRoutes, groupRoutes,
   projectRoutes, environmentRoutes, segmentRoutes, contextFieldRoutes, tagTypeRoutes,
   featureRoutes, featureEnvironmentRoutes, featureRelationRoutes, exportImportRoutes, {
   // Unknown /api paths answer 404 NotFoundError, but only after authentication, as in Unleash.

@@ -25,7 +25,7 @@ export interface UiConfig {
   frontendApiOrigins: string[];
   flags: Record<string, boolean>;
   links: Array<{ value: string; icon: string; href: string; title: string }>;
-  authenticationType: 'open-source';
+  authenticationType: 'open-source' | 'enterprise';
   versionInfo: {
     current: { oss: string; enterprise: string };
     latest: Record<string, never>;
@@ -36,6 +36,11 @@ export interface UiConfig {
 
 export const PRODUCT_NAME = 'serverless-toggles';
 
+/** Whether an OpenID Connect login is on (E19). */
+export interface LoginSettings {
+  isEnabled(): Promise<boolean>;
+}
+
 /**
  * E16. Every value comes from configuration or from the store. The service never calls out
  * to learn of newer releases, so `latest` stays empty and `isLatest` true, as in an Unleash
@@ -45,10 +50,16 @@ export class UiConfigService {
   constructor(
     private readonly settings: UiConfigSettings,
     private readonly instance: InstanceStore,
+    private readonly oidc: LoginSettings,
   ) {}
 
+  /**
+   * While OIDC is on, `authenticationType` is `enterprise`: the login screen offers single
+   * sign-on, as Unleash Enterprise's does. `disablePasswordAuth` stays false, as in Unleash,
+   * where only the separate password-login setting turns it on (not OIDC); we have none.
+   */
   async get(): Promise<UiConfig> {
-    const instanceId = await this.instance.instanceId(randomUUID());
+    const [instanceId, oidcEnabled] = await Promise.all([this.instance.instanceId(randomUUID()), this.oidc.isEnabled()]);
     return {
       slogan: 'Feature toggles on AWS Lambda and DynamoDB, for the Unleash SDKs.',
       name: PRODUCT_NAME,
@@ -66,7 +77,7 @@ export class UiConfigService {
       frontendApiOrigins: ['*'],
       flags: {},
       links: [],
-      authenticationType: 'open-source',
+      authenticationType: oidcEnabled ? 'enterprise' : 'open-source',
       versionInfo: {
         current: { oss: this.settings.version, enterprise: '' },
         latest: {},

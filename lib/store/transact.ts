@@ -20,21 +20,28 @@ export async function transactWriteDetailed(
   if (items.length > MAX_TRANSACTION_ITEMS) {
     throw new ValidationFailed(`The change touches ${items.length} items; one atomic change may touch at most ${MAX_TRANSACTION_ITEMS}`);
   }
-  try {
-    await db.send(new TransactWriteCommand({ TransactItems: items }));
-    return { ok: true };
-  } catch (error) {
-    if (error instanceof TransactionCanceledException) {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      await db.send(new TransactWriteCommand({ TransactItems: items }));
+      return { ok: true };
+    } catch (error) {
+      if (!(error instanceof TransactionCanceledException)) throw error;
       const reasons = error.CancellationReasons ?? [];
       const failedIndex = reasons.findIndex((reason) => reason.Code === 'ConditionalCheckFailed');
       if (failedIndex >= 0) return { ok: false, failedIndex };
       if (reasons.some((reason) => reason.Code === 'ValidationError' && /size/i.test(reason.Message ?? ''))) {
         throw new ValidationFailed('The change would make a stored item larger than DynamoDB allows (400 KB)');
       }
+      // Another transaction held one of the items. Nothing was applied, so the same transaction
+      // is tried again; its conditions then decide against whatever the other one wrote.
+      if (!reasons.some((reason) => reason.Code === 'TransactionConflict') || attempt >= CONFLICT_ATTEMPTS) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 10 * attempt + Math.random() * 20 * attempt));
     }
-    throw error;
   }
 }
+
+/** How often a transaction cancelled by a concurrent one is tried in all. */
+const CONFLICT_ATTEMPTS = 8;
 
 /** Applies all items or none; answers false when a condition in it failed. */
 export async function transactWrite(db: DynamoDBDocumentClient, items: TransactWriteItem[]): Promise<boolean> {

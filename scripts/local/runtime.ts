@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { GROUPS, type Group } from '../../lib/api/route-types.js';
@@ -44,6 +45,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     const config = loadConfig({
       TABLE_NAME: DEFAULT_TABLE_NAME,
       AWS_REGION: 'local',
+      ...(options.env.SECRET_KEY || options.env.SECRET_KEY_ARN ? {} : { SECRET_KEY: localSecretKey(options) }),
       ...options.env,
       DYNAMODB_ENDPOINT: external ?? engine?.endpoint,
     });
@@ -78,4 +80,19 @@ function localAdminToken(options: LocalRuntimeOptions): string {
   mkdirSync(options.dataDir, { recursive: true });
   writeFileSync(file, `${secret}\n`, { mode: 0o600 });
   return secret;
+}
+
+/**
+ * With no configured SECRET_KEY, a persistent local store keeps one generated key across
+ * restarts (in `.data/secret-key`, git-ignored), so secrets sealed with it stay readable; an
+ * in-memory store gets a fresh one. See docs/adr/0006-access-administration.md.
+ */
+function localSecretKey(options: LocalRuntimeOptions): string {
+  if (options.inMemory) return randomBytes(32).toString('base64url');
+  const file = join(options.dataDir, 'secret-key');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  const key = randomBytes(32).toString('base64url');
+  mkdirSync(options.dataDir, { recursive: true });
+  writeFileSync(file, `${key}\n`, { mode: 0o600 });
+  return key;
 }

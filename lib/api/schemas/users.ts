@@ -1,0 +1,60 @@
+import * as z from 'zod';
+
+/** A root role as Unleash takes it: its id, its id as a string, or its name. */
+const rootRoleInput = z.union([z.int(), z.string().min(1)]);
+
+/** `POST /api/admin/user-admin`: an e-mail or a username (or both), and a root role. */
+export const userCreateSchema = z.object({
+  email: z.email().max(255).nullish(),
+  name: z.string().max(255).nullish(),
+  username: z.string().trim().min(1).max(255).nullish(),
+  rootRole: rootRoleInput,
+  /** Accepted and ignored: this service sends no e-mail (`emailSent` is always false). */
+  sendEmail: z.boolean().optional(),
+});
+export type UserCreateInput = z.infer<typeof userCreateSchema>;
+
+/** `PUT /api/admin/user-admin/{id}`: fields left out keep their value, as in Unleash. */
+export const userUpdateSchema = z.object({
+  email: z.email().max(255).nullish(),
+  name: z.string().max(255).nullish(),
+  username: z.string().trim().min(1).max(255).nullish(),
+  rootRole: rootRoleInput.optional(),
+});
+export type UserUpdateInput = z.infer<typeof userUpdateSchema>;
+
+/** Signing up through a public signup token: the token decides the root role. */
+export const signupSchema = userCreateSchema.omit({ rootRole: true, sendEmail: true });
+
+/** The interface's User resource. */
+export const userSchema = z.object({
+  id: z.int(),
+  isAPI: z.boolean(),
+  name: z.string().nullable(),
+  email: z.string().optional(),
+  username: z.string().nullable(),
+  imageUrl: z.string(),
+  inviteLink: z.string().optional(),
+  loginAttempts: z.int(),
+  emailSent: z.boolean(),
+  rootRole: z.int(),
+  seenAt: z.string().nullable(),
+  createdAt: z.string(),
+  accountType: z.string(),
+  permissions: z.array(z.string()),
+});
+export type UserWire = z.infer<typeof userSchema>;
+
+export const roleSchema = z.object({
+  id: z.int(),
+  type: z.string(),
+  name: z.string(),
+  description: z.string().optional(),
+  project: z.string().nullable().optional(),
+});
+export type RoleWire = z.infer<typeof roleSchema>;
+
+/** Unleash's user list: the users and the root roles they can have. */
+export const userListSchema = z.object({ users: z.array(userSchema), rootRoles: z.array(roleSchema) });
+
+export const roleListSchema = z.object({ version: z.literal(1), roles: z.array(roleSchema) });

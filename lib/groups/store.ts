@@ -1,0 +1,28 @@
+import type { Group } from './model.js';
+
+export type GroupWriteOutcome =
+  | { kind: 'done' }
+  | { kind: 'name-taken' }
+  /** A new member's user does not exist (any more). */
+  | { kind: 'unknown-user'; userId: number }
+  /** The group changed or disappeared since it was read. */
+  | { kind: 'changed' };
+
+/** The group store port; `lib/store/group-store.ts` implements it on DynamoDB. */
+export interface GroupStore {
+  nextId(): Promise<number>;
+  list(): Promise<Group[]>;
+  get(id: number): Promise<Group | undefined>;
+  /**
+   * Writes a new group, its name guard and its members in one transaction that also checks
+   * every member's user exists.
+   */
+  insert(group: Group): Promise<GroupWriteOutcome>;
+  /**
+   * Replaces `before` (as read) with `after` in one transaction: moves the name guard when the
+   * name changed and checks that each user in `addedUserIds` exists.
+   */
+  replace(before: Group, after: Group, addedUserIds: number[]): Promise<GroupWriteOutcome>;
+  /** Deletes `group` (as read) and its name guard; 'changed' when it changed or is gone. */
+  delete(group: Group): Promise<'done' | 'changed'>;
+}

@@ -1,0 +1,91 @@
+import { ValidationFailed } from '../errors.js';
+import { rootRoleById, type RootRoleId, type RootRoleName } from '../roles/model.js';
+import type { SecretBox } from '../secrets/secret-box.js';
+import {
+  DEFAULT_OIDC_SETTINGS,
+  SECRET_MASK,
+  SECRET_PURPOSE,
+  type IdTokenSigningAlgorithm,
+  type OidcSettings,
+  type OidcSettingsView,
+} from './model.js';
+import type { OidcSettingsStore } from './store.js';
+
+/** E19's body: fields left out take the defaults, since a POST replaces the settings. */
+export interface OidcInput {
+  enabled?: boolean | undefined;
+  discoverUrl?: string | undefined;
+  clientId: string;
+  secret: string;
+  autoCreate?: boolean | undefined;
+  enableSingleSignOut?: boolean | undefined;
+  defaultRootRole?: RootRoleName | undefined;
+  defaultRootRoleId?: number | undefined;
+  emailDomains?: string | undefined;
+  acrValues?: string | undefined;
+  idTokenSigningAlgorithm?: IdTokenSigningAlgorithm | undefined;
+}
+
+export class OidcSettingsService {
+  constructor(
+    private readonly store: OidcSettingsStore,
+    private readonly box: SecretBox,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  async get(): Promise<OidcSettingsView> {
+    const stored = await this.store.get();
+    return stored ? toView(stored) : DEFAULT_OIDC_SETTINGS;
+  }
+
+  async set(input: OidcInput, by: string): Promise<OidcSettingsView> {
+    const settings: OidcSettings = {
+      enabled: input.enabled ?? DEFAULT_OIDC_SETTINGS.enabled,
+      discoverUrl: input.discoverUrl ?? null,
+      clientId: input.clientId,
+      sealedSecret: await this.sealedSecretFor(input.secret),
+      autoCreate: input.autoCreate ?? DEFAULT_OIDC_SETTINGS.autoCreate,
+      enableSingleSignOut: input.enableSingleSignOut ?? DEFAULT_OIDC_SETTINGS.enableSingleSignOut,
+      defaultRootRole: input.defaultRootRole ?? DEFAULT_OIDC_SETTINGS.defaultRootRole,
+      defaultRootRoleId: defaultRootRoleIdOf(input.defaultRootRoleId),
+      emailDomains: input.emailDomains ?? null,
+      acrValues: input.acrValues ?? null,
+      idTokenSigningAlgorithm: input.idTokenSigningAlgorithm ?? DEFAULT_OIDC_SETTINGS.idTokenSigningAlgorithm,
+      updatedAt: this.now().toISOString(),
+      updatedBy: by,
+    };
+    await this.store.put(settings);
+    return toView(settings);
+  }
+
+  /** For the UI configuration (E16): whether an OIDC login is on. */
+  async isEnabled(): Promise<boolean> {
+    return (await this.store.get())?.enabled ?? false;
+  }
+
+  /** The client secret in plain text, for a login flow; the API never answers it. */
+  async clientSecret(): Promise<string | undefined> {
+    const stored = await this.store.get();
+    return stored ? this.box.open(stored.sealedSecret, SECRET_PURPOSE) : undefined;
+  }
+
+  /** The mask sent back keeps the stored secret; anything else is sealed as the new secret. */
+  private async sealedSecretFor(secret: string): Promise<string> {
+    if (secret !== SECRET_MASK) return this.box.seal(secret, SECRET_PURPOSE);
+    const stored = await this.store.get();
+    if (!stored) throw new ValidationFailed('secret: no secret is stored yet, so the masked value cannot stand for it');
+    return stored.sealedSecret;
+  }
+}
+
+function defaultRootRoleIdOf(id: number | undefined): RootRoleId | null {
+  if (id === undefined) return null;
+  const role = rootRoleById(id);
+  if (!role) throw new ValidationFailed(`defaultRootRoleId: ${id} is not a root role; root roles are 1 (Admin), 2 (Editor), 3 (Viewer)`);
+  return role.id;
+}
+
+function toView(settings: OidcSettings): OidcSettingsView {
+  const { sealedSecret: _sealed, updatedAt: _at, updatedBy: _by, ...shown } = settings;
+  return { ...shown, secret: SECRET_MASK };
+}

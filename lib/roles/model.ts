@@ -1,0 +1,36 @@
+/**
+ * The root roles. Unleash seeds them in this order on a fresh install, so their ids are 1, 2
+ * and 3 there too; we fix them as constants because they are part of the wire (a user's
+ * `rootRole`, a group's `rootRole`, `defaultRootRoleId` of the OIDC settings) and there are no
+ * custom roles to make them data.
+ */
+export const ROOT_ROLE = { Admin: 1, Editor: 2, Viewer: 3 } as const;
+
+export type RootRoleName = keyof typeof ROOT_ROLE;
+export type RootRoleId = (typeof ROOT_ROLE)[RootRoleName];
+
+export const ROOT_ROLE_NAMES = ['Admin', 'Editor', 'Viewer'] as const satisfies readonly RootRoleName[];
+
+export interface RootRole {
+  id: RootRoleId;
+  name: RootRoleName;
+  type: 'root';
+  description: string;
+}
+
+export const ROOT_ROLES: readonly RootRole[] = [
+  { id: ROOT_ROLE.Admin, name: 'Admin', type: 'root', description: 'Every operation, including users, groups, tokens and login settings.' },
+  { id: ROOT_ROLE.Editor, name: 'Editor', type: 'root', description: 'Creates and changes features, strategies and projects; does not manage users or roles.' },
+  { id: ROOT_ROLE.Viewer, name: 'Viewer', type: 'root', description: 'Reads root resources; can be made a member of single projects.' },
+];
+
+export function rootRoleById(id: number): RootRole | undefined {
+  return ROOT_ROLES.find((role) => role.id === id);
+}
+
+/** Unleash accepts a root role as its id, its id as a string, or its name (case as written). */
+export function resolveRootRole(value: number | string): RootRole | undefined {
+  if (typeof value === 'number') return rootRoleById(value);
+  if (/^\d+$/.test(value)) return rootRoleById(Number(value));
+  return ROOT_ROLES.find((role) => role.name === value);
+}

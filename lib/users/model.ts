@@ -1,0 +1,47 @@
+import { createHash } from 'node:crypto';
+import type { RootRoleId } from '../roles/model.js';
+
+/** A user as stored. There is no login flow yet, so `seenAt` and `loginAttempts` only keep what is stored. */
+export interface User {
+  id: number;
+  name: string | null;
+  /** Kept in lower case, as Unleash keeps it: e-mail addresses are unique whatever their case. */
+  email: string | null;
+  username: string | null;
+  rootRole: RootRoleId;
+  createdAt: string;
+  /** The API token's name that created the user. */
+  createdBy: string;
+  seenAt: string | null;
+  loginAttempts: number;
+  /** The public signup token the user signed up with, if any. */
+  signupToken: string | null;
+  /** Optimistic concurrency: every write checks and increments it. */
+  version: number;
+}
+
+/** The details a user is created or updated with. */
+export interface UserDetails {
+  name: string | null;
+  email: string | null;
+  username: string | null;
+  rootRole: RootRoleId;
+}
+
+export const normalizeEmail = (email: string): string => email.trim().toLowerCase();
+
+/**
+ * The keys that make a user unique. Usernames are compared without case too, so `Admin` cannot
+ * pass for `admin`; the username itself is kept as written.
+ */
+export function uniqueKeysOf(user: Pick<User, 'email' | 'username'>): { email: string | null; username: string | null } {
+  return { email: user.email, username: user.username === null ? null : user.username.toLowerCase() };
+}
+
+/** Unleash's avatar: a Gravatar URL from the SHA-256 of the e-mail, else of the username or id. */
+export function imageUrlOf(user: Pick<User, 'id' | 'email' | 'username'>): string {
+  const identity = (user.email ?? user.username ?? String(user.id)).trim().toLowerCase();
+  const hash = createHash('sha256').update(identity).digest('hex');
+  return `https://gravatar.com/avatar/${hash}?s=42&d=retro&r=g`;
+}
+

@@ -1,0 +1,129 @@
+import { Conflict, NotFound, ValidationFailed } from '../errors.js';
+import { retryOnChange } from '../optimistic.js';
+import { resolveRootRole, ROOT_ROLE_NAMES, type RootRoleId } from '../roles/model.js';
+import { normalizeEmail, type User, type UserDetails } from './model.js';
+import type { UserStore } from './store.js';
+
+export interface UserInput {
+  name?: string | null | undefined;
+  email?: string | null | undefined;
+  username?: string | null | undefined;
+  rootRole: number | string;
+}
+
+/** An update: a field left out keeps its value, `null` clears it (as Unleash's user update). */
+export type UserChanges = Partial<UserInput>;
+
+/** Which groups a user belongs to, so deleting the user can end those memberships. */
+export interface MembershipLookup {
+  groupIdsOf(userId: number): Promise<number[]>;
+}
+
+export class UserService {
+  constructor(
+    private readonly store: UserStore,
+    private readonly memberships: MembershipLookup,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  async list(): Promise<User[]> {
+    return (await this.store.list()).sort((a, b) => a.id - b.id);
+  }
+
+  async get(id: number): Promise<User> {
+    const user = await this.store.get(id);
+    if (!user) throw userNotFound(id);
+    return user;
+  }
+
+  /** The users of these ids that still exist, in id order. */
+  async getMany(ids: number[]): Promise<User[]> {
+    return (await this.store.getMany(ids)).sort((a, b) => a.id - b.id);
+  }
+
+  /** `signupToken` is the secret of the public signup token the user signs up with, if any. */
+  async create(input: UserInput, createdBy: string, signupToken: string | null = null): Promise<User> {
+    const now = this.now().toISOString();
+    const user: User = {
+      id: await this.store.nextId(),
+      ...detailsOf(input),
+      createdAt: now,
+      createdBy,
+      seenAt: null,
+      loginAttempts: 0,
+      signupToken,
+      version: 1,
+    };
+    const outcome = await this.store.insert(user, now);
+    if (outcome === 'signup-closed') throw signupClosed();
+    if (outcome !== 'done') throw taken(outcome, user);
+    return user;
+  }
+
+  async update(id: number, changes: UserChanges): Promise<User> {
+    return retryOnChange('user', async () => {
+      const before = await this.get(id);
+      const after: User = {
+        ...before,
+        ...detailsOf({
+          name: changes.name === undefined ? before.name : changes.name,
+          email: changes.email === undefined ? before.email : changes.email,
+          username: changes.username === undefined ? before.username : changes.username,
+          rootRole: changes.rootRole ?? before.rootRole,
+        }),
+        version: before.version + 1,
+      };
+      const outcome = await this.store.replace(before, after);
+      if (outcome === 'changed') return undefined;
+      if (outcome !== 'done') throw taken(outcome, after);
+      return after;
+    });
+  }
+
+  /** Ends the user's group memberships in the same write. */
+  async delete(id: number): Promise<void> {
+    await retryOnChange('user', async () => {
+      const user = await this.get(id);
+      const groupIds = await this.memberships.groupIdsOf(id);
+      return (await this.store.delete(user, groupIds)) === 'done' ? true : undefined;
+    });
+  }
+}
+
+/** Unleash's rules: an e-mail or a username (or both), and a root role given by id or name. */
+function detailsOf(input: UserInput): UserDetails {
+  const email = blankToNull(input.email);
+  const username = blankToNull(input.username);
+  if (email === null && username === null) {
+    throw new ValidationFailed('email: a user needs an e-mail or a username');
+  }
+  return {
+    name: blankToNull(input.name),
+    email: email === null ? null : normalizeEmail(email),
+    username,
+    rootRole: rootRoleOf(input.rootRole),
+  };
+}
+
+export function rootRoleOf(value: number | string): RootRoleId {
+  const role = resolveRootRole(value);
+  if (!role) {
+    throw new ValidationFailed(`rootRole: ${value} is not a root role; use ${ROOT_ROLE_NAMES.join(', ')} or ids 1, 2, 3`);
+  }
+  return role.id;
+}
+
+function blankToNull(value: string | null | undefined): string | null {
+  const trimmed = value?.trim();
+  return trimmed ? trimmed : null;
+}
+
+function taken(outcome: 'email-taken' | 'username-taken', user: User): Conflict {
+  return outcome === 'email-taken'
+    ? new Conflict(`A user with the e-mail ${user.email} already exists`)
+    : new Conflict(`A user with the username ${user.username} already exists`);
+}
+
+const userNotFound = (id: number): NotFound => new NotFound(`No user found with id ${id}`);
+const signupClosed = (): ValidationFailed =>
+  new ValidationFailed('token: this signup link is disabled or has expired');
