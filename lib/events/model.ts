@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { environmentOf, type Feature } from '../features/model.js';
 import { sameData } from '../features/rules/same.js';
 
@@ -16,6 +17,11 @@ export interface ChangeEvent {
   featureName?: string | undefined;
   /** Details, e.g. for a feature change the list of what changed (`enabled:production`, …). */
   changes?: string[] | undefined;
+}
+
+/** An event made now, by whoever is acting (see actor.ts). */
+export function changeEvent(type: string, details: Omit<ChangeEvent, 'id' | 'type' | 'createdAt' | 'createdBy'>, createdBy: string): ChangeEvent {
+  return { id: randomUUID(), type, createdAt: new Date().toISOString(), createdBy, ...details };
 }
 
 /**

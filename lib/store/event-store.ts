@@ -2,6 +2,12 @@ import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb
 import type { ChangeEvent } from '../events/model.js';
 import type { EventReader } from '../events/store.js';
 import { keys } from './table-design.js';
+import type { TransactWriteItem } from './transact.js';
+
+/** The transaction item that records an event alongside the change it tells of. */
+export function eventItem(tableName: string, event: ChangeEvent): TransactWriteItem {
+  return { Put: { TableName: tableName, Item: { ...keys.event(event.createdAt, event.id), ...event } } };
+}
 
 export class DynamoEventStore implements EventReader {
   constructor(

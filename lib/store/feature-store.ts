@@ -1,6 +1,7 @@
 import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { segmentIdsOf, type Feature } from '../features/model.js';
 import type { CommitOutcome, FeatureCommit, FeatureStore, FeatureWrite } from '../features/store.js';
+import { eventItem } from './event-store.js';
 import { queryCollection } from './query.js';
 import type { DynamoRevisionStore } from './revision-store.js';
 import { keys } from './table-design.js';
@@ -38,7 +39,7 @@ export class DynamoFeatureStore implements FeatureStore {
       ...this.segmentItems(change.writes),
       ...this.projectItems(change.projectFeatureCounts ?? {}),
       ...(change.events ?? []).map((event) => ({
-        item: { Put: { TableName: this.tableName, Item: { ...keys.event(event.createdAt, event.id), ...event } } },
+        item: eventItem(this.tableName, event),
         meaning: { kind: 'event' } as const,
       })),
       { item: this.revisions.bump(), meaning: { kind: 'revision' } },

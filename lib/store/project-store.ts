@@ -1,7 +1,9 @@
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { currentActor } from '../events/actor.js';
+import { changeEvent } from '../events/model.js';
 import type { DefaultStrategy, Project, ProjectSettings } from '../projects/model.js';
 import type { EnvironmentLinkOutcome, EnvironmentUnlinkOutcome, ProjectStore, StoredProject } from '../projects/store.js';
-import { conditionalWrite } from './dynamo-errors.js';
+import { eventItem } from './event-store.js';
 import { queryCollection } from './query.js';
 import type { DynamoRevisionStore } from './revision-store.js';
 import { keys } from './table-design.js';
@@ -30,35 +32,36 @@ export class DynamoProjectStore implements ProjectStore {
     return Item ? toStoredProject(Item) : undefined;
   }
 
-  insert(project: Project): Promise<boolean> {
-    return conditionalWrite(() =>
-      this.db.send(
-        new PutCommand({ TableName: this.tableName, Item: projectItem(project), ConditionExpression: 'attribute_not_exists(pk)' }),
-      ),
-    );
+  async insert(project: Project): Promise<boolean> {
+    const outcome = await transactWriteDetailed(this.db, [
+      { Put: { TableName: this.tableName, Item: projectItem(project), ConditionExpression: 'attribute_not_exists(pk)' } },
+      this.event('project-created', project.id),
+    ]);
+    return outcome.ok;
   }
 
-  updateSettings(id: string, settings: ProjectSettings, updatedAt: string): Promise<boolean> {
+  async updateSettings(id: string, settings: ProjectSettings, updatedAt: string): Promise<boolean> {
     const update = setAttributes({ ...settings, updatedAt });
-    return conditionalWrite(() =>
-      this.db.send(
-        new UpdateCommand({ TableName: this.tableName, Key: keys.project(id), ...update, ConditionExpression: 'attribute_exists(pk)' }),
-      ),
-    );
+    const outcome = await transactWriteDetailed(this.db, [
+      { Update: { TableName: this.tableName, Key: keys.project(id), ...update, ConditionExpression: 'attribute_exists(pk)' } },
+      this.event('project-updated', id),
+    ]);
+    return outcome.ok;
   }
 
   async deleteIfEmpty(id: string): Promise<'done' | 'missing' | 'has-features'> {
-    const deleted = await conditionalWrite(() =>
-      this.db.send(
-        new DeleteCommand({
+    const outcome = await transactWriteDetailed(this.db, [
+      {
+        Delete: {
           TableName: this.tableName,
           Key: keys.project(id),
           ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(featureCount) OR featureCount = :zero)',
           ExpressionAttributeValues: { ':zero': 0 },
-        }),
-      ),
-    );
-    if (deleted) return 'done';
+        },
+      },
+      this.event('project-deleted', id),
+    ]);
+    if (outcome.ok) return 'done';
     return (await this.get(id)) ? 'has-features' : 'missing';
   }
 
@@ -75,6 +78,7 @@ export class DynamoProjectStore implements ProjectStore {
       },
       { ConditionCheck: { TableName: this.tableName, Key: keys.environment(environment), ConditionExpression: 'attribute_exists(pk)' } },
       this.revisions.bump(),
+      this.event('project-environment-added', id, [environment]),
     ]);
     if (outcome.ok) return 'done';
     if (outcome.failedIndex === 1) return 'environment-missing';
@@ -94,6 +98,7 @@ export class DynamoProjectStore implements ProjectStore {
         },
       },
       this.revisions.bump(),
+      this.event('project-environment-removed', id, [environment]),
     ]);
     if (outcome.ok) return 'done';
     const stored = await this.get(id);
@@ -101,19 +106,26 @@ export class DynamoProjectStore implements ProjectStore {
     return stored.project.environments.includes(environment) ? 'last-environment' : 'not-added';
   }
 
-  setDefaultStrategy(id: string, environment: string, strategy: DefaultStrategy): Promise<boolean> {
-    return conditionalWrite(() =>
-      this.db.send(
-        new UpdateCommand({
+  async setDefaultStrategy(id: string, environment: string, strategy: DefaultStrategy): Promise<boolean> {
+    const outcome = await transactWriteDetailed(this.db, [
+      {
+        Update: {
           TableName: this.tableName,
           Key: keys.project(id),
           UpdateExpression: 'SET defaultStrategies.#environment = :strategy',
           ConditionExpression: 'attribute_exists(pk) AND contains(environments, :name)',
           ExpressionAttributeNames: { '#environment': environment },
           ExpressionAttributeValues: { ':strategy': strategy, ':name': environment },
-        }),
-      ),
-    );
+        },
+      },
+      this.event('project-default-strategy-set', id, [environment]),
+    ]);
+    return outcome.ok;
+  }
+
+  /** Project changes are recorded in their own transactions (project activity in E8 counts them). */
+  private event(type: string, project: string, changes?: string[]) {
+    return eventItem(this.tableName, changeEvent(type, { project, changes }, currentActor()));
   }
 }
 

@@ -22,3 +22,23 @@ describe('change events', () => {
     expect(events.every((e) => e.createdBy === tokenName && e.project === 'default')).toBe(true);
   });
 });
+
+describe('project change events', () => {
+  it('records project creation, settings, environments and deletion, and counts them as project activity', async () => {
+    const services = testServices();
+    const call = apiClient(services);
+    const token = await adminToken(services);
+    const from = new Date(Date.now() - 1000);
+    const id = `events-${Date.now().toString(36)}`;
+    await call({ method: 'POST', path: '/api/admin/projects', token, body: { id, name: id, environments: ['development'] } });
+    await call({ method: 'PUT', path: `/api/admin/projects/${id}`, token, body: { name: 'renamed' } });
+    await call({ method: 'POST', path: `/api/admin/projects/${id}/environments`, token, body: { environment: 'production' } });
+    const overview = await call({ method: 'GET', path: `/api/admin/projects/${id}`, token });
+    await call({ method: 'DELETE', path: `/api/admin/projects/${id}`, token });
+
+    const events = (await services.events.between(from, new Date(Date.now() + 1000))).filter((e) => e.project === id);
+
+    expect(events.map((e) => e.type)).toEqual(['project-created', 'project-updated', 'project-environment-added', 'project-deleted']);
+    expect(overview.body.stats.projectActivityCurrentWindow).toBe(3);
+  });
+});

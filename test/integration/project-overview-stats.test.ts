@@ -32,7 +32,7 @@ describe('E8 project overview figures', () => {
       createdPastWindow: 0,
       archivedCurrentWindow: 1,
       archivedPastWindow: 0,
-      projectActivityCurrentWindow: 4,
+      projectActivityCurrentWindow: 5, // the project itself, two creates, one enabling, one archive
       projectActivityPastWindow: 0,
       projectMembersAddedCurrentWindow: 0,
     });
