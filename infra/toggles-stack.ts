@@ -5,6 +5,7 @@ import { routeTable } from '../lib/api/route-table.js';
 import { tableDefinition as defaultTableDefinition, type TableDefinition } from '../lib/store/table-design.js';
 import { BootstrapAdminToken } from './constructs/bootstrap-admin-token.js';
 import { GroupFunctions } from './constructs/group-functions.js';
+import { InsightsSnapshot } from './constructs/insights-snapshot.js';
 import { TogglesApi } from './constructs/toggles-api.js';
 import { TogglesTable } from './constructs/toggles-table.js';
 
@@ -33,6 +34,7 @@ export class TogglesStack extends Stack {
     api.addRouteTable(Object.values(routeTable), functions.byGroup);
 
     const bootstrap = new BootstrapAdminToken(this, 'BootstrapAdminToken', { table });
+    new InsightsSnapshot(this, 'Insights', { table });
     const secretArn = bootstrap.secret.secretArn;
 
     if (definition.indexes.length > 0) {

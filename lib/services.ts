@@ -8,6 +8,10 @@ import { featureCatalog } from './features/catalog.js';
 import { transferCatalog } from './transfer/catalog.js';
 import { ExportService } from './transfer/export-service.js';
 import { ImportService } from './transfer/import-service.js';
+import { StateExportService } from './state/state-service.js';
+import { ProjectStatsService } from './insights/project-stats-service.js';
+import { InsightsService } from './insights/insights-service.js';
+import { DynamoSnapshotStore } from './store/snapshot-store.js';
 import { createFeatureServices } from './features/compose.js';
 import type { LastSeenReader } from './features/ports.js';
 import { FirstStart } from './instance/first-start.js';
@@ -104,6 +108,12 @@ export function createServices(config: AppConfig) {
   return {
     ...services,
     features,
+    state: new StateExportService({ ...services, features: featureStore }),
+    projectStats: new ProjectStatsService(featureStore, services.environments, services.events),
+    insights: new InsightsService(
+      { ...services, features: featureStore, usage: (day) => metricsStore.hourlyCounts(day) },
+      new DynamoSnapshotStore(db, table),
+    ),
     transfer: {
       exports: new ExportService(featureStore, transfers),
       imports: new ImportService(features.aggregates, transfers),

@@ -4,9 +4,10 @@ import { notAvailable } from '../../lib/http/map-errors.js';
 import type { GroupOperations } from '../../lib/http/operation.js';
 import type { Services } from '../../lib/services.js';
 
-export const defineOperations = ({ uiConfig }: Services): GroupOperations<'instance'> => ({
+export const defineOperations = ({ uiConfig, insights }: Services): GroupOperations<'instance'> => ({
   health: async () => ({ body: { health: 'GOOD' } }),
   getUiConfig: async () => ({ body: await uiConfig.get() }),
+  getInsights: async () => ({ body: await insights.insights() }),
   unknownApiPath: async ({ params }) => {
     throw new NotFound(notAvailable(`/api/${params.proxy}`));
   },

@@ -7,6 +7,7 @@ import { environmentRoutes } from './routes/environments.js';
 import { featureEnvironmentRoutes } from './routes/feature-environments.js';
 import { featureRelationRoutes } from './routes/feature-relations.js';
 import { exportImportRoutes } from './routes/export-import.js';
+import { stateRoutes } from './routes/state.js';
 import { featureRoutes } from './routes/features.js';
 import { groupRoutes } from './routes/groups.js';
 import { instanceRoutes } from './routes/instance.js';
@@ -28,7 +29,7 @@ export const routeTable = mergeRows(
   instanceRoutes, strategyTypeRoutes, apiTokenRoutes, clientRoutes,
   userRoutes, authSettingsRoutes, signupTokenRoutes, groupRoutes,
   projectRoutes, environmentRoutes, segmentRoutes, contextFieldRoutes, tagTypeRoutes,
-  featureRoutes, featureEnvironmentRoutes, featureRelationRoutes, exportImportRoutes, {
+  featureRoutes, featureEnvironmentRoutes, featureRelationRoutes, exportImportRoutes, stateRoutes, {
   // Unknown /api paths answer 404 NotFoundError, but only after authentication, as in Unleash.
   // API Gateway prefers every specific route above to this greedy one.
   unknownApiPath: route({

@@ -38,6 +38,7 @@
  * | get / list public signup tokens    | pk = SIGNUP_TOKENS, sk = SIGNUP_TOKEN#<secret> / … | table |
  * | read the OIDC settings             | pk = SETTINGS, sk = SETTING#oidc                   | table |
  * | change events of a month, by time  | pk = EVENTS#<yyyy-mm>, sk between <from> and <to>  | table |
+ * | daily insight snapshots, by date   | pk = SNAPSHOTS, sk = SNAPSHOT#<yyyy-mm-dd> / …     | table |
  *
  * Features share one partition because the SDK payload reads them all at once (only when the
  * revision moved) and a feature name is unique across projects, archived ones included.
@@ -144,6 +145,9 @@ export const keys = {
   signupTokens: (): CollectionPrefix => ({ pk: 'SIGNUP_TOKENS', skPrefix: 'SIGNUP_TOKEN#' }),
 
   oidcSettings: (): ItemKey => ({ pk: 'SETTINGS', sk: 'SETTING#oidc' }),
+
+  snapshot: (date: string): ItemKey => ({ pk: 'SNAPSHOTS', sk: `SNAPSHOT#${date}` }),
+  snapshots: (): CollectionPrefix => ({ pk: 'SNAPSHOTS', skPrefix: 'SNAPSHOT#' }),
 
   clientApp: (appName: string): ItemKey => ({ pk: 'CLIENT_APPS', sk: `CLIENT_APP#${appName}` }),
   clientApps: (): CollectionPrefix => ({ pk: 'CLIENT_APPS', skPrefix: 'CLIENT_APP#' }),

@@ -61,7 +61,14 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     const handlers = Object.fromEntries(
       GROUPS.map((group) => [group, buildGroupHandler(group, groupOperations[group](services) as never, services)]),
     ) as Record<Group, LambdaHandler>;
-    return { config, services, handlers, generatedAdminToken, stop: async () => engine?.stop() };
+    const snapshots = scheduleSnapshots(services);
+    return {
+      config, services, handlers, generatedAdminToken,
+      stop: async () => {
+        clearInterval(snapshots);
+        await engine?.stop();
+      },
+    };
   } catch (error) {
     await engine?.stop();
     throw error;
@@ -95,4 +102,21 @@ function localSecretKey(options: LocalRuntimeOptions): string {
   mkdirSync(options.dataDir, { recursive: true });
   writeFileSync(file, `${key}\n`, { mode: 0o600 });
   return key;
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Locally there is no EventBridge: the insights snapshot is taken at start and then daily,
+ * without keeping the process alive for it.
+ */
+function scheduleSnapshots(services: Services): NodeJS.Timeout {
+  const take = () =>
+    services.insights.snapshot().catch((error: unknown) => {
+      console.error(JSON.stringify({ level: 'error', message: 'insights snapshot failed', error: String(error) }));
+    });
+  void take();
+  const timer = setInterval(take, DAY_MS);
+  timer.unref();
+  return timer;
 }

@@ -55,10 +55,26 @@ const actionsOf = (statements: Array<Record<string, any>>): string[] =>
   statements.flatMap((statement) => [statement.Action].flat() as string[]);
 
 describe('functions', () => {
-  it('creates one function per endpoint group plus the bootstrap function', () => {
+  it('creates one function per endpoint group plus the bootstrap and the insights snapshot functions', () => {
     expect([...groupFunctions().keys()].sort()).toEqual([...GROUPS].sort());
-    template.resourceCountIs('AWS::Lambda::Function', GROUPS.length + 1);
+    template.resourceCountIs('AWS::Lambda::Function', GROUPS.length + 2);
   });
+
+  it('runs the insights snapshot daily after midnight UTC, writing only the snapshot partition', () => {
+    const [snapshotId] = resourcesOf(template, 'AWS::Lambda::Function').find(([, fn]) =>
+      String(fn.Properties.Description).includes('snapshot'),
+    )!;
+    const rules = resourcesOf(template, 'AWS::Events::Rule');
+    expect(rules).toHaveLength(1);
+    expect(rules[0]![1].Properties.ScheduleExpression).toBe('cron(5 0 * * ? *)');
+    expect(JSON.stringify(rules[0]![1].Properties.Targets)).toContain(snapshotId);
+    const writes = resourcesOf(template, 'AWS::IAM::Policy')
+      .flatMap(([, policy]) => policy.Properties.PolicyDocument.Statement as Array<Record<string, any>>)
+      .filter((statement) => JSON.stringify(statement.Condition ?? {}).includes('SNAPSHOTS'));
+    expect(writes).toHaveLength(1);
+    expect(writes[0]!.Action).toBe('dynamodb:PutItem');
+  });
+
 
   it('runs every function on Node.js 22 and arm64', () => {
     for (const [, fn] of resourcesOf(template, 'AWS::Lambda::Function')) {

@@ -1,4 +1,5 @@
 import { route, type RouteSpec } from '../route-types.js';
+import { insightsSchema } from '../schemas/insights.js';
 import { healthSchema, uiConfigSchema } from '../schemas/instance.js';
 
 export const instanceRoutes = {
@@ -9,5 +10,9 @@ export const instanceRoutes = {
   getUiConfig: route({
     method: 'GET', path: '/api/admin/ui-config', group: 'instance', access: { kind: 'admin', permission: 'READ_UI_CONFIG' },
     status: 200, summary: 'E16. Get the UI configuration', response: uiConfigSchema,
+  }),
+  getInsights: route({
+    method: 'GET', path: '/api/admin/insights', group: 'instance', access: { kind: 'admin', permission: 'ADMIN' },
+    status: 200, summary: 'E14. Get instance insights: totals now, trends from daily snapshots', response: insightsSchema,
   }),
 } as const satisfies Record<string, RouteSpec>;
