@@ -60,7 +60,7 @@ export class ClientMetricsService {
     const toggles = Object.entries(report.bucket.toggles).filter(([feature]) => isStorableName(feature));
     const counts: HourlyCount[] = toggles
       .filter(([, count]) => count.yes + count.no > 0)
-      .map(([feature, count]) => ({ hour, feature, environment, yes: count.yes, no: count.no }));
+      .map(([feature, count]) => ({ hour, feature, environment, yes: count.yes, no: count.no, apps: report.appName ? [report.appName] : [] }));
     const seen: SeenFeature[] = toggles.map(([feature]) => ({ feature, environment }));
     await Promise.all([this.metrics.addHourlyCounts(counts), this.metrics.markSeen(seen, now.toISOString())]);
   }

@@ -8,6 +8,8 @@ export interface HourlyCount {
   environment: string;
   yes: number;
   no: number;
+  /** The applications that reported counts in this hour (insights count them). */
+  apps?: string[] | undefined;
 }
 
 export interface SeenFeature {

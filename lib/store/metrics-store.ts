@@ -24,7 +24,8 @@ export class DynamoMetricsStore implements MetricsStore {
         new UpdateCommand({
           TableName: this.tableName,
           Key: keys.hourlyMetrics(count.hour, count.feature, count.environment),
-          UpdateExpression: 'ADD #yes :yes, #no :no SET #feature = :feature, #environment = :environment, #hour = :hour',
+          // A string set of reporting apps grows with ADD too (an empty set cannot be stored).
+          UpdateExpression: `ADD #yes :yes, #no :no${count.apps?.length ? ', apps :apps' : ''} SET #feature = :feature, #environment = :environment, #hour = :hour`,
           ExpressionAttributeNames: { '#yes': 'yes', '#no': 'no', '#feature': 'feature', '#environment': 'environment', '#hour': 'hour' },
           ExpressionAttributeValues: {
             ':yes': count.yes,
@@ -32,6 +33,7 @@ export class DynamoMetricsStore implements MetricsStore {
             ':feature': count.feature,
             ':environment': count.environment,
             ':hour': count.hour,
+            ...(count.apps?.length ? { ':apps': new Set(count.apps) } : {}),
           },
         }),
       );
@@ -96,6 +98,7 @@ export class DynamoMetricsStore implements MetricsStore {
       environment: String(item.environment),
       yes: Number(item.yes ?? 0),
       no: Number(item.no ?? 0),
+      apps: item.apps instanceof Set ? [...(item.apps as Set<string>)] : [],
     }));
   }
 }
