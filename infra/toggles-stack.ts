@@ -5,6 +5,7 @@ import { routeTable } from '../lib/api/route-table.js';
 import { tableDefinition as defaultTableDefinition, type TableDefinition } from '../lib/store/table-design.js';
 import { BootstrapAdminToken } from './constructs/bootstrap-admin-token.js';
 import { GroupFunctions } from './constructs/group-functions.js';
+import { SecretKey } from './constructs/secret-key.js';
 import { InsightsSnapshot } from './constructs/insights-snapshot.js';
 import { TogglesApi } from './constructs/toggles-api.js';
 import { TogglesTable } from './constructs/toggles-table.js';
@@ -27,9 +28,11 @@ export class TogglesStack extends Stack {
 
     // The functions may read the API's endpoint: the API resource itself does not depend on
     // them (only its routes and integrations do), so there is no cycle.
+    const secretKey = new SecretKey(this, 'SecretKey');
     const functions = new GroupFunctions(this, 'Groups', {
       table,
       unleashUrl: props.unleashUrl ?? api.httpApi.apiEndpoint,
+      secretKey: secretKey.secret,
     });
     api.addRouteTable(Object.values(routeTable), functions.byGroup);
 

@@ -2,9 +2,11 @@ import { Tags } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { GROUPS, type Group } from '../../lib/api/route-types.js';
 import { keys } from '../../lib/store/table-design.js';
+import { SECRETS_EXTENSION } from './secret-key.js';
 import { ServiceFunction } from './service-function.js';
 
 /** Marks each endpoint group's function, for people in the console and for the stack tests. */
@@ -23,10 +25,15 @@ export const SDK_USAGE_PARTITIONS = [
   keys.clientApps().pk,
 ] as const;
 
+/** Only the access function seals secrets (the OIDC settings); no other function can read the key. */
+const KEY_GROUPS: ReadonlySet<Group> = new Set<Group>(['access']);
+
 export interface GroupFunctionsProps {
   table: ITable;
   /** The public base URL the service reports about itself (UNLEASH_URL). */
   unleashUrl: string;
+  /** Key material for sealed secrets; only the groups in KEY_GROUPS may read it. */
+  secretKey?: ISecret;
 }
 
 /** One Lambda per endpoint group, each with exactly the table access its group needs. */
@@ -36,12 +43,19 @@ export class GroupFunctions extends Construct {
   constructor(scope: Construct, id: string, props: GroupFunctionsProps) {
     super(scope, id);
     const entries = GROUPS.map((group): [Group, IFunction] => {
+      const key = KEY_GROUPS.has(group) ? props.secretKey : undefined;
       const { function: fn } = new ServiceFunction(this, group, {
         entry: `functions/${group}/handler.ts`,
         description: `Feature toggles: ${group} endpoints`,
-        environment: { TABLE_NAME: props.table.tableName, UNLEASH_URL: props.unleashUrl },
+        environment: {
+          TABLE_NAME: props.table.tableName,
+          UNLEASH_URL: props.unleashUrl,
+          ...(key ? { SECRET_KEY_ARN: key.secretArn } : {}),
+        },
+        ...(key ? { paramsAndSecrets: SECRETS_EXTENSION } : {}),
       });
       Tags.of(fn).add(GROUP_TAG, group);
+      key?.grantRead(fn);
       if (SDK_GROUPS.has(group)) grantSdkUsageWrites(fn, props.table);
       else props.table.grantReadWriteData(fn);
       return [group, fn];

@@ -10,8 +10,11 @@ beforeAll(() => {
   template = synthesizeStack();
 });
 
+/** The admin token's secret; the stack also holds the key for sealed secrets (ADR 6). */
 function secretId(): string {
-  const secrets = resourcesOf(template, 'AWS::SecretsManager::Secret');
+  const secrets = resourcesOf(template, 'AWS::SecretsManager::Secret').filter(([, secret]) =>
+    String(secret.Properties.Description).includes('admin API token'),
+  );
   expect(secrets).toHaveLength(1);
   return secrets[0]![0];
 }
@@ -24,7 +27,7 @@ function bootstrapResource() {
 
 describe('bootstrap admin token', () => {
   it('lets CloudFormation generate the secret, so no value is written in the template', () => {
-    const [, secret] = resourcesOf(template, 'AWS::SecretsManager::Secret')[0]!;
+    const [, secret] = resourcesOf(template, 'AWS::SecretsManager::Secret').find(([id]) => id === secretId())!;
     expect(secret.Properties.SecretString).toBeUndefined();
     expect(secret.Properties.GenerateSecretString).toMatchObject({ ExcludePunctuation: true, IncludeSpace: false });
     expect(secret.Properties.GenerateSecretString.PasswordLength).toBeGreaterThanOrEqual(32);
