@@ -6,7 +6,9 @@ import type { Feature } from './model.js';
 import type { CommitOutcome, FeatureCommit, FeatureStore } from './store.js';
 
 /** How often a change is recomputed on fresh data when another writer got there first. */
-const ATTEMPTS = 5;
+const ATTEMPTS = 12;
+/** Upper bound of the random pause before a retry, so colliding writers spread out. */
+const MAX_BACKOFF_MS = 100;
 
 /**
  * A change to one or more aggregates: given what was read, answer the commit (or throw a
@@ -30,6 +32,7 @@ export class FeatureAggregates {
       const outcome = await this.store.commit({ ...commit, events: [...(commit.events ?? []), ...changeEvents(commit)] });
       if (outcome.ok) return result;
       if (outcome.reason !== 'version-changed' || attempt >= ATTEMPTS) throw refusal(outcome);
+      await backoff(attempt);
     }
   }
 
@@ -59,6 +62,12 @@ export async function featureInProject(
 /** A write of `after` over `before`, with the version moved on. */
 export function replaced(before: Feature, after: Feature): { before: Feature; after: Feature } {
   return { before, after: { ...after, version: before.version + 1 } };
+}
+
+/** Full jitter: a random pause up to an exponentially growing cap. */
+function backoff(attempt: number): Promise<void> {
+  const cap = Math.min(MAX_BACKOFF_MS, 2 ** attempt * 2);
+  return new Promise((resolve) => setTimeout(resolve, Math.random() * cap));
 }
 
 /** One event per feature written, listing what changed; writes that change nothing leave none. */
