@@ -4,6 +4,9 @@ import type { GroupStore, GroupWriteOutcome } from '../groups/store.js';
 import { nextCounterValue } from './counter.js';
 import { queryCollection } from './query.js';
 import { keys } from './table-design.js';
+import { currentActor } from '../events/actor.js';
+import { changeEvent } from '../events/model.js';
+import { eventItem } from './event-store.js';
 import { transactWriteDetailed, type TransactWriteItem } from './transact.js';
 import { claimGuard, moveGuard, releaseGuard } from './unique-guard.js';
 
@@ -38,6 +41,7 @@ export class DynamoGroupStore implements GroupStore {
     const items: TransactWriteItem[] = [
       { Put: { TableName: this.tableName, Item: groupItem(group), ConditionExpression: 'attribute_not_exists(pk)' } },
       claimGuard(this.tableName, keys.groupName(group.name), group.id),
+      this.event('group-created', group),
     ];
     return this.write(items, group.members.map((member) => member.userId));
   }
@@ -53,6 +57,7 @@ export class DynamoGroupStore implements GroupStore {
         },
       },
       ...moveGuard(this.tableName, keys.groupName(before.name), keys.groupName(after.name), before.id),
+      this.event('group-updated', after),
     ];
     return this.write(items, addedUserIds);
   }
@@ -68,8 +73,14 @@ export class DynamoGroupStore implements GroupStore {
         },
       },
       releaseGuard(this.tableName, keys.groupName(group.name), group.id),
+      this.event('group-deleted', group),
     ]);
     return outcome.ok ? 'done' : 'changed';
+  }
+
+  /** Access changes are recorded in the transactions that make them. */
+  private event(type: string, group: Group): TransactWriteItem {
+    return eventItem(this.tableName, changeEvent(type, { changes: [`group:${group.id}`, `members:${group.members.length}`] }, currentActor()));
   }
 
   /**

@@ -5,6 +5,9 @@ import { batchGet } from './batch-get.js';
 import { nextCounterValue } from './counter.js';
 import { queryCollection } from './query.js';
 import { keys, type ItemKey } from './table-design.js';
+import { currentActor } from '../events/actor.js';
+import { changeEvent } from '../events/model.js';
+import { eventItem } from './event-store.js';
 import { transactWriteDetailed, type TransactWriteItem } from './transact.js';
 import { claimGuard, moveGuard, releaseGuard } from './unique-guard.js';
 
@@ -45,6 +48,7 @@ export class DynamoUserStore implements UserStore {
       ...(guards.email ? [claimGuard(this.tableName, guards.email, user.id)] : []),
       ...(guards.username ? [claimGuard(this.tableName, guards.username, user.id)] : []),
       ...(user.signupToken ? [this.signupStillOpen(user.signupToken, now)] : []),
+      this.event('user-created', user.id),
     ];
     const outcome = await transactWriteDetailed(this.db, items);
     if (outcome.ok) return 'done';
@@ -67,6 +71,7 @@ export class DynamoUserStore implements UserStore {
       },
       ...moveGuard(this.tableName, was.email, will.email, before.id),
       ...moveGuard(this.tableName, was.username, will.username, before.id),
+      this.event('user-updated', after.id),
     ];
     const outcome = await transactWriteDetailed(this.db, items);
     if (outcome.ok) return 'done';
@@ -88,8 +93,14 @@ export class DynamoUserStore implements UserStore {
       ...(guards.email ? [releaseGuard(this.tableName, guards.email, user.id)] : []),
       ...(guards.username ? [releaseGuard(this.tableName, guards.username, user.id)] : []),
       ...groupIds.map((groupId) => this.leaveGroup(groupId, user.id)),
+      this.event('user-deleted', user.id),
     ];
     return (await transactWriteDetailed(this.db, items)).ok ? 'done' : 'changed';
+  }
+
+  /** Access changes are recorded in the transactions that make them (no personal data in the event). */
+  private event(type: string, userId: number): TransactWriteItem {
+    return eventItem(this.tableName, changeEvent(type, { changes: [`user:${userId}`] }, currentActor()));
   }
 
   /** The group's version moves too, so a group update computed before this delete is retried. */

@@ -42,3 +42,24 @@ describe('project change events', () => {
     expect(overview.body.stats.projectActivityCurrentWindow).toBe(3);
   });
 });
+
+describe('access change events', () => {
+  it('records user and group changes with the acting token, and no personal data', async () => {
+    const services = testServices();
+    const call = apiClient(services);
+    const token = await adminToken(services);
+    const from = new Date(Date.now() - 1000);
+    const email = `events-${Date.now().toString(36)}@example.com`;
+    const user = await call({ method: 'POST', path: '/api/admin/user-admin', token, body: { email, rootRole: 3 } });
+    const group = await call({ method: 'POST', path: '/api/admin/groups', token, body: { name: `events-${Date.now().toString(36)}`, users: [{ user: { id: user.body.id } }] } });
+    await call({ method: 'DELETE', path: `/api/admin/groups/${group.body.id}`, token });
+
+    const events = (await services.events.between(from, new Date(Date.now() + 1000))).filter(
+      (e) => e.changes?.includes(`user:${user.body.id}`) || e.changes?.includes(`group:${group.body.id}`),
+    );
+
+    expect(events.map((e) => e.type)).toEqual(['user-created', 'group-created', 'group-deleted']);
+    expect(events[1]?.changes).toEqual([`group:${group.body.id}`, 'members:1']);
+    expect(JSON.stringify(events)).not.toContain(email);
+  });
+});
