@@ -26,6 +26,10 @@ export const configSchema = z.object({
     .transform((path) => path.replace(/\/+$/, '')),
   INIT_ADMIN_API_TOKENS: commaList,
   INIT_CLIENT_API_TOKENS: commaList,
+  /** How long the SDK path trusts the revision it read, in ms; 0 reads it on every poll (ADR 8). */
+  REVISION_CHECK_INTERVAL_MS: z.coerce.number().int().min(0).default(1000),
+  /** How long a process trusts a looked-up API token, in ms; 0 looks it up on every request (ADR 8). */
+  TOKEN_CACHE_TTL_MS: z.coerce.number().int().min(0).default(60_000),
   /** Key material for secrets stored encrypted (the OIDC client secret); at least 32 characters. */
   SECRET_KEY: z.string().min(32, { error: 'must be at least 32 characters of random text' }).optional(),
   /** In the cloud: the Secrets Manager secret holding that key material, read at run time. */
@@ -40,6 +44,8 @@ export type AppConfig = {
   baseUriPath: string;
   initAdminApiTokens: string[];
   initClientApiTokens: string[];
+  revisionCheckIntervalMs: number;
+  tokenCacheTtlMs: number;
   secretKey: string | undefined;
   secretKeyArn: string | undefined;
 };
@@ -59,6 +65,8 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     baseUriPath: c.BASE_URI_PATH,
     initAdminApiTokens: c.INIT_ADMIN_API_TOKENS,
     initClientApiTokens: c.INIT_CLIENT_API_TOKENS,
+    revisionCheckIntervalMs: c.REVISION_CHECK_INTERVAL_MS,
+    tokenCacheTtlMs: c.TOKEN_CACHE_TTL_MS,
     secretKey: c.SECRET_KEY,
     secretKeyArn: c.SECRET_KEY_ARN,
   };

@@ -1,7 +1,6 @@
 import packageJson from '../package.json' with { type: 'json' };
 import type { AppConfig } from './config.js';
-import { ClientFeatureService } from './client/features-service.js';
-import { ClientMetricsService } from './client/metrics-service.js';
+import { createClientServices } from './client-services.js';
 import type { ClientApplicationStore, MetricsStore } from './client/store.js';
 import { ContextFieldService } from './context-fields/service.js';
 import { featureCatalog } from './features/catalog.js';
@@ -22,19 +21,12 @@ import { ProjectService } from './projects/project-service.js';
 import { storedScopeCatalog } from './projects/scope-catalog.js';
 import { SegmentService } from './segments/service.js';
 import type { SegmentStore } from './segments/store.js';
-import { DynamoApiTokenStore } from './store/api-token-store.js';
-import { DynamoClientApplicationStore } from './store/client-app-store.js';
 import { DynamoContextFieldStore } from './store/context-field-store.js';
-import { createDocumentClient } from './store/document-client.js';
 import { DynamoEnvironmentStore } from './store/environment-store.js';
 import { DynamoEventStore } from './store/event-store.js';
-import { DynamoFeatureStore } from './store/feature-store.js';
 import { DynamoInstanceStore } from './store/instance-store.js';
-import { DynamoMetricsStore } from './store/metrics-store.js';
 import { DynamoProjectStore } from './store/project-store.js';
-import { DynamoRevisionStore } from './store/revision-store.js';
 import { DynamoSeedStore } from './store/seed-store.js';
-import { DynamoSegmentStore } from './store/segment-store.js';
 import { DynamoStrategyTypeStore } from './store/strategy-type-store.js';
 import { DynamoTagTypeStore } from './store/tag-type-store.js';
 import { StrategyTypeService } from './strategies/service.js';
@@ -53,17 +45,14 @@ import { UserService } from './users/service.js';
 
 /** The composition root: builds every service from one parsed configuration. */
 export function createServices(config: AppConfig) {
-  const db = createDocumentClient({ region: config.region, endpoint: config.dynamodbEndpoint });
-  const table = config.tableName;
-  const revisions = new DynamoRevisionStore(db, table);
+  // The SDK path's wiring is shared, not repeated: same stores, revision clock and token cache.
+  const sdk = createClientServices(config);
+  const { db, tableName: table, revisions } = sdk.store;
+  const { featureStore, metricsStore, segmentStore, clientApplications } = sdk;
   const projectStore = new DynamoProjectStore(db, table, revisions);
   const environmentStore = new DynamoEnvironmentStore(db, table);
   const scopeCatalog = storedScopeCatalog(projectStore, environmentStore);
   const strategyTypes = new StrategyTypeService(new DynamoStrategyTypeStore(db, table));
-  const featureStore = new DynamoFeatureStore(db, table, revisions);
-  const metricsStore = new DynamoMetricsStore(db, table);
-  const segmentStore = new DynamoSegmentStore(db, table, revisions);
-  const clientApplications = new DynamoClientApplicationStore(db, table);
   // Groups resolve members through the user store; deleting a user asks the groups it is in.
   const userStore = new DynamoUserStore(db, table);
   const groups = new GroupService(new DynamoGroupStore(db, table), userStore);
@@ -72,16 +61,17 @@ export function createServices(config: AppConfig) {
   const services = {
     config,
     revisions,
+    dynamoRequests: sdk.dynamoRequests,
     featureStore,
     /** Change events, written by the stores inside each change's transaction. */
     events: new DynamoEventStore(db, table),
-    clientFeatures: new ClientFeatureService(featureStore, segmentStore, revisions),
-    clientMetrics: new ClientMetricsService(metricsStore, clientApplications),
+    clientFeatures: sdk.clientFeatures,
+    clientMetrics: sdk.clientMetrics,
     clientApplications: clientApplications as ClientApplicationStore,
     /** When SDKs last reported each feature, for the admin feature views. */
     lastSeen: metricsStore as LastSeenReader,
     metrics: metricsStore as MetricsStore,
-    apiTokens: new ApiTokenService(new DynamoApiTokenStore(db, table), scopeCatalog, config.baseUriPath),
+    apiTokens: new ApiTokenService(sdk.tokenStore, scopeCatalog, sdk.tokens),
     strategyTypes,
     users,
     groups,

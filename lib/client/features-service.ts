@@ -1,60 +1,71 @@
+import { promisify } from 'node:util';
+import { gzip } from 'node:zlib';
 import { NotFound } from '../errors.js';
 import type { FeatureStore } from '../features/store.js';
 import type { SegmentStore } from '../segments/store.js';
 import type { Caller } from '../tokens/model.js';
-import { BoundedCache } from './bounded-cache.js';
+import { BoundedCache } from '../bounded-cache.js';
 import { buildClientPayload, isServed, toClientFeature, type ClientFeature, type ClientSnapshot } from './payload.js';
-import { queryHash, resolveQuery, type ClientRequest } from './query.js';
+import { queryHash, resolveQuery, type ClientQuery, type ClientRequest } from './query.js';
+import type { RevisionClock } from './revision-clock.js';
 
-/** The revision item: every write that SDKs can see moves it on, in the same transaction. */
-export interface RevisionReader {
-  /** Strongly consistent, so a poll after an acknowledged write sees that write. */
-  current(): Promise<number>;
-}
+const gzipAsync = promisify(gzip);
 
-export type FeaturesAnswer =
-  | { modified: false; etag: string }
-  | { modified: true; etag: string; json: string };
-
-interface CachedPayload {
+/** One scope's payload at one revision, serialized and compressed once and then replayed. */
+export interface ServedPayload {
   revision: number;
+  etag: string;
   json: string;
+  /** The JSON gzip-compressed, in base64 as a Lambda response carries binary bodies. */
+  gzipBase64: string;
 }
 
-/** Distinct resolved queries (token scope × filters × segment mode) kept serialized per process. */
-export const PAYLOAD_CACHE_ENTRIES = 50;
+export type FeaturesAnswer = { modified: false; etag: string } | { modified: true; payload: ServedPayload };
+
+export interface PayloadCacheLimits {
+  /** Distinct resolved queries (token scope × filters × segment mode) kept per process. */
+  maxEntries: number;
+  /** The JSON and gzip text of all entries together. */
+  maxBytes: number;
+}
+
+/** 50 scopes, and 64 MiB: about 60 scopes of 1,000 flags, an eighth of a 512 MB function. */
+export const DEFAULT_PAYLOAD_CACHE: PayloadCacheLimits = { maxEntries: 50, maxBytes: 64 * 1024 * 1024 };
 
 /**
- * The SDK read path (DESIGN §3). Each poll reads the revision item once; with the SDK's
- * If-None-Match equal to the ETag that is the whole cost (304). Otherwise the serialized payload
- * of that query at that revision is reused, and only when the revision moved are the features
- * and segments read again, once per revision for every query.
+ * The SDK read path (DESIGN §3, ADR 8). The revision comes from the clock (at most one
+ * DynamoDB read per interval); an SDK whose If-None-Match equals the ETag gets a 304, anything
+ * else the stored bytes of its scope at that revision. Only when the revision moved are the
+ * features and segments read again, once per revision for every scope.
  */
 export class ClientFeatureService {
-  private readonly payloads = new BoundedCache<string, CachedPayload>(PAYLOAD_CACHE_ENTRIES);
+  private readonly payloads: BoundedCache<string, ServedPayload>;
+  private readonly building = new Map<string, Promise<ServedPayload>>();
   private snapshot: { revision: number; data: Promise<ClientSnapshot> } | undefined;
 
   constructor(
     private readonly featureStore: Pick<FeatureStore, 'listAll'>,
     private readonly segmentStore: Pick<SegmentStore, 'list'>,
-    private readonly revisions: RevisionReader,
-  ) {}
+    private readonly clock: Pick<RevisionClock, 'current'>,
+    limits: PayloadCacheLimits = DEFAULT_PAYLOAD_CACHE,
+  ) {
+    this.payloads = new BoundedCache({
+      maxEntries: limits.maxEntries,
+      maxWeight: limits.maxBytes,
+      weigh: (payload) => payload.json.length + payload.gzipBase64.length,
+    });
+  }
 
-  /** E17: the payload as JSON text, or "not modified" when the SDK already has this ETag. */
+  /** E17: the stored payload, or "not modified" when the SDK already has this ETag. */
   async features(caller: Caller, request: ClientRequest, ifNoneMatch: string | undefined): Promise<FeaturesAnswer> {
     const query = resolveQuery(caller, request);
     const hash = queryHash(query);
-    const revision = await this.revisions.current();
-    const etag = `"${hash}:${revision}"`;
+    // Monotonic reads: an SDK that has seen a newer revision (on another container) makes
+    // this one read again rather than answer with older data.
+    const revision = await this.clock.current(revisionNamedIn(ifNoneMatch));
+    const etag = etagOf(hash, revision);
     if (ifNoneMatch === etag) return { modified: false, etag };
-    const cached = this.payloads.get(hash);
-    if (cached?.revision === revision) return { modified: true, etag, json: cached.json };
-    const snapshot = await this.snapshotAt(revision);
-    const json = JSON.stringify(buildClientPayload(snapshot, query, { revisionId: revision, etag, queryHash: hash }));
-    // A slower request that read an older revision must not replace a newer entry.
-    const latest = this.payloads.get(hash);
-    if (!latest || latest.revision < revision) this.payloads.set(hash, { revision, json });
-    return { modified: true, etag, json };
+    return { modified: true, payload: await this.payloadAt(hash, query, revision) };
   }
 
   /**
@@ -63,10 +74,33 @@ export class ClientFeatureService {
    */
   async feature(caller: Caller, request: ClientRequest, name: string): Promise<ClientFeature> {
     const query = { ...resolveQuery(caller, request), namePrefix: undefined };
-    const snapshot = await this.snapshotAt(await this.revisions.current());
+    const snapshot = await this.snapshotAt(await this.clock.current());
     const feature = snapshot.features.find((candidate) => candidate.name === name);
     if (!feature || !isServed(feature, query)) throw new NotFound(`Could not find feature toggle ${name}`);
     return toClientFeature(feature, query, snapshot.segmentsById);
+  }
+
+  /** The cached payload of the scope, when it is at least as new; concurrent builds are shared. */
+  private payloadAt(hash: string, query: ClientQuery, revision: number): Promise<ServedPayload> {
+    const cached = this.payloads.get(hash);
+    if (cached && cached.revision >= revision) return Promise.resolve(cached);
+    const key = etagOf(hash, revision);
+    const pending = this.building.get(key);
+    if (pending) return pending;
+    const built = this.build(hash, query, revision).finally(() => this.building.delete(key));
+    this.building.set(key, built);
+    return built;
+  }
+
+  private async build(hash: string, query: ClientQuery, revision: number): Promise<ServedPayload> {
+    const snapshot = await this.snapshotAt(revision);
+    const etag = etagOf(hash, revision);
+    const json = JSON.stringify(buildClientPayload(snapshot, query, { revisionId: revision, etag, queryHash: hash }));
+    const payload = { revision, etag, json, gzipBase64: (await gzipAsync(json)).toString('base64') };
+    // A slower build of an older revision must not replace a newer entry.
+    const latest = this.payloads.get(hash);
+    if (!latest || latest.revision < revision) this.payloads.set(hash, payload);
+    return payload;
   }
 
   /**
@@ -87,4 +121,16 @@ export class ClientFeatureService {
     });
     return data;
   }
+}
+
+/** Unleash's ETag form, `"<queryHash>:<revision>"`. */
+const etagOf = (hash: string, revision: number): string => `"${hash}:${revision}"`;
+
+/**
+ * The revision an ETag of ours names, whatever its scope (the SDK saw that much data), or 0
+ * for anything else: weak, foreign, or absent.
+ */
+export function revisionNamedIn(ifNoneMatch: string | undefined): number {
+  const match = ifNoneMatch === undefined ? null : /^"[0-9a-f]{8}:(\d{1,15})"$/.exec(ifNoneMatch);
+  return match ? Number(match[1]) : 0;
 }

@@ -3,7 +3,11 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2 } from 'aws-lambda
 import type { Access } from '../api/route-types.js';
 import { PermissionDenied } from '../errors.js';
 import type { Caller } from '../tokens/model.js';
-import type { ApiTokenService } from '../tokens/service.js';
+
+/** Resolves an `Authorization` header to a caller, or refuses with 401. */
+export interface Authenticator {
+  authenticate(authorization: string | undefined): Promise<Caller>;
+}
 
 type EventWithCaller = APIGatewayProxyEventV2 & { requestContext: { authorizer?: { lambda?: Caller } } };
 
@@ -13,7 +17,7 @@ type EventWithCaller = APIGatewayProxyEventV2 & { requestContext: { authorizer?:
  */
 export const authorize = (
   access: Access,
-  tokens: ApiTokenService,
+  tokens: Authenticator,
 ): MiddlewareObj<APIGatewayProxyEventV2, APIGatewayProxyResultV2> => ({
   before: async (request) => {
     if (access.kind === 'public') return;

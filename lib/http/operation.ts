@@ -35,6 +35,11 @@ export interface Reply<R extends RouteSpec> {
    * content type (the state export's YAML).
    */
   json?: string;
+  /**
+   * A binary body in base64 (the SDK payload gzip-compressed once per revision and scope),
+   * sent with `isBase64Encoded`, which API Gateway decodes; `headers` name its encoding.
+   */
+  base64?: string;
 }
 
 export type Operation<R extends RouteSpec> = (input: OperationInput<R>) => Promise<Reply<R>>;

@@ -16,6 +16,11 @@ export function jsonTextResult(statusCode: number, json: string, headers: Record
   return { statusCode, headers: { 'content-type': JSON_CONTENT_TYPE, ...headers }, body: json };
 }
 
+/** A binary body (gzip-compressed JSON), base64-encoded as API Gateway expects it. */
+export function base64Result(statusCode: number, base64: string, headers: Record<string, string> = {}): HttpResult {
+  return { statusCode, headers: { 'content-type': JSON_CONTENT_TYPE, ...headers }, body: base64, isBase64Encoded: true };
+}
+
 /** The interface's Error object; every error instance gets its own UUID v4. */
 export function errorResult(statusCode: number, name: string, message: string): HttpResult {
   const body: ErrorBody = { id: randomUUID(), name, message };

@@ -8,10 +8,16 @@ import { keys } from './table-design.js';
  * of a warm poll.
  */
 export class DynamoRevisionStore {
+  private readonly bumpListeners = new Set<() => void>();
+
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly tableName: string,
-  ) {}
+  ) {
+    watchCommittedBumps(db, tableName, () => {
+      for (const listener of this.bumpListeners) listener();
+    });
+  }
 
   /** Strongly consistent, so a poll after an acknowledged write sees that write. */
   async current(): Promise<number> {
@@ -32,4 +38,34 @@ export class DynamoRevisionStore {
       },
     };
   }
+
+  /**
+   * Calls `listener` after each transaction of this process that moved the revision has
+   * succeeded, so a cached revision can be dropped the moment this process writes (the
+   * SDK path serves a same-process write at once, whatever its revision-check interval).
+   */
+  onCommittedBump(listener: () => void): void {
+    this.bumpListeners.add(listener);
+  }
+}
+
+/**
+ * A middleware on the client rather than a call in each store: every store's transaction
+ * goes through the one client, so no write path, present or future, can forget to report.
+ * It runs before marshalling, where keys are still plain values.
+ */
+function watchCommittedBumps(db: DynamoDBDocumentClient, tableName: string, onBump: () => void): void {
+  const revisionKey = keys.revision();
+  const movesRevision = (input: unknown): boolean => {
+    const items = (input as { TransactItems?: TransactWriteItem[] }).TransactItems ?? [];
+    return items.some(({ Update }) => Update?.TableName === tableName && Update.Key?.pk === revisionKey.pk && Update.Key.sk === revisionKey.sk);
+  };
+  db.middlewareStack.add(
+    (next, context) => async (args) => {
+      const result = await next(args);
+      if (context.commandName === 'TransactWriteItemsCommand' && movesRevision(args.input)) onBump();
+      return result;
+    },
+    { step: 'initialize', priority: 'low' },
+  );
 }

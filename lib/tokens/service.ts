@@ -1,12 +1,10 @@
-import { AuthenticationRequired, ValidationFailed } from '../errors.js';
+import { ValidationFailed } from '../errors.js';
 import type { ScopeCatalog } from '../projects/scope-catalog.js';
 import {
   ALL,
   checkScope,
   formatSecret,
   hashSecret,
-  hashesMatch,
-  isExpired,
   isTokenId,
   normaliseProjects,
   secretHintOf,
@@ -15,7 +13,10 @@ import {
   type ApiTokenType,
   type Caller,
 } from './model.js';
+import { authenticationRequiredMessage, type TokenAuthenticator } from './authenticator.js';
 import type { ApiTokenStore } from './store.js';
+
+export { authenticationRequiredMessage };
 
 export interface NewApiToken {
   tokenName: string;
@@ -30,31 +31,17 @@ export interface CreatedApiToken {
   token: ApiToken;
 }
 
-/** Shown when a request has no usable token; it names the header and the login path. */
-export const authenticationRequiredMessage = (baseUriPath: string): string =>
-  'You must log in to use this API. Send an API token in the Authorization header, ' +
-  `or log in at ${baseUriPath}/auth/simple/login`;
-
 export class ApiTokenService {
   constructor(
     private readonly store: ApiTokenStore,
     private readonly catalog: ScopeCatalog,
-    private readonly baseUriPath: string,
+    private readonly authenticator: Pick<TokenAuthenticator, 'authenticate' | 'forget'>,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
-  /** Resolves an `Authorization` header value to a caller, or refuses with 401. */
-  async authenticate(authorization: string | undefined): Promise<Caller> {
-    const secret = authorization?.replace(/^bearer\s+/i, '').trim();
-    if (!secret) throw new AuthenticationRequired(authenticationRequiredMessage(this.baseUriPath));
-    const secretHash = hashSecret(secret);
-    const token = await this.store.findByHash(secretHash);
-    if (!token || !hashesMatch(token.secretHash, secretHash) || isExpired(token, this.now())) {
-      throw new AuthenticationRequired(
-        `${authenticationRequiredMessage(this.baseUriPath)}. The token you sent is unknown or has expired.`,
-      );
-    }
-    return { tokenName: token.tokenName, type: token.type, environment: token.environment, projects: token.projects };
+  /** Resolves an `Authorization` header value to a caller, or refuses with 401 (cached per process). */
+  authenticate(authorization: string | undefined): Promise<Caller> {
+    return this.authenticator.authenticate(authorization);
   }
 
   async create(input: NewApiToken): Promise<CreatedApiToken> {
@@ -67,7 +54,7 @@ export class ApiTokenService {
     }
     const secret = formatSecret(projects, environment);
     const token = this.recordFor(secret, { ...input, environment, projects });
-    await this.store.insert(token);
+    await this.insert(token);
     return { secret, token };
   }
 
@@ -79,17 +66,30 @@ export class ApiTokenService {
   async delete(secretOrTokenId: string): Promise<void> {
     if (isTokenId(secretOrTokenId)) {
       const token = await this.store.findById(secretOrTokenId);
-      if (token) await this.store.delete(token.secretHash);
+      if (token) await this.deleteByHash(token.secretHash);
       return;
     }
-    await this.store.delete(hashSecret(secretOrTokenId));
+    await this.deleteByHash(hashSecret(secretOrTokenId));
   }
 
   /** Stores a token whose secret was chosen elsewhere (bootstrap); an existing one is kept. */
   async insertKnownSecret(secret: string, scope: NewApiToken & { environment: string; projects: string[] }): Promise<boolean> {
     checkScope(scope);
     await this.checkScopeExists(scope.environment, scope.projects);
-    return this.store.insert(this.recordFor(secret, scope));
+    return this.insert(this.recordFor(secret, scope));
+  }
+
+  /** This process stops accepting a deleted secret at once (other containers within their TTL). */
+  private async deleteByHash(secretHash: string): Promise<void> {
+    await this.store.delete(secretHash);
+    this.authenticator.forget(secretHash);
+  }
+
+  /** A secret this process had looked up as unknown becomes usable at once. */
+  private async insert(token: ApiToken): Promise<boolean> {
+    const inserted = await this.store.insert(token);
+    this.authenticator.forget(token.secretHash);
+    return inserted;
   }
 
   private recordFor(secret: string, scope: NewApiToken & { environment: string; projects: string[] }): ApiToken {

@@ -1,7 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { get as httpGet, type IncomingHttpHeaders } from 'node:http';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { formatSecret } from '../../lib/tokens/model.js';
@@ -84,6 +86,16 @@ describe('npm start against the shared engine, over HTTP', () => {
     expect((await json(unknown)).name).toBe('NotFoundError');
     expect(doubled.status).toBe(200);
   });
+
+  it('decodes a base64 Lambda answer as API Gateway does: the SDK gets gzip bytes on the wire', async () => {
+    const raw = await rawGet(`${server.url}/api/client/features`, { authorization: clientSecret, 'accept-encoding': 'gzip' });
+    const plain = await fetch(`${server.url}/api/client/features`, { headers: { Authorization: clientSecret, 'Accept-Encoding': 'identity' } });
+
+    expect(raw.headers['content-encoding']).toBe('gzip');
+    expect(raw.headers.vary).toBe('Accept-Encoding');
+    expect(Number(raw.headers['content-length'])).toBe(raw.body.length);
+    expect(gunzipSync(raw.body).toString('utf8')).toBe(await plain.text());
+  });
 });
 
 describe('npm start with its own embedded engine and a data folder', () => {
@@ -129,5 +141,17 @@ function accepts(url: string): Promise<boolean> {
       resolve(true);
     });
     socket.once('error', () => resolve(false));
+  });
+}
+
+/** A GET that keeps the body as sent (fetch would unpack gzip on its own). */
+function rawGet(url: string, headers: Record<string, string>): Promise<{ headers: IncomingHttpHeaders; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    httpGet(url, { headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+      res.on('error', reject);
+    }).on('error', reject);
   });
 }

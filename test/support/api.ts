@@ -1,3 +1,4 @@
+import { gunzipSync } from 'node:zlib';
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { GROUPS, type Group } from '../../lib/api/route-types.js';
 import { routeTable } from '../../lib/api/route-table.js';
@@ -21,7 +22,9 @@ export interface ApiResponse {
   status: number;
   headers: Record<string, string>;
   body: any;
+  /** The body as text, decoded as API Gateway and an HTTP client would (base64, then gzip). */
   text: string;
+  isBase64Encoded: boolean;
 }
 
 /**
@@ -54,13 +57,21 @@ export function apiClient(services: Services) {
       sourceIp: '127.0.0.1',
     });
     const result = (await handlers[spec.group](event, localContext(`test-${spec.group}`))) as APIGatewayProxyStructuredResultV2;
-    const body = result.body ?? '';
-    const contentType = String(result.headers?.['content-type'] ?? '');
+    const answered = Object.fromEntries(Object.entries(result.headers ?? {}).map(([k, v]) => [k.toLowerCase(), String(v)]));
+    const body = decodedBody(result, answered['content-encoding']);
     return {
       status: result.statusCode ?? 200,
-      headers: Object.fromEntries(Object.entries(result.headers ?? {}).map(([k, v]) => [k.toLowerCase(), String(v)])),
-      body: contentType.includes('json') && body ? JSON.parse(body) : undefined,
+      headers: answered,
+      body: String(answered['content-type'] ?? '').includes('json') && body ? JSON.parse(body) : undefined,
       text: body,
+      isBase64Encoded: result.isBase64Encoded === true,
     };
   };
+}
+
+function decodedBody(result: APIGatewayProxyStructuredResultV2, contentEncoding: string | undefined): string {
+  const raw = result.body ?? '';
+  if (!result.isBase64Encoded) return raw;
+  const bytes = Buffer.from(raw, 'base64');
+  return (contentEncoding === 'gzip' ? gunzipSync(bytes) : bytes).toString('utf8');
 }

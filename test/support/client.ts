@@ -9,10 +9,10 @@ import { testServices, unique } from './services.js';
  * Services on a table of their own, for tests that watch the revision (ETags): on the shared
  * table other tests move it at any moment.
  */
-export async function isolatedServices(): Promise<Services> {
+export async function isolatedServices(config: Record<string, string> = {}): Promise<Services> {
   const tableName = unique('client');
   await prepareLocalTable({ region: 'local', endpoint: inject('dynamodb').endpoint }, tableName);
-  const services = testServices({ TABLE_NAME: tableName });
+  const services = testServices({ ...config, TABLE_NAME: tableName });
   // Tokens may only name environments and projects the table holds: give it a fresh install's.
   await services.firstStart.ensure();
   return services;

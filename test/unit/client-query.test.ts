@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { clientFeaturesQuerySchema, clientMetricsSchema, clientRegisterSchema } from '../../lib/api/schemas/client.js';
-import { BoundedCache } from '../../lib/client/bounded-cache.js';
+import { BoundedCache } from '../../lib/bounded-cache.js';
 import { hourOf, isStorableName, reportingEnvironment } from '../../lib/client/metrics-service.js';
 import { queryHash, resolveQuery, speaksSegmentList } from '../../lib/client/query.js';
 import type { Caller } from '../../lib/tokens/model.js';

@@ -1,0 +1,74 @@
+/** The revision item: every write that SDKs can see moves it on, in the same transaction. */
+export interface RevisionReader {
+  /** Strongly consistent, so a read after an acknowledged write sees that write. */
+  current(): Promise<number>;
+}
+
+export interface RevisionClockOptions {
+  /** How long a read revision is trusted; 0 reads it on every call. */
+  checkIntervalMs: number;
+  now?: () => number;
+}
+
+interface Reading {
+  promise: Promise<number>;
+  startedAt: number;
+  /** The local-write generation the read began in: a later local write makes it too old. */
+  generation: number;
+}
+
+/**
+ * The SDK path's view of the revision (DESIGN §3, ADR 8). It reads the revision item at most
+ * once per interval, shared by every poll in that interval, and re-reads before the interval
+ * is up when this process has written (same-process read-after-write) or when a caller has
+ * already seen a newer revision elsewhere (monotonic reads across containers).
+ */
+export class RevisionClock {
+  private reading: Reading | undefined;
+  private generation = 0;
+  private readonly now: () => number;
+
+  constructor(
+    private readonly reader: RevisionReader,
+    private readonly options: RevisionClockOptions,
+  ) {
+    this.now = options.now ?? (() => performance.now());
+  }
+
+  /** Forgets what was read: the next call reads again. Called after this process's own writes. */
+  invalidate(): void {
+    this.generation += 1;
+  }
+
+  /**
+   * The current revision, at least `atLeast` when the table holds that much. A read that began
+   * within the interval, after this process's last write, is reused, even while in flight.
+   */
+  async current(atLeast = 0): Promise<number> {
+    const shared = this.usableReading();
+    if (shared) {
+      const revision = await shared.promise;
+      if (revision >= atLeast) return revision;
+    }
+    // A caller that names a revision the table does not hold (a forged or foreign ETag) gets
+    // what the fresh read says: one read per such poll, never a loop.
+    return this.read().promise;
+  }
+
+  private usableReading(): Reading | undefined {
+    const reading = this.reading;
+    if (!reading || this.options.checkIntervalMs <= 0) return undefined;
+    if (reading.generation !== this.generation) return undefined;
+    return this.now() - reading.startedAt < this.options.checkIntervalMs ? reading : undefined;
+  }
+
+  private read(): Reading {
+    const reading: Reading = { promise: this.reader.current(), startedAt: this.now(), generation: this.generation };
+    this.reading = reading;
+    // A failed read is not remembered: the next poll tries again rather than replaying the error.
+    reading.promise.catch(() => {
+      if (this.reading === reading) this.reading = undefined;
+    });
+    return reading;
+  }
+}

@@ -1,0 +1,79 @@
+import middy from '@middy/core';
+import httpHeaderNormalizer from '@middy/http-header-normalizer';
+import httpJsonBodyParser from '@middy/http-json-body-parser';
+import httpRouterHandler, { type Route } from '@middy/http-router';
+import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2, Context } from 'aws-lambda';
+import type { RouteSpec } from '../api/route-types.js';
+import { runAs } from '../events/actor.js';
+import { authorize, callerOf, type Authenticator } from './authorize.js';
+import { bodyLimit } from './body-limit.js';
+import { lenientJsonBody } from './lenient-json-body.js';
+import { mapErrors } from './map-errors.js';
+import type { Operation, OperationsFor } from './operation.js';
+import { base64Result, jsonResult, jsonTextResult } from './responses.js';
+
+export type LambdaHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyResultV2>;
+
+/**
+ * Builds a Lambda handler from route-table rows and their handler functions: the shared chain
+ * (normalise headers, map errors) around a router. Each route has its own small chain:
+ * authorize, then parse JSON only when the route takes a body, then validate with the row's
+ * schemas, then call the handler function. It takes the rows rather than the whole table, so
+ * a function that serves one resource (the SDK API) bundles only that resource's schemas.
+ */
+export function buildRouter<Rows extends Record<string, RouteSpec>>(
+  rows: Rows,
+  operations: OperationsFor<Rows>,
+  tokens: Authenticator,
+): LambdaHandler {
+  const specs: Record<string, RouteSpec> = rows;
+  const handlers = operations as unknown as Record<string, Operation<RouteSpec> | undefined>;
+  const ids = Object.keys(specs).sort((a, b) => greedyLast(specs[a] as RouteSpec, specs[b] as RouteSpec));
+  const routes = ids.map((id): Route<APIGatewayProxyEventV2, APIGatewayProxyResultV2> => {
+    const spec = specs[id] as RouteSpec;
+    const operation = handlers[id];
+    if (!operation) throw new Error(`Route ${id} has no handler function`);
+    return { method: spec.method, path: spec.path, handler: routeHandler(spec, operation, tokens) };
+  });
+  return middy<APIGatewayProxyEventV2, APIGatewayProxyResultV2>()
+    .use(httpHeaderNormalizer())
+    .use(mapErrors())
+    .handler(httpRouterHandler<APIGatewayProxyEventV2, APIGatewayProxyResultV2>(routes)) as LambdaHandler;
+}
+
+/**
+ * A Lambda entry point that builds its handler on the first invocation, not at import time:
+ * configuration is read then, and a module import stays cheap (INIT is billed and slow).
+ */
+export function lazyHandler(build: () => LambdaHandler): LambdaHandler {
+  let built: LambdaHandler | undefined;
+  return (event, context) => {
+    built ??= build();
+    return built(event, context);
+  };
+}
+
+function routeHandler(spec: RouteSpec, operation: Operation<RouteSpec>, tokens: Authenticator) {
+  const chain = middy<APIGatewayProxyEventV2, APIGatewayProxyResultV2>().use(authorize(spec.access, tokens));
+  if (spec.body) chain.use(bodyLimit(spec)).use(spec.lenientBody ? lenientJsonBody() : httpJsonBodyParser());
+  return chain.handler(async (event) => {
+    const caller = callerOf(event);
+    // Change events name the token that made the change.
+    const reply = await runAs(caller?.tokenName ?? 'anonymous', () => operation({
+      params: event.pathParameters ?? {},
+      query: spec.query ? spec.query.parse(event.queryStringParameters ?? {}) : (event.queryStringParameters ?? {}),
+      body: spec.body ? spec.body.parse(event.body) : undefined,
+      caller,
+      headers: event.headers ?? {},
+    } as Parameters<Operation<RouteSpec>>[0]));
+    const status = reply.status ?? spec.status;
+    if (reply.base64 !== undefined) return base64Result(status, reply.base64, reply.headers);
+    if (reply.json !== undefined) return jsonTextResult(status, reply.json, reply.headers);
+    return jsonResult(status, reply.body, reply.headers);
+  });
+}
+
+/** The router tries dynamic routes in order, so the greedy fallback must come last. */
+function greedyLast(a: RouteSpec, b: RouteSpec): number {
+  return Number(a.path.includes('+}')) - Number(b.path.includes('+}'));
+}

@@ -1,0 +1,74 @@
+import { BoundedCache } from '../bounded-cache.js';
+import { AuthenticationRequired } from '../errors.js';
+import { hashSecret, hashesMatch, isExpired, type ApiToken, type Caller } from './model.js';
+import type { ApiTokenStore } from './store.js';
+
+export interface TokenCacheOptions {
+  /** How long a looked-up token (or its absence) is trusted; 0 looks up on every request. */
+  ttlMs: number;
+  /** Distinct secrets remembered; unknown secrets count too, so a flood of them stays bounded. */
+  maxEntries?: number;
+}
+
+/** Shown when a request has no usable token; it names the header and the login path. */
+export const authenticationRequiredMessage = (baseUriPath: string): string =>
+  'You must log in to use this API. Send an API token in the Authorization header, ' +
+  `or log in at ${baseUriPath}/auth/simple/login`;
+
+interface Lookup {
+  token: Promise<ApiToken | undefined>;
+  until: number;
+}
+
+/**
+ * Resolves the `Authorization` header to a caller. Every request of every route needs this, so
+ * lookups are remembered per process for a short TTL: with the revision check, a warm SDK poll
+ * then makes at most one DynamoDB request (ADR 8). Known and unknown secrets are remembered
+ * alike (Unleash caches unknown ones too). Deletions in this process are forgotten at once;
+ * another warm container may accept a deleted token until its TTL runs out.
+ */
+export class TokenAuthenticator {
+  private readonly lookups: BoundedCache<string, Lookup>;
+
+  constructor(
+    private readonly store: Pick<ApiTokenStore, 'findByHash'>,
+    private readonly baseUriPath: string,
+    private readonly options: TokenCacheOptions,
+    private readonly now: () => Date = () => new Date(),
+  ) {
+    this.lookups = new BoundedCache({ maxEntries: options.maxEntries ?? 1000 });
+  }
+
+  async authenticate(authorization: string | undefined): Promise<Caller> {
+    const secret = authorization?.replace(/^bearer\s+/i, '').trim();
+    if (!secret) throw new AuthenticationRequired(authenticationRequiredMessage(this.baseUriPath));
+    const secretHash = hashSecret(secret);
+    const token = await this.lookup(secretHash);
+    // Expiry is checked on every request against the clock, never cached.
+    if (!token || !hashesMatch(token.secretHash, secretHash) || isExpired(token, this.now())) {
+      throw new AuthenticationRequired(
+        `${authenticationRequiredMessage(this.baseUriPath)}. The token you sent is unknown or has expired.`,
+      );
+    }
+    return { tokenName: token.tokenName, type: token.type, environment: token.environment, projects: token.projects };
+  }
+
+  /** Drops what is remembered about a secret: after this process deletes or creates it. */
+  forget(secretHash: string): void {
+    this.lookups.delete(secretHash);
+  }
+
+  /** Concurrent requests with the same secret share one read; a failed read is not remembered. */
+  private lookup(secretHash: string): Promise<ApiToken | undefined> {
+    if (this.options.ttlMs <= 0) return this.store.findByHash(secretHash);
+    const at = this.now().getTime();
+    const known = this.lookups.get(secretHash);
+    if (known && at < known.until) return known.token;
+    const entry: Lookup = { token: this.store.findByHash(secretHash), until: at + this.options.ttlMs };
+    this.lookups.set(secretHash, entry);
+    entry.token.catch(() => {
+      if (this.lookups.get(secretHash) === entry) this.lookups.delete(secretHash);
+    });
+    return entry.token;
+  }
+}
