@@ -5,9 +5,10 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { GROUPS, type Group } from '../../lib/api/route-types.js';
+import { SWAGGER_UI_BUNDLE_DIR, SWAGGER_UI_FILES, SWAGGER_UI_PACKAGE } from '../../lib/docs/swagger-ui.js';
 import { keys } from '../../lib/store/table-design.js';
 import { SECRETS_EXTENSION } from './secret-key.js';
-import { ServiceFunction } from './service-function.js';
+import { ServiceFunction, type BundledFile } from './service-function.js';
 
 /** Marks each endpoint group's function, for people in the console and for the stack tests. */
 export const GROUP_TAG = 'toggles:endpoint-group';
@@ -24,6 +25,17 @@ export const SDK_USAGE_PARTITIONS = [
   keys.lastSeenAll().pk,
   keys.clientApps().pk,
 ] as const;
+
+/**
+ * Files a group's function serves from its own bundle: Swagger UI's page needs two files of
+ * swagger-ui-dist (1.9 MB), and only the instance function, which serves /docs, carries them.
+ */
+export const GROUP_BUNDLED_FILES: Partial<Record<Group, readonly BundledFile[]>> = {
+  instance: Object.values(SWAGGER_UI_FILES).map(({ file }) => ({
+    from: `node_modules/${SWAGGER_UI_PACKAGE}/${file}`,
+    to: `${SWAGGER_UI_BUNDLE_DIR}/${file}`,
+  })),
+};
 
 /** Only the access function seals secrets (the OIDC settings); no other function can read the key. */
 const KEY_GROUPS: ReadonlySet<Group> = new Set<Group>(['access']);
@@ -53,6 +65,7 @@ export class GroupFunctions extends Construct {
           ...(key ? { SECRET_KEY_ARN: key.secretArn } : {}),
         },
         ...(key ? { paramsAndSecrets: SECRETS_EXTENSION } : {}),
+        bundledFiles: GROUP_BUNDLED_FILES[group] ?? [],
       });
       Tags.of(fn).add(GROUP_TAG, group);
       key?.grantRead(fn);

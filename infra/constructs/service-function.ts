@@ -1,7 +1,8 @@
+import path from 'node:path';
 import { Duration, Validations } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { NodejsFunction, OutputFormat, type ICommandHooks } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { fromRoot, projectRoot } from '../paths.js';
@@ -14,6 +15,15 @@ export interface ServiceFunctionProps {
   memorySize?: number;
   timeout?: Duration;
   paramsAndSecrets?: lambda.ParamsAndSecretsLayerVersion;
+  /** Files the function reads at run time, copied into its bundle after esbuild has run. */
+  bundledFiles?: readonly BundledFile[];
+}
+
+export interface BundledFile {
+  /** Relative to the repository root. */
+  from: string;
+  /** Relative to the bundle's root, where `index.mjs` is. */
+  to: string;
 }
 
 /**
@@ -66,6 +76,7 @@ export class ServiceFunction extends Construct {
         bundleAwsSDK: true,
         // Some CommonJS dependencies call require(); ESM output has none unless we make one.
         banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
+        ...(props.bundledFiles?.length ? { commandHooks: copyHooks(props.bundledFiles) } : {}),
       },
     });
 
@@ -74,4 +85,21 @@ export class ServiceFunction extends Construct {
       reason: 'Node.js 22 is the runtime this service is built and tested for (design §5); moving on is a deliberate upgrade.',
     });
   }
+}
+
+/**
+ * Copies files into the bundle as its last step. The commands run in a shell, locally or in
+ * the bundling container alike, where `inputDir` is the repository root.
+ */
+function copyHooks(files: readonly BundledFile[]): ICommandHooks {
+  const quote = (value: string) => `'${value.replace(/'/g, `'\\''`)}'`;
+  return {
+    beforeBundling: () => [],
+    beforeInstall: () => [],
+    afterBundling: (inputDir, outputDir) =>
+      files.map(({ from, to }) => {
+        const target = path.posix.join(outputDir, to);
+        return `mkdir -p ${quote(path.posix.dirname(target))} && cp ${quote(path.posix.join(inputDir, from))} ${quote(target)}`;
+      }),
+  };
 }

@@ -3,6 +3,7 @@ import { apiTokenRoutes } from './routes/api-tokens.js';
 import { authSettingsRoutes } from './routes/auth-settings.js';
 import { clientRoutes } from './routes/client.js';
 import { contextFieldRoutes } from './routes/context-fields.js';
+import { docsRoutes } from './routes/docs.js';
 import { environmentRoutes } from './routes/environments.js';
 import { featureEnvironmentRoutes } from './routes/feature-environments.js';
 import { featureRelationRoutes } from './routes/feature-relations.js';
@@ -26,7 +27,7 @@ import { userRoutes } from './routes/users.js';
  * is the one table, and `mergeRows` refuses an operation id used twice.
  */
 export const routeTable = mergeRows(
-  instanceRoutes, strategyTypeRoutes, apiTokenRoutes, clientRoutes,
+  instanceRoutes, docsRoutes, strategyTypeRoutes, apiTokenRoutes, clientRoutes,
   userRoutes, authSettingsRoutes, signupTokenRoutes, groupRoutes,
   projectRoutes, environmentRoutes, segmentRoutes, contextFieldRoutes, tagTypeRoutes,
   featureRoutes, featureEnvironmentRoutes, featureRelationRoutes, exportImportRoutes, stateRoutes, {

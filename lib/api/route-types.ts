@@ -31,9 +31,17 @@ export interface RouteSpec {
   query?: z.ZodType;
   /** The success body's wire shape; absent when the success response has no body. */
   response?: z.ZodType;
+  /**
+   * The success body's media types when it is not only JSON, the default first (the docs page
+   * is HTML; the state export answers YAML on request). The OpenAPI document lists them.
+   */
+  mediaTypes?: readonly string[];
   status: number;
   deprecated?: boolean;
-  /** Kept out of the public API description (the authenticated not-found fallback). */
+  /**
+   * Kept out of the OpenAPI document: the authenticated not-found fallback, and the Swagger UI
+   * page's static files, which belong to the page rather than to the API.
+   */
   internal?: boolean;
 }
 

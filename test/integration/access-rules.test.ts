@@ -13,10 +13,12 @@ const concreteMethod = (method: string) => (method === 'ANY' ? 'GET' : method);
 describe('authentication across the route table', () => {
   const guarded = operationIds.filter((id) => routeTable[id].access.kind !== 'public');
 
-  it('leaves only GET /health open', () => {
+  it('leaves only /health and the API description open, and nothing under /api', () => {
     const open = operationIds.filter((id) => routeTable[id].access.kind === 'public').map((id) => routeTable[id].path);
 
-    expect(open).toEqual(['/health']);
+    // The docs describe the API and hold no data; Swagger UI asks for a token before calling /api.
+    expect(open.sort()).toEqual(['/docs', '/docs/openapi.json', '/docs/swagger-ui-bundle.js', '/docs/swagger-ui.css', '/health']);
+    expect(operationIds.filter((id) => routeTable[id].path.startsWith('/api/')).every((id) => guarded.includes(id))).toBe(true);
   });
 
   it.each(guarded)('%s answers 401 AuthenticationRequired without a token', async (id) => {

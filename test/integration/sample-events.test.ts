@@ -15,6 +15,10 @@ import { unique } from '../support/services.js';
 const SCENARIOS: Array<[string, number]> = [
   ['instance/health.json', 200],
   ['instance/ui-config.json', 200],
+  ['instance/docs-openapi.json', 200],
+  ['instance/docs-page.json', 200],
+  ['instance/docs-styles.json', 200],
+  ['instance/docs-script.json', 200],
   ['instance/insights.json', 200],
   ['instance/unknown-api-path.json', 404],
   ['strategies/create.json', 201],

@@ -19,7 +19,8 @@ export const clientRoutes = {
   }),
   getClientFeature: route({
     method: 'GET', path: '/api/client/features/{featureName}', group: 'client', access: sdk, status: 200,
-    summary: 'E18. Get one toggle of the token’s scope', query: clientFeaturesQuerySchema, response: clientFeatureSchema,
+    summary: 'E18. Get one toggle of the token’s scope (deprecated for SDK use)', query: clientFeaturesQuerySchema,
+    response: clientFeatureSchema, deprecated: true,
   }),
   registerClient: route({
     method: 'POST', path: '/api/client/register', group: 'client', access: sdk, status: 202,

@@ -5,5 +5,6 @@ export const stateRoutes = {
   exportState: route({
     method: 'GET', path: '/api/admin/state/export', group: 'state', access: { kind: 'admin', permission: 'ADMIN' }, status: 200,
     summary: 'E10. Export state (deprecated; use E3)', query: stateExportQuerySchema, response: stateSchema, deprecated: true,
+    mediaTypes: ['application/json', 'text/yaml'],
   }),
 } as const satisfies Record<string, RouteSpec>;

@@ -1,0 +1,77 @@
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type BrowserContext } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inject } from 'vitest';
+import { GROUP_HEADINGS } from '../../lib/api/group-headings.js';
+import { startServerProcess, type StartedServer } from '../support/local-server.js';
+import { unique } from '../support/services.js';
+
+/** Debian's Chromium (`.ci/run` installs it); playwright-core never downloads a browser. */
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const SCREENSHOT = 'test-artifacts/docs.png';
+
+/**
+ * Headless on a machine whose only network is loopback: without the background-networking
+ * flags Chromium keeps trying to reach Google's hosts; a fresh profile keeps runs independent.
+ */
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+describe('the Swagger UI page in a real browser', () => {
+  let server: StartedServer;
+  let context: BrowserContext | undefined;
+  let profile: string | undefined;
+
+  beforeAll(async () => {
+    if (!existsSync(CHROMIUM)) throw new Error(`No Chromium at ${CHROMIUM}: apt-get install chromium, or set CHROMIUM_PATH`);
+    profile = mkdtempSync(join(tmpdir(), 'docs-chromium-'));
+    server = await startServerProcess({ DYNAMODB_ENDPOINT: inject('dynamodb').endpoint, TABLE_NAME: unique('docs') });
+  });
+
+  afterAll(async () => {
+    // Always closed, whatever the test did: a stray Chromium would outlive the run.
+    await context?.close();
+    await server?.stop();
+    if (profile) rmSync(profile, { recursive: true, force: true });
+  });
+
+  it('renders the endpoint groups from /docs/openapi.json, with no request leaving the machine', async () => {
+    // launchPersistentContext is how playwright takes a --user-data-dir of our choosing.
+    context = await chromium.launchPersistentContext(profile!, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: CHROMIUM_ARGS,
+      timeout: 30_000,
+      viewport: { width: 1280, height: 1400 },
+    });
+    const page = context.pages()[0] ?? (await context.newPage());
+    const requested: string[] = [];
+    page.on('request', (request) => requested.push(request.url()));
+    page.setDefaultTimeout(20_000);
+
+    const response = await page.goto(`${server.url}/docs`);
+    // Swagger UI renders one section per tag once it has fetched and parsed the document.
+    await page.locator('.opblock-tag-section').first().waitFor();
+    const headings = await page.locator('.opblock-tag-section h3').allTextContents();
+    const title = await page.locator('.information-container .title').textContent();
+    mkdirSync('test-artifacts', { recursive: true });
+    await page.screenshot({ path: SCREENSHOT, fullPage: false });
+
+    expect(response?.status()).toBe(200);
+    for (const group of ['instance', 'client', 'features', 'projects', 'access'] as const) {
+      expect(headings.join('\n')).toContain(GROUP_HEADINGS[group].name);
+    }
+    expect(title).toContain('serverless-toggles');
+    expect(requested.some((url) => url.endsWith('/docs/openapi.json'))).toBe(true);
+    expect(requested.filter((url) => !url.startsWith(server.url) && !url.startsWith('data:'))).toEqual([]);
+  }, 60_000);
+});
