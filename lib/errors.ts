@@ -8,7 +8,9 @@ export type DomainErrorKind =
   | 'forbidden'
   | 'not-found'
   | 'conflict'
-  | 'unsupported-media-type';
+  | 'payload-too-large'
+  | 'unsupported-media-type'
+  | 'unavailable';
 
 export abstract class DomainError extends Error {
   abstract readonly kind: DomainErrorKind;
@@ -46,4 +48,14 @@ export class Conflict extends DomainError {
 
 export class UnsupportedMediaType extends DomainError {
   readonly kind = 'unsupported-media-type';
+}
+
+/** The request body is larger than the route accepts. */
+export class PayloadTooLarge extends DomainError {
+  readonly kind = 'payload-too-large';
+}
+
+/** The store cannot be reached or is throttling; the same request may work a moment later. */
+export class ServiceUnavailable extends DomainError {
+  readonly kind = 'unavailable';
 }

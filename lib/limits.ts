@@ -12,3 +12,9 @@ export const RESOURCE_LIMITS = {
   signalEndpoints: 5,
   signalTokensPerEndpoint: 5,
 } as const;
+
+/**
+ * Request body limits in bytes, as Unleash sets them: about 100 KB, 500 KB for the batch
+ * endpoints (import, export, SDK metrics). A route row names its own as `maxBodyBytes`.
+ */
+export const BODY_LIMITS = { default: 100 * 1024, batch: 500 * 1024 } as const;

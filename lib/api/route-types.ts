@@ -28,6 +28,8 @@ export interface RouteSpec {
    * failing, because the Node SDK stops reporting for good after a 400 or a 415.
    */
   lenientBody?: boolean;
+  /** The largest body accepted, in bytes (413 above it); 100 KB unless the row says otherwise. */
+  maxBodyBytes?: number;
   query?: z.ZodType;
   /** The success body's wire shape; absent when the success response has no body. */
   response?: z.ZodType;

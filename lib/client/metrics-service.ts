@@ -1,3 +1,4 @@
+import { log } from '../log.js';
 import { DEFAULT_SDK_ENVIRONMENT } from '../projects/defaults.js';
 import type { Caller } from '../tokens/model.js';
 import type { ClientApplicationStore, HourlyCount, MetricsStore, SeenFeature } from './store.js';
@@ -94,5 +95,5 @@ export function isStorableName(name: string): boolean {
 }
 
 function warn(message: string, appName?: string): void {
-  console.warn(JSON.stringify({ level: 'warn', message, ...(appName ? { appName } : {}) }));
+  log.warn(message, appName ? { appName } : {});
 }

@@ -49,9 +49,11 @@ export class GroupService {
 
   async create(input: GroupInput, by: string): Promise<GroupView> {
     const now = this.now().toISOString();
+    // Checked before an id is drawn, so a refused create leaves the counter alone.
+    const details = detailsOf(input);
     const group: Group = {
       id: await this.store.nextId(),
-      ...detailsOf(input),
+      ...details,
       createdAt: now,
       createdBy: by,
       members: replaceMembers([], input.userIds ?? [], now, by),

@@ -10,7 +10,10 @@ export const ERROR_TABLE: Record<DomainErrorKind, { status: number; name: string
   forbidden: { status: 403, name: 'NoAccessError' },
   'not-found': { status: 404, name: 'NotFoundError' },
   conflict: { status: 409, name: 'NameExistsError' },
+  // The interface names no error for these two; the names are HTTP's own reason phrases.
+  'payload-too-large': { status: 413, name: 'ContentTooLarge' },
   'unsupported-media-type': { status: 415, name: 'ContentTypeerror' },
+  unavailable: { status: 503, name: 'ServiceUnavailable' },
 };
 
 export const INTERNAL_ERROR = { status: 500, name: 'InternalError' } as const;

@@ -1,5 +1,6 @@
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2 } from 'aws-lambda';
+import { log } from '../log.js';
 
 /**
  * The JSON body parser of the SDK reporting routes. Unlike the strict parser it ignores the
@@ -20,7 +21,7 @@ function parseOrUndefined(text: string | undefined, path: string): unknown {
   try {
     return JSON.parse(text);
   } catch {
-    console.warn(JSON.stringify({ level: 'warn', message: 'SDK report body is not JSON; accepted and ignored', path }));
+    log.warn('SDK report body is not JSON; accepted and ignored', { path });
     return undefined;
   }
 }

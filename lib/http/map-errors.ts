@@ -2,6 +2,7 @@ import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2, Context } from 'aws-lambda';
 import * as z from 'zod';
 import { DomainError } from '../errors.js';
+import { log } from '../log.js';
 import { ERROR_TABLE, INTERNAL_ERROR } from './error-table.js';
 import { errorResult } from './responses.js';
 
@@ -19,6 +20,8 @@ export const mapErrors = (): MiddlewareObj<APIGatewayProxyEventV2, APIGatewayPro
 function responseFor(error: unknown, requestId: string, event: APIGatewayProxyEventV2) {
   if (error instanceof DomainError) {
     const { status, name } = ERROR_TABLE[error.kind];
+    // A 503 is ours to look into (the store was down or throttling), so it is logged with its cause.
+    if (status >= 500) log.error(error.message, { requestId, route: event.routeKey, error: describeUnknown(error.cause) });
     return errorResult(status, name, error.message);
   }
   if (error instanceof z.ZodError) {
@@ -29,7 +32,7 @@ function responseFor(error: unknown, requestId: string, event: APIGatewayProxyEv
   if (middyError?.package === '@middy/http-router' && middyError.statusCode === 404) {
     return errorResult(ERROR_TABLE['not-found'].status, ERROR_TABLE['not-found'].name, notAvailable(event.requestContext.http.path));
   }
-  console.error(JSON.stringify({ level: 'error', requestId, error: describeUnknown(error) }));
+  log.error('Unexpected failure', { requestId, route: event.routeKey, error: describeUnknown(error) });
   return errorResult(
     INTERNAL_ERROR.status,
     INTERNAL_ERROR.name,

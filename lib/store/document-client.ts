@@ -1,5 +1,6 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { translateSdkErrors } from './sdk-errors.js';
 
 export interface DynamoConnection {
   region: string;
@@ -8,17 +9,29 @@ export interface DynamoConnection {
 }
 
 /**
+ * Bounded waits, so a store that is down answers 503 within seconds instead of holding the
+ * request until the function times out (10 s) or, locally, forever. DynamoDB answers in
+ * milliseconds; a local engine that refuses connections is not worth a third attempt.
+ */
+const TIMEOUTS = { connectionTimeout: 2_000, requestTimeout: 5_000 } as const;
+const LOCAL_MAX_ATTEMPTS = 2;
+
+/**
  * One document client per process. Local engines accept any credentials, so fixed dummy
  * ones are given there; in Lambda the SDK's default chain supplies the role's credentials.
+ * AWS errors become domain errors on this client (`sdk-errors.ts`), so none leaves lib/store.
  */
 export function createDocumentClient(connection: DynamoConnection): DynamoDBDocumentClient {
   const client = new DynamoDBClient({
     region: connection.region,
+    requestHandler: TIMEOUTS,
     ...(connection.endpoint
-      ? { endpoint: connection.endpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
+      ? { endpoint: connection.endpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' }, maxAttempts: LOCAL_MAX_ATTEMPTS }
       : {}),
   });
-  return DynamoDBDocumentClient.from(client, {
+  const db = DynamoDBDocumentClient.from(client, {
     marshallOptions: { removeUndefinedValues: true },
   });
+  translateSdkErrors(db);
+  return db;
 }

@@ -44,9 +44,11 @@ export class UserService {
   /** `signupToken` is the secret of the public signup token the user signs up with, if any. */
   async create(input: UserInput, createdBy: string, signupToken: string | null = null): Promise<User> {
     const now = this.now().toISOString();
+    // Checked before an id is drawn, so a refused create leaves the counter alone.
+    const details = detailsOf(input);
     const user: User = {
       id: await this.store.nextId(),
-      ...detailsOf(input),
+      ...details,
       createdAt: now,
       createdBy,
       seenAt: null,

@@ -1,8 +1,9 @@
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { buildGroupHandler } from '../../lib/http/group-handler.js';
 import { defineOperations } from '../../functions/instance/handler.js';
 import { localContext, toApiGatewayEvent } from '../../scripts/local/api-gateway-event.js';
+import { captureLogs } from '../support/logs.js';
 import { adminToken, testServices } from '../support/services.js';
 
 describe('an unexpected failure', () => {
@@ -16,7 +17,7 @@ describe('an unexpected failure', () => {
       },
     };
     const handler = buildGroupHandler('instance', operations, services);
-    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const logged = captureLogs();
     const context = localContext('test');
 
     const result = (await handler(
@@ -32,7 +33,7 @@ describe('an unexpected failure', () => {
     expect(body.name).toBe('InternalError');
     expect(body.message).toContain(context.awsRequestId);
     expect(result.body).not.toContain('postgres');
-    expect(logged.mock.calls.flat().join(' ')).toContain(context.awsRequestId);
-    logged.mockRestore();
+    logged.restore();
+    expect(logged.text()).toContain(context.awsRequestId);
   });
 });

@@ -1,3 +1,4 @@
+import { BODY_LIMITS } from '../../limits.js';
 import { route, type RouteSpec } from '../route-types.js';
 import {
   clientFeatureSchema,
@@ -29,5 +30,7 @@ export const clientRoutes = {
   reportClientMetrics: route({
     method: 'POST', path: '/api/client/metrics', group: 'client', access: sdk, status: 202,
     summary: 'An SDK reports evaluation counts (202, no body)', body: clientMetricsSchema, lenientBody: true,
+    // One report counts every toggle an application evaluated: a batch.
+    maxBodyBytes: BODY_LIMITS.batch,
   }),
 } as const satisfies Record<string, RouteSpec>;

@@ -1,0 +1,71 @@
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { ServiceUnavailable, ValidationFailed } from '../errors.js';
+
+/**
+ * DynamoDB's own limits, as the 400s that name them. Requests can reach these only through
+ * values no schema bounds tightly enough, so the store answers for them rather than a 500.
+ */
+const LIMITS: Array<{ pattern: RegExp; message: string }> = [
+  {
+    pattern: /primary key values must be under|key.*(size|length).*exceed|exceeded the size limit of 1024/i,
+    message: 'A name or identifier is longer than the store allows (a key may hold at most 1024 bytes)',
+  },
+  {
+    pattern: /item size|maximum allowed size|size of an item/i,
+    message: 'The change would make a stored item larger than DynamoDB allows (400 KB)',
+  },
+  {
+    pattern: /number (underflow|overflow)|significant digits|number.*(range|precision)/i,
+    message: 'A number is outside what the store can keep (magnitudes from 1e-130 to 1e125, 38 significant digits)',
+  },
+  { pattern: /nesting levels/i, message: 'A value is nested deeper than the store allows (32 levels)' },
+];
+
+/** Network failures: the engine is down, unreachable or too slow to answer. */
+const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+/** DynamoDB's answers for "not now": throttling and its own outages, after the SDK's retries. */
+const UNAVAILABLE_NAMES = new Set([
+  'TimeoutError', 'RequestTimeout', 'RequestTimeoutException', 'ThrottlingException', 'ProvisionedThroughputExceededException',
+  'RequestLimitExceeded', 'InternalServerError', 'ServiceUnavailable', 'ServiceUnavailableException',
+]);
+
+/**
+ * Installs the translation on the client: the outermost middleware, so it sees each call's
+ * final error after the SDK's own retries. A store that wants to tell a failed condition
+ * apart still catches those itself; they pass through untouched.
+ */
+export function translateSdkErrors(db: DynamoDBDocumentClient): void {
+  db.middlewareStack.add(
+    (next) => async (args) => {
+      try {
+        return await next(args);
+      } catch (error) {
+        throw domainErrorFor(error) ?? error;
+      }
+    },
+    { step: 'initialize', priority: 'high', name: 'togglesDomainErrors', override: true },
+  );
+}
+
+export function domainErrorFor(error: unknown): Error | undefined {
+  if (!(error instanceof Error)) return undefined;
+  const { name, message } = error;
+  const code = (error as { code?: unknown }).code;
+  if (UNAVAILABLE_NAMES.has(name) || (typeof code === 'string' && CONNECTION_CODES.has(code))) {
+    return new ServiceUnavailable('The data store is not reachable right now; try again in a moment', { cause: error });
+  }
+  if (name === 'ValidationException') return limitFor(message);
+  if (name === 'TransactionCanceledException') {
+    const reasons = (error as { CancellationReasons?: Array<{ Code?: string; Message?: string }> }).CancellationReasons ?? [];
+    // Refused conditions are the caller's business (a concurrent change, a taken name).
+    if (reasons.some((reason) => reason.Code === 'ConditionalCheckFailed')) return undefined;
+    const invalid = reasons.find((reason) => reason.Code === 'ValidationError');
+    return invalid ? limitFor(invalid.Message ?? '') : undefined;
+  }
+  return undefined;
+}
+
+function limitFor(message: string): ValidationFailed | undefined {
+  const limit = LIMITS.find((candidate) => candidate.pattern.test(message));
+  return limit ? new ValidationFailed(limit.message) : undefined;
+}

@@ -1,0 +1,94 @@
+import { randomBytes } from 'node:crypto';
+import { inject } from 'vitest';
+import { loadConfig } from '../../lib/config.js';
+import { createServices, type Services } from '../../lib/services.js';
+import { prepareLocalTable } from '../../lib/store/create-table.js';
+import { formatSecret } from '../../lib/tokens/model.js';
+import { apiClient, type ApiRequest, type ApiResponse } from '../support/api.js';
+import type { World } from './requests.js';
+import { revisionReader, watchWrites, type WriteWatch } from './store-watch.js';
+
+export interface FuzzInstance {
+  services: Services;
+  call: (request: ApiRequest) => Promise<ApiResponse>;
+  world: World;
+  watch: WriteWatch;
+  /** The SDK revision item as stored, read past the watch. */
+  revision: () => Promise<string>;
+}
+
+/**
+ * A second instance on a table of its own, reached through the write watch, so the fuzz
+ * neither sees other tests' writes nor disturbs their data. The table is seeded like a fresh
+ * install, then given one of each resource so paths can name things that exist.
+ */
+export async function fuzzInstance(tableName: string): Promise<FuzzInstance> {
+  const { endpoint } = inject('dynamodb');
+  await prepareLocalTable({ region: 'local', endpoint }, tableName);
+  const watch = await watchWrites(endpoint);
+  const services = createServices(
+    loadConfig({ TABLE_NAME: tableName, DYNAMODB_ENDPOINT: watch.endpoint, AWS_REGION: 'local', SECRET_KEY: randomBytes(32).toString('hex') }),
+  );
+  await services.firstStart.ensure();
+  const adminToken = formatSecret(['*'], '*');
+  const clientToken = formatSecret(['*'], 'development');
+  await services.apiTokens.insertKnownSecret(adminToken, { tokenName: 'fuzz-admin', type: 'admin', environment: '*', projects: ['*'] });
+  await services.apiTokens.insertKnownSecret(clientToken, { tokenName: 'fuzz-client', type: 'client', environment: 'development', projects: ['*'] });
+  const call = apiClient(services);
+  const params = await populate(call, adminToken);
+  const everyName = [...new Set(Object.values(params).flat())];
+  const world: World = { adminToken, clientToken, params, names: () => everyName };
+  return { services, call, world, watch, revision: revisionReader(endpoint, tableName) };
+}
+
+type Params = Record<string, string[]>;
+
+/** One of each resource; a step whose route is refused or absent is skipped, not fatal. */
+async function populate(call: FuzzInstance['call'], token: string): Promise<Params> {
+  const params: Params = {
+    projectId: ['default', 'fz-proj'], featureName: ['fz-parent', 'fz-child', 'fz-archived'],
+    environment: ['development', 'production', 'fz-env'], parentName: ['fz-parent'], name: ['fz-field', 'fz-tags', 'fz-env', 'userId'],
+    strategyName: ['default', 'flexibleRollout', 'fz-strategy'], type: ['simple', 'fz-tags'], value: ['fz-value'],
+    id: [], groupId: [], token: [], strategyId: [],
+  };
+  const send = async (method: string, path: string, body?: unknown): Promise<ApiResponse | undefined> => {
+    try {
+      const res = await call({ method, path, token, body });
+      return res.status < 300 ? res : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  const feature = (name: string) => `/api/admin/projects/fz-proj/features/${name}`;
+  await send('POST', '/api/admin/environments', { name: 'fz-env', type: 'test', enabled: true });
+  await send('POST', '/api/admin/projects', { id: 'fz-proj', name: 'Fuzz', environments: ['development', 'production', 'fz-env'] });
+  await send('POST', '/api/admin/context', { name: 'fz-field', legalValues: [{ value: 'a' }] });
+  await send('POST', '/api/admin/tag-types', { name: 'fz-tags' });
+  await send('POST', '/api/admin/strategies', { name: 'fz-strategy', parameters: [{ name: 'p', type: 'string' }] });
+  const segment = await send('POST', '/api/admin/segments', { name: 'fz-segment', constraints: [{ contextName: 'userId', operator: 'IN', values: ['u1'] }] });
+  if (segment) params.id!.push(String(segment.body.id));
+  for (const name of ['fz-parent', 'fz-child', 'fz-archived']) await send('POST', '/api/admin/projects/fz-proj/features', { name });
+  const strategy = await send('POST', `${feature('fz-parent')}/environments/development/strategies`, {
+    name: 'flexibleRollout', parameters: { rollout: '50' }, segments: segment ? [segment.body.id] : [],
+  });
+  if (strategy) params.strategyId!.push(String(strategy.body.id));
+  await send('POST', `${feature('fz-parent')}/environments/development/on`);
+  await send('PUT', `${feature('fz-child')}/environments/development/variants`, [{ name: 'blue', weight: 1000, weightType: 'variable' }]);
+  await send('POST', `${feature('fz-child')}/dependencies`, { feature: 'fz-parent' });
+  await send('POST', '/api/admin/features/fz-child/tags', { type: 'fz-tags', value: 'fz-value' });
+  await send('DELETE', feature('fz-archived'));
+  await populateAccess(send, params);
+  params.id!.push('1', '999999');
+  return params;
+}
+
+async function populateAccess(send: (method: string, path: string, body?: unknown) => Promise<ApiResponse | undefined>, params: Params) {
+  const user = await send('POST', '/api/admin/user-admin', { email: 'fuzz@example.com', username: 'fuzz', rootRole: 'Viewer' });
+  if (user) params.id!.push(String(user.body.id));
+  const group = await send('POST', '/api/admin/groups', { name: 'fz-group', users: user ? [{ user: { id: user.body.id } }] : [] });
+  if (group) params.groupId!.push(String(group.body.id));
+  const signup = await send('POST', '/api/admin/invite-link/tokens', { name: 'fz-invite', expiresAt: new Date(Date.now() + 86_400_000).toISOString() });
+  if (signup) params.token!.push(String(signup.body.secret));
+  const apiToken = await send('POST', '/api/admin/api-tokens', { tokenName: 'fz-token', type: 'client', environment: 'development', projects: ['*'] });
+  if (apiToken) params.token!.push(String(apiToken.body.secret));
+}
