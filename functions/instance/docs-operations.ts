@@ -10,7 +10,10 @@ const page = swaggerUiPage({
   script: routeTable.getSwaggerUiScript.path,
 });
 
-/** The API description and its Swagger UI page. Bodies go out as text (`json`), set content types. */
+/**
+ * The API description and its Swagger UI page. `json` sends a body that is already text; for
+ * the page and its files the content type header says what that text is.
+ */
 export const defineDocsOperations = (): OperationsFor<typeof docsRoutes> => ({
   getOpenApiDocument: async () => ({ json: openApiJson() }),
   getDocsPage: async () => ({ json: page, headers: { 'content-type': 'text/html; charset=utf-8' } }),
