@@ -1,7 +1,9 @@
 import { routeTable } from '../../lib/api/route-table.js';
 import type { docsRoutes } from '../../lib/api/routes/docs.js';
-import { openApiJson } from '../../lib/docs/api-description.js';
-import { ASSET_CACHE_CONTROL, SWAGGER_UI_FILES, swaggerUiAsset, swaggerUiPage, type SwaggerUiFile } from '../../lib/docs/swagger-ui.js';
+import { openApiAsset } from '../../lib/docs/api-description.js';
+import { ASSET_CACHE_CONTROL, SWAGGER_UI_FILES, swaggerUiAsset, swaggerUiPage } from '../../lib/docs/swagger-ui.js';
+import type { TextAsset } from '../../lib/docs/text-asset.js';
+import { acceptsGzip } from '../../lib/http/accept-encoding.js';
 import type { OperationsFor } from '../../lib/http/operation.js';
 
 const page = swaggerUiPage({
@@ -10,20 +12,26 @@ const page = swaggerUiPage({
   script: routeTable.getSwaggerUiScript.path,
 });
 
+type Headers = Record<string, string | undefined>;
+
 /**
  * The API description and its Swagger UI page. `json` sends a body that is already text; for
  * the page and its files the content type header says what that text is.
  */
 export const defineDocsOperations = (): OperationsFor<typeof docsRoutes> => ({
-  getOpenApiDocument: async () => ({ json: openApiJson() }),
+  getOpenApiDocument: async ({ headers }) => send(await openApiAsset(), 'application/json; charset=utf-8', headers),
   getDocsPage: async () => ({ json: page, headers: { 'content-type': 'text/html; charset=utf-8' } }),
-  getSwaggerUiStyles: () => asset('styles'),
-  getSwaggerUiScript: () => asset('script'),
+  getSwaggerUiStyles: async ({ headers }) =>
+    send(await swaggerUiAsset('styles'), SWAGGER_UI_FILES.styles.contentType, headers, ASSET_CACHE_CONTROL),
+  getSwaggerUiScript: async ({ headers }) =>
+    send(await swaggerUiAsset('script'), SWAGGER_UI_FILES.script.contentType, headers, ASSET_CACHE_CONTROL),
 });
 
-async function asset(name: SwaggerUiFile) {
-  return {
-    json: await swaggerUiAsset(name),
-    headers: { 'content-type': SWAGGER_UI_FILES[name].contentType, 'cache-control': ASSET_CACHE_CONTROL },
-  };
+/** Gzip-compressed when the client takes it; `vary` keeps caches from mixing the two forms. */
+function send(asset: TextAsset, contentType: string, request: Headers, cacheControl?: string) {
+  const headers = { 'content-type': contentType, vary: 'accept-encoding', ...(cacheControl ? { 'cache-control': cacheControl } : {}) };
+  if (acceptsGzip(request['accept-encoding'])) {
+    return { base64: asset.gzipBase64, headers: { ...headers, 'content-encoding': 'gzip' } };
+  }
+  return { json: asset.text, headers };
 }

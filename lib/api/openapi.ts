@@ -1,4 +1,5 @@
 import type * as z from 'zod';
+import { maxBodyBytesOf } from '../http/body-limit.js';
 import { ERROR_TABLE } from '../http/error-table.js';
 import { GROUP_HEADINGS, HEADING_ORDER } from './group-headings.js';
 import { SchemaWriter, type JsonSchema } from './openapi-schemas.js';
@@ -38,15 +39,18 @@ const ERROR_MEANING: Record<number, string> = {
   403: 'the token may not use this route (SDK tokens reach only /api/client)',
   404: 'no such resource',
   409: 'the name is taken, or the resource is in use or was changed concurrently',
+  413: 'the body is larger than this route accepts',
   415: 'the body is not JSON (send Content-Type: application/json)',
+  503: 'the data store could not be reached; try again',
 };
 
 /**
  * The error answers a route can give, derived from the row: a token check can fail (401) and an
  * admin route refuses SDK tokens (403); input can be invalid (400) where the route takes any;
  * a named resource can be missing (404); a write can meet a taken name, a resource in use or
- * a concurrent edit (409); a JSON body can come with another Content-Type (415). The SDK
- * reporting routes never refuse a body, so they answer none of 400, 409 and 415.
+ * a concurrent edit (409); a body can be too large (413) or, when it must be JSON, come with
+ * another Content-Type (415); and every route that checks a token reads the store (503). The
+ * SDK reporting routes never refuse a body's content, so they answer none of 400, 409 and 415.
  */
 export function errorStatuses(spec: RouteSpec): number[] {
   const hasPathParams = spec.path.includes('{');
@@ -57,7 +61,9 @@ export function errorStatuses(spec: RouteSpec): number[] {
   if (spec.access.kind === 'admin') statuses.add(403);
   if (hasPathParams) statuses.add(404);
   if (spec.method !== 'GET' && !spec.lenientBody) statuses.add(409);
+  if (spec.body) statuses.add(413);
   if (strictBody) statuses.add(415);
+  if (spec.access.kind !== 'public') statuses.add(503);
   return [...statuses].sort();
 }
 
@@ -96,7 +102,7 @@ export function buildOpenApiDocument(routes: Record<string, RouteSpec>, info: Op
 
 function operation(operationId: string, spec: RouteSpec, schemas: SchemaWriter, errorRef: JsonSchema): Json {
   const parameters = [...pathParameters(spec.path), ...(spec.query ? queryParameters(spec.query, schemas, operationId) : [])];
-  const errors = Object.fromEntries(errorStatuses(spec).map((status) => [String(status), errorResponse(status, errorRef)]));
+  const errors = Object.fromEntries(errorStatuses(spec).map((status) => [String(status), errorResponse(spec, status, errorRef)]));
   return {
     operationId,
     summary: spec.summary,
@@ -149,7 +155,8 @@ function successResponse(operationId: string, spec: RouteSpec, schemas: SchemaWr
   return { description, content };
 }
 
-function errorResponse(status: number, errorRef: JsonSchema): Json {
+function errorResponse(spec: RouteSpec, status: number, errorRef: JsonSchema): Json {
   const name = Object.values(ERROR_TABLE).find((entry) => entry.status === status)?.name ?? 'Error';
-  return { description: `${name}: ${ERROR_MEANING[status] ?? 'see the message'}`, content: { [JSON_TYPE]: { schema: errorRef } } };
+  const limit = status === 413 ? ` (${maxBodyBytesOf(spec) / 1024} KB)` : '';
+  return { description: `${name}: ${ERROR_MEANING[status] ?? 'see the message'}${limit}`, content: { [JSON_TYPE]: { schema: errorRef } } };
 }

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { once, textAsset, type TextAsset } from './text-asset.js';
 
 /**
  * Swagger UI, served by the service itself (no CDN): the two files of `swagger-ui-dist` the page
@@ -21,18 +22,16 @@ export const SWAGGER_UI_BUNDLE_DIR = 'swagger-ui';
 /** Browsers may keep the files an hour; they change only when the package is upgraded. */
 export const ASSET_CACHE_CONTROL = 'public, max-age=3600';
 
-const loaded = new Map<SwaggerUiFile, Promise<string>>();
+const loaders = Object.fromEntries(
+  Object.entries(SWAGGER_UI_FILES).map(([name, { file }]) => [
+    name,
+    once(async () => textAsset(await readFile(join(assetDirectory(), file), 'utf8'))),
+  ]),
+) as Record<SwaggerUiFile, () => Promise<TextAsset>>;
 
-/** A file's text, read once per process. */
-export function swaggerUiAsset(name: SwaggerUiFile): Promise<string> {
-  let text = loaded.get(name);
-  if (!text) {
-    text = readFile(join(assetDirectory(), SWAGGER_UI_FILES[name].file), 'utf8');
-    loaded.set(name, text);
-    // A failed read is not kept: the next request tries again.
-    text.catch(() => loaded.delete(name));
-  }
-  return text;
+/** A file's text and its gzip form, read and compressed once per process. */
+export function swaggerUiAsset(name: SwaggerUiFile): Promise<TextAsset> {
+  return loaders[name]();
 }
 
 function assetDirectory(): string {

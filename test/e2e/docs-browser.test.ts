@@ -58,6 +58,7 @@ describe('the Swagger UI page in a real browser', () => {
     page.on('request', (request) => requested.push(request.url()));
     page.setDefaultTimeout(20_000);
 
+    const script = page.waitForResponse((answer) => answer.url().endsWith('/docs/swagger-ui-bundle.js'));
     const response = await page.goto(`${server.url}/docs`);
     // Swagger UI renders one section per tag once it has fetched and parsed the document.
     await page.locator('.opblock-tag-section').first().waitFor();
@@ -67,6 +68,7 @@ describe('the Swagger UI page in a real browser', () => {
     await page.screenshot({ path: SCREENSHOT, fullPage: false });
 
     expect(response?.status()).toBe(200);
+    expect((await script).headers()['content-encoding']).toBe('gzip');
     for (const group of ['instance', 'client', 'features', 'projects', 'access'] as const) {
       expect(headings.join('\n')).toContain(GROUP_HEADINGS[group].name);
     }

@@ -64,6 +64,8 @@ describe('the bundled functions', () => {
     expect(styles!.length).toBe(sourceSize('swagger-ui.css'));
     expect(script!.contentType).toContain('javascript');
     expect(script!.length).toBe(sourceSize('swagger-ui-bundle.js'));
+    // The sample events for the two files ask for gzip, as browsers do.
+    expect([styles!.encoding, script!.encoding]).toEqual(['gzip', 'gzip']);
     expect(JSON.parse(openapi!.body)).toEqual(openApiDocument());
   }, 30_000);
 });
@@ -73,6 +75,7 @@ const sourceSize = (file: string) => readFileSync(join('node_modules/swagger-ui-
 interface Answer {
   statusCode: number;
   contentType: string;
+  encoding: string;
   length: number;
   body: string;
 }
@@ -82,12 +85,15 @@ async function invokeBundle(bundleDir: string, events: string[]): Promise<Answer
   const script = `
     const { handler } = await import(${JSON.stringify(join(bundleDir, 'index.mjs'))});
     const { readFileSync } = await import('node:fs');
+    const { gunzipSync } = await import('node:zlib');
     const answers = [];
     for (const name of ${JSON.stringify(events)}) {
       const event = JSON.parse(readFileSync('events/instance/' + name + '.json', 'utf8'));
       const result = await handler(event, { awsRequestId: 'bundle-test', getRemainingTimeInMillis: () => 10000 });
-      const body = result.body ?? '';
-      answers.push({ statusCode: result.statusCode, contentType: result.headers['content-type'], length: body.length,
+      const raw = result.isBase64Encoded ? Buffer.from(result.body, 'base64') : Buffer.from(result.body ?? '');
+      const body = (result.headers['content-encoding'] === 'gzip' ? gunzipSync(raw) : raw).toString('utf8');
+      answers.push({ statusCode: result.statusCode, contentType: result.headers['content-type'],
+        encoding: result.headers['content-encoding'] ?? 'identity', length: body.length,
         body: name === 'docs-script' || name === 'docs-styles' ? '' : body });
     }
     process.stdout.write(JSON.stringify(answers));

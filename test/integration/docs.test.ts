@@ -38,6 +38,19 @@ describe('the API description and its page, through the instance handler', () =>
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toContain(type);
     expect(res.headers['cache-control']).toMatch(/^public, max-age=\d+$/);
+    expect(res.headers['content-encoding']).toBeUndefined();
     expect(res.text).toBe(swaggerUiDist(file));
+  });
+
+  it.each([['/docs/swagger-ui-bundle.js'], ['/docs/openapi.json']])('gzips %s for a client that takes gzip', async (path) => {
+    const plain = await call({ method: 'GET', path });
+
+    const zipped = await call({ method: 'GET', path, headers: { 'accept-encoding': 'gzip, deflate, br' } });
+
+    expect(zipped.status).toBe(200);
+    expect(zipped.isBase64Encoded).toBe(true);
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    expect(zipped.headers.vary).toBe('accept-encoding');
+    expect(zipped.text).toBe(plain.text);
   });
 });

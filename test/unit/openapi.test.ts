@@ -85,14 +85,15 @@ describe('the OpenAPI document', () => {
     expect(operationOf('createFeature').requestBody.content['application/json'].schema.required).toContain('name');
   });
 
-  it('answers errors with the Error schema: 401 wherever a token is needed, 403 on admin routes, 415 with a JSON body', () => {
+  it('answers errors with the Error schema: 401 wherever a token is needed, 403 on admin routes, 413 and 415 with a body', () => {
     expect(document.components.schemas.Error).toMatchObject({ required: ['id', 'name', 'message'] });
     const create = operationOf('createFeature').responses;
-    expect(Object.keys(create)).toEqual(expect.arrayContaining(['201', '400', '401', '403', '404', '409', '415']));
+    expect(Object.keys(create).sort()).toEqual(['201', '400', '401', '403', '404', '409', '413', '415', '503']);
     expect(create['415'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' });
+    expect(create['413'].description).toMatch(/^ContentTooLarge: .* \(\d+ KB\)$/);
     expect(Object.keys(operationOf('health').responses)).toEqual(['200']);
-    expect(errorStatuses(routeTable.registerClient)).toEqual([401]);
-    expect(errorStatuses(routeTable.getClientFeatures)).toEqual([400, 401]);
+    expect(errorStatuses(routeTable.registerClient)).toEqual([401, 413, 503]);
+    expect(errorStatuses(routeTable.getClientFeatures)).toEqual([400, 401, 503]);
   });
 
   it('describes the YAML state export and the HTML page by their media types', () => {
