@@ -28,7 +28,7 @@ export function connectStore(config: AppConfig): StoreContext {
 
 /**
  * The SDK API's composition root: only what the client function needs, so its bundle and its
- * cold start stay small (ADR 8). `createServices` builds on it, so the SDK path is wired once
+ * cold start stay small (ADR 9). `createServices` builds on it, so the SDK path is wired once
  * and an admin write in the same process reaches the same revision clock and token cache.
  */
 export function createClientServices(config: AppConfig, store: StoreContext = connectStore(config)) {

@@ -26,9 +26,9 @@ export const configSchema = z.object({
     .transform((path) => path.replace(/\/+$/, '')),
   INIT_ADMIN_API_TOKENS: commaList,
   INIT_CLIENT_API_TOKENS: commaList,
-  /** How long the SDK path trusts the revision it read, in ms; 0 reads it on every poll (ADR 8). */
+  /** How long the SDK path trusts the revision it read, in ms; 0 reads it on every poll (ADR 9). */
   REVISION_CHECK_INTERVAL_MS: z.coerce.number().int().min(0).default(1000),
-  /** How long a process trusts a looked-up API token, in ms; 0 looks it up on every request (ADR 8). */
+  /** How long a process trusts a looked-up API token, in ms; 0 looks it up on every request (ADR 9). */
   TOKEN_CACHE_TTL_MS: z.coerce.number().int().min(0).default(60_000),
   /** Key material for secrets stored encrypted (the OIDC client secret); at least 32 characters. */
   SECRET_KEY: z.string().min(32, { error: 'must be at least 32 characters of random text' }).optional(),

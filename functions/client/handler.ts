@@ -33,11 +33,11 @@ export const defineOperations = ({ clientFeatures, clientMetrics }: SdkServices)
 
 /**
  * The client function's entry: the SDK API's own rows and its slim composition root, so the
- * bundle carries neither the admin API's schemas nor its services (ADR 8).
+ * bundle carries neither the admin API's schemas nor its services (ADR 9).
  */
 export const handler = lazyHandler(() => {
   const services = createClientServices(loadConfig(process.env));
-  return buildRouter(clientRoutes, defineOperations(services), services.tokens);
+  return buildRouter(clientRoutes, defineOperations(services), services.tokens, { namesActor: false });
 });
 
 /** The payload as stored: gzip bytes when the SDK accepts them (they all do), else the JSON text. */

@@ -8,6 +8,7 @@ import { GROUPS, type Group } from '../../lib/api/route-types.js';
 import { SWAGGER_UI_BUNDLE_DIR, SWAGGER_UI_FILES, SWAGGER_UI_PACKAGE } from '../../lib/docs/swagger-ui.js';
 import { keys } from '../../lib/store/table-design.js';
 import { SECRETS_EXTENSION } from './secret-key.js';
+import { bundlesAwsSdk } from '../bundling.js';
 import { ServiceFunction, type BundledFile } from './service-function.js';
 
 /** Marks each endpoint group's function, for people in the console and for the stack tests. */
@@ -59,6 +60,7 @@ export class GroupFunctions extends Construct {
       const { function: fn } = new ServiceFunction(this, group, {
         entry: `functions/${group}/handler.ts`,
         description: `Feature toggles: ${group} endpoints`,
+        bundleAwsSdk: bundlesAwsSdk(group),
         environment: {
           TABLE_NAME: props.table.tableName,
           UNLEASH_URL: props.unleashUrl,

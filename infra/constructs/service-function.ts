@@ -5,6 +5,7 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat, type ICommandHooks } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import { BUNDLING } from '../bundling.js';
 import { fromRoot, projectRoot } from '../paths.js';
 
 export interface ServiceFunctionProps {
@@ -15,6 +16,8 @@ export interface ServiceFunctionProps {
   memorySize?: number;
   timeout?: Duration;
   paramsAndSecrets?: lambda.ParamsAndSecretsLayerVersion;
+  /** Bundle the AWS SDK (default) or use the runtime's (infra/bundling.ts, ADR 9). */
+  bundleAwsSdk?: boolean;
   /** Files the function reads at run time, copied into its bundle after esbuild has run. */
   bundledFiles?: readonly BundledFile[];
 }
@@ -66,16 +69,15 @@ export class ServiceFunction extends Construct {
       ...(props.paramsAndSecrets ? { paramsAndSecrets: props.paramsAndSecrets } : {}),
       bundling: {
         format: OutputFormat.ESM,
-        target: 'node22',
-        minify: true,
+        target: BUNDLING.target,
+        minify: BUNDLING.minify,
         sourceMap: true,
         sourcesContent: false,
-        mainFields: ['module', 'main'],
+        mainFields: [...BUNDLING.mainFields],
         // The SDK version we test against ships inside the bundle, rather than whichever
-        // version the Lambda runtime happens to carry.
-        bundleAwsSDK: true,
-        // Some CommonJS dependencies call require(); ESM output has none unless we make one.
-        banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
+        // version the Lambda runtime happens to carry, unless the bundle's size rules (ADR 9).
+        bundleAwsSDK: props.bundleAwsSdk ?? true,
+        banner: BUNDLING.banner,
         ...(props.bundledFiles?.length ? { commandHooks: copyHooks(props.bundledFiles) } : {}),
       },
     });

@@ -33,7 +33,7 @@ export interface PayloadCacheLimits {
 export const DEFAULT_PAYLOAD_CACHE: PayloadCacheLimits = { maxEntries: 50, maxBytes: 64 * 1024 * 1024 };
 
 /**
- * The SDK read path (DESIGN §3, ADR 8). The revision comes from the clock (at most one
+ * The SDK read path (DESIGN §3, ADR 9). The revision comes from the clock (at most one
  * DynamoDB read per interval); an SDK whose If-None-Match equals the ETag gets a 304, anything
  * else the stored bytes of its scope at that revision. Only when the revision moved are the
  * features and segments read again, once per revision for every scope.

@@ -55,8 +55,20 @@ export function resolveQuery(caller: Caller, request: ClientRequest): ClientQuer
 
 /** A short hex hash of the resolved query (Unleash's ETag prefix). */
 export function queryHash(query: ClientQuery): string {
-  return createHash('sha256').update(JSON.stringify(queryEcho(query))).digest('hex').slice(0, 8);
+  const text = JSON.stringify(queryEcho(query));
+  let hash = knownHashes.get(text);
+  if (hash === undefined) {
+    hash = createHash('sha256').update(text).digest('hex').slice(0, 8);
+    // Every poll of a scope asks again; a few hundred scopes is plenty, and a flood of odd
+    // query strings only empties the memo.
+    if (knownHashes.size >= KNOWN_HASHES) knownHashes.clear();
+    knownHashes.set(text, hash);
+  }
+  return hash;
 }
+
+const knownHashes = new Map<string, string>();
+const KNOWN_HASHES = 500;
 
 /** The payload's `query`: the resolved query in Unleash's wire form (tags as `[type, value]`). */
 export function queryEcho(query: ClientQuery) {

@@ -18,7 +18,7 @@ interface Reading {
 }
 
 /**
- * The SDK path's view of the revision (DESIGN §3, ADR 8). It reads the revision item at most
+ * The SDK path's view of the revision (DESIGN §3, ADR 9). It reads the revision item at most
  * once per interval, shared by every poll in that interval, and re-reads before the interval
  * is up when this process has written (same-process read-after-write) or when a caller has
  * already seen a newer revision elsewhere (monotonic reads across containers).

@@ -8,6 +8,9 @@ import { buildRouter, lazyHandler, type LambdaHandler } from './router.js';
 
 export type { LambdaHandler } from './router.js';
 
+/** The SDK API records no change events (metrics and registrations are not changes), so it names no actor. */
+const SDK_GROUP: Group = 'client';
+
 /** One group's handler from its rows of the route table, on services that can authenticate. */
 export function buildGroupHandler<G extends Group>(
   group: G,
@@ -15,7 +18,9 @@ export function buildGroupHandler<G extends Group>(
   services: { apiTokens: Authenticator },
 ): LambdaHandler {
   const rows: Record<string, RouteSpec> = Object.fromEntries(routesOfGroup(group).map((id) => [id, routeTable[id]]));
-  return buildRouter(rows, operations as unknown as Record<string, Operation<RouteSpec>>, services.apiTokens);
+  return buildRouter(rows, operations as unknown as Record<string, Operation<RouteSpec>>, services.apiTokens, {
+    namesActor: group !== SDK_GROUP,
+  });
 }
 
 /**

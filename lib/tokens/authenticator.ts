@@ -23,7 +23,7 @@ interface Lookup {
 /**
  * Resolves the `Authorization` header to a caller. Every request of every route needs this, so
  * lookups are remembered per process for a short TTL: with the revision check, a warm SDK poll
- * then makes at most one DynamoDB request (ADR 8). Known and unknown secrets are remembered
+ * then makes at most one DynamoDB request (ADR 9). Known and unknown secrets are remembered
  * alike (Unleash caches unknown ones too). Deletions in this process are forgotten at once;
  * another warm container may accept a deleted token until its TTL runs out.
  */

@@ -15,9 +15,11 @@ export interface IncomingRequest {
 /** Builds the API Gateway HTTP API (payload 2.0) event that the cloud would hand a function. */
 export function toApiGatewayEvent(request: IncomingRequest): APIGatewayProxyEventV2 {
   const [rawPath = '/', rawQueryString = ''] = request.url.split(/\?(.*)/s);
-  const query = new URLSearchParams(rawQueryString);
   const queryStringParameters: Record<string, string> = {};
-  for (const key of new Set(query.keys())) queryStringParameters[key] = query.getAll(key).join(',');
+  if (rawQueryString) {
+    const query = new URLSearchParams(rawQueryString);
+    for (const key of new Set(query.keys())) queryStringParameters[key] = query.getAll(key).join(',');
+  }
   const now = new Date();
   const hasBody = request.body.length > 0;
   return {

@@ -33,10 +33,22 @@ const compiled: CompiledRoute[] = operationIds
   .sort((a, b) => b.rank - a.rank);
 
 /**
+ * Paths without parameters by method and path, looked up before the patterns: a literal path
+ * always outranks a pattern in API Gateway, and the SDK poll is one.
+ */
+const literalRoutes = new Map<string, OperationId>(
+  operationIds
+    .filter((id) => !routeTable[id].path.includes('{') && routeTable[id].method !== 'ANY')
+    .map((id) => [`${routeTable[id].method} ${routeTable[id].path}`, id]),
+);
+
+/**
  * Finds the route-table row for a request the way API Gateway does (the local server's
  * dispatcher; in the cloud API Gateway does this). Path parameters come back decoded.
  */
 export function matchRoute(method: string, path: string): RouteMatch | undefined {
+  const literal = literalRoutes.get(`${method} ${path.endsWith('/') && path.length > 1 ? path.slice(0, -1) : path}`);
+  if (literal) return { operationId: literal, params: {} };
   for (const route of compiled) {
     if (route.method !== 'ANY' && route.method !== method) continue;
     const match = route.pattern.exec(path);

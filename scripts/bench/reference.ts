@@ -1,0 +1,53 @@
+/**
+ * The limit reference: a bare `node:http` server that answers every request with the exact
+ * status, headers and body bytes our server sent for the scenario, and does nothing else.
+ */
+import { createServer, get, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface CapturedResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+/** Headers a server sets per connection or per moment, not part of the answer's bytes. */
+const PER_CONNECTION = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding']);
+
+/** One GET that keeps the body as sent (fetch would unpack gzip). */
+export function capture(url: string, headers: Record<string, string>): Promise<CapturedResponse> {
+  return new Promise((resolve, reject) => {
+    get(url, { headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: answerHeaders(res.headers), body: Buffer.concat(chunks) }));
+      res.on('error', reject);
+    }).on('error', reject);
+  });
+}
+
+export async function startBareServer(answer: CapturedResponse): Promise<{ url: string; close(): Promise<void> }> {
+  const server = createServer((_req, res) => {
+    res.writeHead(answer.status, answer.headers);
+    res.end(answer.body);
+  });
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeAllConnections();
+      }),
+  };
+}
+
+function answerHeaders(headers: IncomingHttpHeaders): Record<string, string> {
+  const kept: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined && !PER_CONNECTION.has(name)) kept[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return kept;
+}

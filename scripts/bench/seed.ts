@@ -1,0 +1,122 @@
+/**
+ * Seeds N realistic flags through the admin API, as people and tools would make them: each
+ * with one or two strategies carrying constraints and strategy variants (a third of them on a
+ * segment), feature variants with an override, a tag, and switched on in `development`. That
+ * is about 1 KB of SDK JSON per flag, the size of the flags the issue's reference measured.
+ */
+const SEGMENTS = 10;
+const TYPES = ['release', 'experiment', 'operational', 'kill-switch', 'permission'] as const;
+const APPS = ['checkout', 'catalog', 'search', 'payments', 'accounts', 'shipping'];
+
+type Admin = (method: string, path: string, body?: unknown) => Promise<unknown>;
+
+/** One admin call; anything but a success stops the benchmark with the answer's text. */
+export function adminClient(baseUrl: string, token: string): Admin {
+  return async (method, path, body) => {
+    const res = await fetch(`${baseUrl}${path}`, {
+      method,
+      headers: { authorization: token, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const text = await res.text();
+    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
+    return text ? JSON.parse(text) : undefined;
+  };
+}
+
+export async function seedFlags(admin: Admin, count: number, concurrency = 16): Promise<void> {
+  const segmentIds: number[] = [];
+  for (let index = 0; index < SEGMENTS; index += 1) {
+    const created = (await admin('POST', '/api/admin/segments', {
+      name: `bench-segment-${index}`,
+      description: 'Customers in a pilot market',
+      constraints: [{ contextName: 'country', operator: 'IN', values: ['NO', 'SE', 'DK', 'FI'].slice(0, 2 + (index % 3)) }],
+    })) as { id: number };
+    segmentIds.push(created.id);
+  }
+  const bar = progressBar(count);
+  let next = 0;
+  const worker = async () => {
+    while (next < count) {
+      const index = next;
+      next += 1;
+      await createFlag(admin, index, segmentIds[index % SEGMENTS] as number);
+      bar.tick();
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  bar.done();
+}
+
+async function createFlag(admin: Admin, index: number, segmentId: number): Promise<void> {
+  const name = `bench-flag-${String(index).padStart(5, '0')}`;
+  const base = `/api/admin/projects/default/features/${name}`;
+  const environment = `${base}/environments/development`;
+  await admin('POST', '/api/admin/projects/default/features', {
+    name, type: TYPES[index % TYPES.length], impressionData: index % 4 === 0,
+    description: `${APPS[index % APPS.length]} change #${index}, rolled out gradually`,
+  });
+  await admin('POST', `${environment}/strategies`, rolloutStrategy(name, index, segmentId));
+  if (index % 2 === 0) {
+    await admin('POST', `${environment}/strategies`, {
+      name: 'userWithId', constraints: [], parameters: { userIds: `user-${index},user-${index + 1},user-${index + 2}` },
+    });
+  }
+  await admin('PUT', `${environment}/variants`, featureVariants(index));
+  await admin('POST', `/api/admin/features/${name}/tags`, { type: 'simple', value: `team-${APPS[index % APPS.length]}` });
+  await admin('POST', `${environment}/on`);
+}
+
+function rolloutStrategy(name: string, index: number, segmentId: number) {
+  return {
+    name: 'flexibleRollout',
+    constraints: [
+      { contextName: 'appName', operator: 'IN', values: APPS.slice(0, 2 + (index % 4)), caseInsensitive: false, inverted: false },
+      { contextName: 'userId', operator: 'STR_STARTS_WITH', values: ['beta-', 'staff-'], caseInsensitive: true, inverted: false },
+    ],
+    parameters: { rollout: String((index * 7) % 101), stickiness: 'default', groupId: name },
+    variants: [
+      { name: 'blue', weight: 500, weightType: 'variable', stickiness: 'default', payload: { type: 'json', value: '{"color":"blue"}' } },
+      { name: 'green', weight: 500, weightType: 'variable', stickiness: 'default', payload: { type: 'json', value: '{"color":"green"}' } },
+    ],
+    segments: index % 3 === 0 ? [segmentId] : [],
+  };
+}
+
+function featureVariants(index: number) {
+  return [
+    { name: 'control', weight: 500, weightType: 'variable', stickiness: 'default', payload: { type: 'string', value: 'control' } },
+    {
+      name: 'treatment', weight: 500, weightType: 'variable', stickiness: 'default', payload: { type: 'string', value: 'treatment' },
+      overrides: [{ contextName: 'userId', values: [`user-${index}`, `user-${index + 10}`] }],
+    },
+  ];
+}
+
+/** A one-line progress bar on stderr: redrawn in place on a terminal, every 10% otherwise. */
+function progressBar(total: number) {
+  const started = Date.now();
+  let done = 0;
+  let lastDecile = -1;
+  const draw = () => {
+    const share = total === 0 ? 1 : done / total;
+    const width = 30;
+    const filled = Math.round(share * width);
+    const line = `seeding [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total} flags ${((Date.now() - started) / 1000).toFixed(1)} s`;
+    if (process.stderr.isTTY) process.stderr.write(`\r${line}`);
+    else if (Math.floor(share * 10) > lastDecile) {
+      lastDecile = Math.floor(share * 10);
+      process.stderr.write(`${line}\n`);
+    }
+  };
+  draw();
+  return {
+    tick: () => {
+      done += 1;
+      draw();
+    },
+    done: () => {
+      if (process.stderr.isTTY) process.stderr.write('\n');
+    },
+  };
+}
