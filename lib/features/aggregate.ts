@@ -5,10 +5,15 @@ import { featureChanges, type ChangeEvent } from '../events/model.js';
 import type { Feature } from './model.js';
 import type { CommitOutcome, FeatureCommit, FeatureStore } from './store.js';
 
-/** How often a change is recomputed on fresh data when another writer got there first. */
-const ATTEMPTS = 12;
+/**
+ * How long a change keeps being recomputed on fresh data while other writers get there first.
+ * A time budget rather than a count: under 50 writers on one feature a count ran out while
+ * the item was still busy (22 of 50 answered 409 with 12 attempts), whereas the commits
+ * themselves need only a second or two in all. Well inside a function's 10 s timeout.
+ */
+const RETRY_BUDGET_MS = 5_000;
 /** Upper bound of the random pause before a retry, so colliding writers spread out. */
-const MAX_BACKOFF_MS = 100;
+const MAX_BACKOFF_MS = 200;
 
 /**
  * A change to one or more aggregates: given what was read, answer the commit (or throw a
@@ -22,17 +27,43 @@ export type Change<T> = (read: (name: string) => Promise<Feature | undefined>) =
  * half applied, because each commit is one DynamoDB transaction.
  */
 export class FeatureAggregates {
+  /** The end of the queue of retries in this process (see `apply`). */
+  private retryTurn: Promise<void> = Promise.resolve();
+
   constructor(readonly store: FeatureStore) {}
 
+  /**
+   * The first attempt is optimistic. A change that lost a race retries in turn with the other
+   * losers of this process, one attempt at a time: many writers in one process (the local
+   * server, a burst of tests) then stop colliding with each other, and only writers in other
+   * processes can still move a version under them.
+   */
   async apply<T>(change: Change<T>): Promise<T> {
+    const deadline = Date.now() + RETRY_BUDGET_MS;
     for (let attempt = 1; ; attempt += 1) {
-      const read = (name: string) => this.store.get(name);
-      const { commit, result } = await change(read);
-      if (commit.writes.length === 0) return result;
-      const outcome = await this.store.commit({ ...commit, events: [...(commit.events ?? []), ...changeEvents(commit)] });
-      if (outcome.ok) return result;
-      if (outcome.reason !== 'version-changed' || attempt >= ATTEMPTS) throw refusal(outcome);
+      const outcome = attempt === 1 ? await this.attempt(change) : await this.inTurn(() => this.attempt(change));
+      if (outcome.ok) return outcome.result;
+      if (outcome.refusal.reason !== 'version-changed' || Date.now() >= deadline) throw refusal(outcome.refusal);
       await backoff(attempt);
+    }
+  }
+
+  private async attempt<T>(change: Change<T>): Promise<{ ok: true; result: T } | { ok: false; refusal: Exclude<CommitOutcome, { ok: true }> }> {
+    const { commit, result } = await change((name) => this.store.get(name));
+    if (commit.writes.length === 0) return { ok: true, result };
+    const outcome = await this.store.commit({ ...commit, events: [...(commit.events ?? []), ...changeEvents(commit)] });
+    return outcome.ok ? { ok: true, result } : { ok: false, refusal: outcome };
+  }
+
+  private async inTurn<T>(step: () => Promise<T>): Promise<T> {
+    const previous = this.retryTurn;
+    let release: () => void = () => undefined;
+    this.retryTurn = new Promise((resolve) => (release = resolve));
+    await previous;
+    try {
+      return await step();
+    } finally {
+      release();
     }
   }
 
@@ -66,7 +97,7 @@ export function replaced(before: Feature, after: Feature): { before: Feature; af
 
 /** Full jitter: a random pause up to an exponentially growing cap. */
 function backoff(attempt: number): Promise<void> {
-  const cap = Math.min(MAX_BACKOFF_MS, 2 ** attempt * 2);
+  const cap = Math.min(MAX_BACKOFF_MS, 2 ** attempt * 4);
   return new Promise((resolve) => setTimeout(resolve, Math.random() * cap));
 }
 

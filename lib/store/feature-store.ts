@@ -44,7 +44,13 @@ export class DynamoFeatureStore implements FeatureStore {
       })),
       { item: this.revisions.bump(), meaning: { kind: 'revision' } },
     ];
-    const outcome = await transactWriteDetailed(this.db, planned.map((entry) => entry.item));
+    // Another writer of the same aggregate wins the race: re-read and recompute (the service's
+    // optimistic retry) rather than resend a transaction whose version is about to be stale.
+    const lostRace = (index: number) => {
+      const meaning = planned[index]?.meaning;
+      return meaning?.kind === 'feature' && meaning.write.before !== undefined;
+    };
+    const outcome = await transactWriteDetailed(this.db, planned.map((entry) => entry.item), { lostRace });
     if (outcome.ok) return { ok: true };
     return explain(planned[outcome.failedIndex]?.meaning);
   }

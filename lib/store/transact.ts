@@ -16,6 +16,7 @@ export type TransactionOutcome = { ok: true } | { ok: false; failedIndex: number
 export async function transactWriteDetailed(
   db: DynamoDBDocumentClient,
   items: TransactWriteItem[],
+  options: TransactOptions = {},
 ): Promise<TransactionOutcome> {
   if (items.length > MAX_TRANSACTION_ITEMS) {
     throw new ValidationFailed(`The change touches ${items.length} items; one atomic change may touch at most ${MAX_TRANSACTION_ITEMS}`);
@@ -29,6 +30,8 @@ export async function transactWriteDetailed(
       const reasons = error.CancellationReasons ?? [];
       const failedIndex = reasons.findIndex((reason) => reason.Code === 'ConditionalCheckFailed');
       if (failedIndex >= 0) return { ok: false, failedIndex };
+      const lostRace = reasons.findIndex((reason, index) => reason.Code === 'TransactionConflict' && options.lostRace?.(index));
+      if (lostRace >= 0) return { ok: false, failedIndex: lostRace };
       if (reasons.some((reason) => reason.Code === 'ValidationError' && /size/i.test(reason.Message ?? ''))) {
         throw new ValidationFailed('The change would make a stored item larger than DynamoDB allows (400 KB)');
       }
@@ -38,6 +41,15 @@ export async function transactWriteDetailed(
       await new Promise((resolve) => setTimeout(resolve, 10 * attempt + Math.random() * 20 * attempt));
     }
   }
+}
+
+export interface TransactOptions {
+  /**
+   * Items whose conflict with a concurrent transaction means this one was computed from data
+   * that is about to change (a version-checked aggregate): it is answered as that item's
+   * failed condition at once, so the caller re-reads, instead of resending a stale transaction.
+   */
+  lostRace?: (index: number) => boolean;
 }
 
 /** How often a transaction cancelled by a concurrent one is tried in all. */

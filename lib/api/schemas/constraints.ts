@@ -29,7 +29,7 @@ const SINGLE_VALUE_RULES: Array<{ prefix: string; accepts: (value: string) => bo
  */
 export const constraintSchema = z
   .object({
-    contextName: z.string().min(1),
+    contextName: z.string().min(1).max(100),
     operator: z.enum(CONSTRAINT_OPERATORS),
     values: z.array(z.string()).default([]),
     value: z.string().optional(),

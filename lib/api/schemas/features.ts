@@ -27,8 +27,8 @@ export const featureUpdateSchema = z.object({
 const parameterValue = z.union([z.string(), z.number(), z.boolean()]).transform((value) => String(value));
 
 export const strategyInputSchema = z.object({
-  name: z.string().min(1),
-  title: z.string().nullish(),
+  name: z.string().min(1).max(100),
+  title: z.string().max(255).nullish(),
   disabled: z.boolean().nullish().transform((disabled) => disabled ?? false),
   sortOrder: z.number().int().optional(),
   constraints: z.array(constraintSchema).default([]),
@@ -37,8 +37,10 @@ export const strategyInputSchema = z.object({
   segments: z.array(z.number().int().positive()).default([]),
 });
 
-export const staleSchema = z.object({ features: z.array(z.string()), stale: z.boolean() });
-export const archiveSchema = z.object({ features: z.array(z.string()) });
+/** Names are at most 100 characters; a batch call is refused past its own limit in any case. */
+const featureNames = z.array(z.string().max(100)).max(1000);
+export const staleSchema = z.object({ features: featureNames, stale: z.boolean() });
+export const archiveSchema = z.object({ features: featureNames });
 
 export const tagSchema = z.object({
   value: z.string().trim().min(2).max(50),
@@ -48,7 +50,7 @@ export const tagSchema = z.object({
 export const tagsUpdateSchema = z.strictObject({ addedTags: z.array(tagSchema), removedTags: z.array(tagSchema) });
 
 export const dependencyInputSchema = z.object({
-  feature: z.string().min(1),
+  feature: z.string().min(1).max(100),
   enabled: z.boolean().optional(),
   variants: z.array(z.string()).optional(),
 });

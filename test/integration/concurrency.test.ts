@@ -1,0 +1,119 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Feature } from '../../lib/features/model.js';
+import { apiClient, type ApiRequest, type ApiResponse } from '../support/api.js';
+import { featureSteps } from '../support/features.js';
+import { adminToken, testServices, unique } from '../support/services.js';
+
+const services = testServices();
+const call = apiClient(services);
+let token: string;
+let steps: ReturnType<typeof featureSteps>;
+
+beforeAll(async () => {
+  token = await adminToken(services);
+  steps = featureSteps(call, token);
+});
+
+const stored = async (name: string): Promise<Feature> => (await services.featureStore.get(name)) as Feature;
+
+/** What must hold for every stored feature, whatever raced: the rules a single writer keeps. */
+async function expectConsistent(names: string[]): Promise<void> {
+  for (const name of names) {
+    const feature = await stored(name);
+    for (const [environment, state] of Object.entries(feature.environments)) {
+      if (state.enabled) expect(state.strategies.some((s) => !s.disabled), `${name} is on in ${environment} with no active strategy`).toBe(true);
+    }
+    for (const { feature: parent } of feature.dependencies) {
+      expect((await stored(parent)).children, `${parent} should list its child ${name}`).toContain(name);
+    }
+    for (const child of feature.children) {
+      expect((await stored(child)).dependencies.map((d) => d.feature), `${child} should depend on ${name}`).toContain(name);
+    }
+  }
+}
+
+const ok = (res: ApiResponse) => res.status >= 200 && res.status < 300;
+
+describe('50 parallel writers on one feature', () => {
+  it('lose no acknowledged change: strategies added and edited, variants patched, tags added, on/off', async () => {
+    const project = await steps.createProject();
+    const feature = await steps.createFeature(project, unique('contended'));
+    const base = steps.base(project, feature);
+    const own = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => steps.addStrategy(project, feature, 'production', { name: 'default', title: `own-${i}` })),
+    );
+    const before = await stored(feature);
+    const writers: Array<{ kind: string; key: string; request: ApiRequest }> = [
+      ...Array.from({ length: 10 }, (_, i) => ({ kind: 'strategy', key: `added-${i}`, request: { method: 'POST', path: `${base}/environments/development/strategies`, token, body: { name: 'default', title: `added-${i}` } } })),
+      ...own.map((res, i) => ({ kind: 'edit', key: `edited-${i}`, request: { method: 'PUT', path: `${base}/environments/production/strategies/${res.body.id}`, token, body: { name: 'default', title: `edited-${i}` } } })),
+      ...Array.from({ length: 10 }, (_, i) => ({ kind: 'variant', key: `v${i}`, request: { method: 'PATCH', path: `${base}/environments/development/variants`, token, body: [{ op: 'add', path: '/-', value: { name: `v${i}`, weightType: 'variable', weight: 0, stickiness: 'default' } }] } })),
+      ...Array.from({ length: 10 }, (_, i) => ({ kind: 'tag', key: `tag-${i}`, request: { method: 'POST', path: `/api/admin/features/${feature}/tags`, token, body: { type: 'simple', value: `tag-${i}` } } })),
+      ...Array.from({ length: 10 }, (_, i) => ({ kind: 'toggle', key: String(i), request: { method: 'POST', path: `${base}/environments/${i % 2 ? 'development' : 'production'}/${i % 4 < 2 ? 'on' : 'off'}`, token } })),
+    ];
+
+    const answers = await Promise.all(writers.map(async (writer) => ({ ...writer, res: await call(writer.request) })));
+
+    const acknowledged = answers.filter(({ res }) => ok(res));
+    const conflicts = answers.filter(({ res }) => res.status === 409);
+    expect(answers.filter(({ res }) => !ok(res) && res.status !== 409).map(({ res }) => res.text)).toEqual([]);
+    // Optimistic retries with jittered backoff absorb this much contention.
+    expect(conflicts.length, conflicts.map(({ res }) => res.text).join('\n')).toBeLessThanOrEqual(2);
+    const after = await stored(feature);
+    const titles = Object.values(after.environments).flatMap((e) => e.strategies.map((s) => s.title));
+    const variants = (after.environments.development?.variants ?? []).map((v) => v.name);
+    const tags = after.tags.map((t) => t.value);
+    for (const { kind, key } of acknowledged) {
+      if (kind === 'strategy' || kind === 'edit') expect(titles).toContain(key);
+      if (kind === 'variant') expect(variants).toContain(key);
+      if (kind === 'tag') expect(tags).toContain(key);
+    }
+    expect(after.version).toBeGreaterThanOrEqual(before.version + acknowledged.filter(({ kind }) => kind !== 'toggle').length);
+    await expectConsistent([feature]);
+  });
+});
+
+describe('parallel creates with one name', () => {
+  it('give exactly one success; the others are told the name exists', async () => {
+    const name = unique('twin');
+
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => call({ method: 'POST', path: '/api/admin/projects/default/features', token, body: { name } })),
+    );
+
+    expect(answers.filter((res) => res.status === 201)).toHaveLength(1);
+    expect(answers.filter((res) => res.status === 409)).toHaveLength(19);
+    expect(new Set(answers.filter((res) => res.status === 409).map((res) => res.body.name))).toEqual(new Set(['NameExistsError']));
+  });
+});
+
+describe('batch calls racing with edits', () => {
+  it('a batch archive and a stale call leave every feature consistent', async () => {
+    const project = await steps.createProject();
+    const parent = await steps.createFeature(project, unique('parent'));
+    const child = await steps.createFeature(project, unique('child'));
+    const others = await Promise.all(Array.from({ length: 4 }, () => steps.createFeature(project, unique('other'))));
+    await call({ method: 'POST', path: `${steps.base(project, child)}/dependencies`, token, body: { feature: parent } });
+    const all = [parent, child, ...others];
+    const versions = new Map(await Promise.all(all.map(async (name) => [name, (await stored(name)).version] as const)));
+    const edits = all.flatMap((name) => [
+      { method: 'POST', path: `${steps.base(project, name)}/environments/development/strategies`, token, body: { name: 'default' } },
+      { method: 'POST', path: `${steps.base(project, name)}/environments/development/on`, token },
+      { method: 'POST', path: `/api/admin/features/${name}/tags`, token, body: { type: 'simple', value: unique('t') } },
+    ]);
+    const batches = [
+      { method: 'POST', path: `/api/admin/projects/${project}/archive`, token, body: { features: [parent, child, others[0]] } },
+      { method: 'POST', path: `/api/admin/projects/${project}/stale`, token, body: { features: others, stale: true } },
+    ];
+
+    const answers = await Promise.all([...batches, ...edits].map((request) => call(request)));
+
+    expect(answers.filter((res) => res.status >= 500)).toEqual([]);
+    const [archived, staled] = answers;
+    expect(archived?.status).toBe(202);
+    expect(staled?.status).toBe(202);
+    for (const name of [parent, child, others[0] as string]) expect((await stored(name)).archived).toBe(true);
+    for (const name of others) expect((await stored(name)).stale).toBe(true);
+    for (const name of all) expect((await stored(name)).version).toBeGreaterThan(versions.get(name) as number);
+    await expectConsistent(all);
+  });
+});
