@@ -43,6 +43,19 @@ describe('bootstrap admin token', () => {
     }
   });
 
+  it('puts no secret of any kind in a function environment: no token of any scope, no key material', () => {
+    const ANY_TOKEN = /(\*|\[\]|[\w-]+):(\*|[\w-]+)\.[A-Za-z0-9]{16,}/;
+    for (const [id, fn] of resourcesOf(template, 'AWS::Lambda::Function')) {
+      const variables: Record<string, unknown> = fn.Properties.Environment?.Variables ?? {};
+      // Secrets travel by ARN (read at run time); the key material itself never does.
+      // (The secrets extension's own settings name it without holding anything secret.)
+      const extensionSetting = /^(PARAMETERS_SECRETS_EXTENSION|SECRETS_MANAGER|SSM_PARAMETER_STORE)_/;
+      const named = Object.keys(variables).filter((name) => /SECRET|TOKEN|PASSWORD/.test(name) && !name.endsWith('_ARN') && !extensionSetting.test(name));
+      expect(named, id).toEqual([]);
+      expect(JSON.stringify(variables), id).not.toMatch(ANY_TOKEN);
+    }
+  });
+
   it('holds no plain admin token or secret reference anywhere in the template', () => {
     const json = JSON.stringify(template.toJSON());
     expect(json).not.toMatch(PLAIN_ADMIN_TOKEN);
