@@ -10,7 +10,7 @@ import { errorSchema } from './schemas/common.js';
  * The OpenAPI 3.1 document, generated from the route table and the very zod schemas that
  * validate requests, so it cannot drift from what the service accepts. OpenAPI 3.1 Schema
  * Objects are JSON Schema 2020-12, which zod 4 writes itself (`z.toJSONSchema`); see
- * docs/adr/0006-openapi-from-zod.md for why no third-party converter sits in between.
+ * docs/adr/0007-api-description.md for why no third-party converter sits in between.
  */
 
 type Json = Record<string, unknown>;
@@ -64,7 +64,7 @@ export function errorStatuses(spec: RouteSpec): number[] {
   if (spec.body) statuses.add(413);
   if (strictBody) statuses.add(415);
   if (spec.access.kind !== 'public') statuses.add(503);
-  return [...statuses].sort();
+  return [...statuses].sort((a, b) => a - b);
 }
 
 export function buildOpenApiDocument(routes: Record<string, RouteSpec>, info: OpenApiInfo): OpenApiDocument {
