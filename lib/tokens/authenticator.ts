@@ -1,6 +1,6 @@
 import { BoundedCache } from '../bounded-cache.js';
 import { AuthenticationRequired } from '../errors.js';
-import { hashSecret, hashesMatch, isExpired, type ApiToken, type Caller } from './model.js';
+import { hashSecret, hashesMatch, type Caller } from './model.js';
 import type { ApiTokenStore } from './store.js';
 
 export interface TokenCacheOptions {
@@ -15,8 +15,15 @@ export const authenticationRequiredMessage = (baseUriPath: string): string =>
   'You must log in to use this API. Send an API token in the Authorization header, ' +
   `or log in at ${baseUriPath}/auth/simple/login`;
 
+/** A token as the checks need it, worked out once per lookup rather than once per request. */
+interface KnownToken {
+  caller: Caller;
+  /** Epoch ms; Infinity when the token never expires. */
+  expiresAt: number;
+}
+
 interface Lookup {
-  token: Promise<ApiToken | undefined>;
+  token: Promise<KnownToken | undefined>;
   until: number;
 }
 
@@ -42,15 +49,15 @@ export class TokenAuthenticator {
   async authenticate(authorization: string | undefined): Promise<Caller> {
     const secret = authorization?.replace(/^bearer\s+/i, '').trim();
     if (!secret) throw new AuthenticationRequired(authenticationRequiredMessage(this.baseUriPath));
-    const secretHash = hashSecret(secret);
-    const token = await this.lookup(secretHash);
+    const at = this.now().getTime();
+    const token = await this.lookup(hashSecret(secret), at);
     // Expiry is checked on every request against the clock, never cached.
-    if (!token || !hashesMatch(token.secretHash, secretHash) || isExpired(token, this.now())) {
+    if (!token || token.expiresAt <= at) {
       throw new AuthenticationRequired(
         `${authenticationRequiredMessage(this.baseUriPath)}. The token you sent is unknown or has expired.`,
       );
     }
-    return { tokenName: token.tokenName, type: token.type, environment: token.environment, projects: token.projects };
+    return token.caller;
   }
 
   /** Drops what is remembered about a secret: after this process deletes or creates it. */
@@ -59,16 +66,25 @@ export class TokenAuthenticator {
   }
 
   /** Concurrent requests with the same secret share one read; a failed read is not remembered. */
-  private lookup(secretHash: string): Promise<ApiToken | undefined> {
-    if (this.options.ttlMs <= 0) return this.store.findByHash(secretHash);
-    const at = this.now().getTime();
+  private lookup(secretHash: string, at: number): Promise<KnownToken | undefined> {
+    if (this.options.ttlMs <= 0) return this.read(secretHash);
     const known = this.lookups.get(secretHash);
     if (known && at < known.until) return known.token;
-    const entry: Lookup = { token: this.store.findByHash(secretHash), until: at + this.options.ttlMs };
+    const entry: Lookup = { token: this.read(secretHash), until: at + this.options.ttlMs };
     this.lookups.set(secretHash, entry);
     entry.token.catch(() => {
       if (this.lookups.get(secretHash) === entry) this.lookups.delete(secretHash);
     });
     return entry.token;
+  }
+
+  private async read(secretHash: string): Promise<KnownToken | undefined> {
+    const token = await this.store.findByHash(secretHash);
+    if (!token || !hashesMatch(token.secretHash, secretHash)) return undefined;
+    // One frozen caller per lookup, shared by the requests that reuse it.
+    const caller: Caller = Object.freeze({
+      tokenName: token.tokenName, type: token.type, environment: token.environment, projects: Object.freeze([...token.projects]) as string[],
+    });
+    return { caller, expiresAt: token.expiresAt === null ? Number.POSITIVE_INFINITY : Date.parse(token.expiresAt) };
   }
 }

@@ -20,6 +20,7 @@ import { countsSince, type RequestCounter } from '../../lib/store/request-counte
 import { startHttpServer } from '../local/http-server.js';
 import { startLocalRuntime } from '../local/runtime.js';
 import { bundleReports } from './bundles.js';
+import { handlerMicros } from './handler-cost.js';
 import type { LoadJob, LoadResult } from './load.js';
 import { capture, startBareServer } from './reference.js';
 import { bundleTable, machine, scenarioTable, type ScenarioResult } from './report.js';
@@ -70,15 +71,18 @@ try {
   console.error(`local server on ${server.url} (in-memory DynamoDB Local); seeding ${args.flags} flags through the admin API`);
   await seedFlags(adminClient(server.url, runtime.generatedAdminToken as string), Number(args.flags));
   const results: ScenarioResult[] = [];
+  const handlerCost: string[] = [];
   let etag: string | undefined;
   for (const scenario of SCENARIOS) {
     const headers = { authorization: clientToken, ...scenario.headers, ...(scenario.conditional && etag ? { 'if-none-match': etag } : {}) };
     const { result, answerEtag } = await runScenario(scenario, headers);
     results.push(result);
+    handlerCost.push(`${scenario.name} ${(await handlerMicros(runtime.handlers.client, headers)).toFixed(1)} µs`);
     etag = answerEtag;
   }
   console.log(`\n## SDK poll, ${args.flags} flags, ${load.connections} connections, ${load.duration} s after ${load.warmup} s warm-up, best of ${load.rounds} rounds\n`);
   console.log(scenarioTable(results));
+  console.log(`\nOur path per poll, in-process (API Gateway event to Lambda answer, no network): ${handlerCost.join(', ')}`);
   if (!args['no-bundles']) {
     console.error('bundling each function and timing its module init');
     console.log('\n## Functions\n');

@@ -1,0 +1,24 @@
+/**
+ * Our own path per poll, without the network: the client group's Lambda handler called
+ * in-process with the API Gateway event the local server would build. This is what a warm
+ * Lambda spends per poll (and what its duration bills); the HTTP runs also pay for sockets and
+ * for the event translation API Gateway does in the cloud.
+ */
+import type { LambdaHandler } from '../../lib/http/router.js';
+import { localContext, toApiGatewayEvent } from '../local/api-gateway-event.js';
+
+/** Microseconds per call, the best of three batches (other work on the machine only slows one down). */
+export async function handlerMicros(handler: LambdaHandler, headers: Record<string, string>, calls = 20_000): Promise<number> {
+  const event = () =>
+    toApiGatewayEvent({
+      method: 'GET', url: '/api/client/features', headers: { ...headers }, body: Buffer.alloc(0),
+      routeKey: 'GET /api/client/features', pathParameters: {}, sourceIp: '127.0.0.1',
+    });
+  let best = Number.POSITIVE_INFINITY;
+  for (let batch = 0; batch < 3; batch += 1) {
+    const started = performance.now();
+    for (let i = 0; i < calls; i += 1) await handler(event(), localContext('bench-client'));
+    best = Math.min(best, ((performance.now() - started) * 1000) / calls);
+  }
+  return best;
+}
