@@ -7,6 +7,7 @@ import { BootstrapAdminToken } from './constructs/bootstrap-admin-token.js';
 import { GroupFunctions } from './constructs/group-functions.js';
 import { SecretKey } from './constructs/secret-key.js';
 import { InsightsSnapshot } from './constructs/insights-snapshot.js';
+import { ServiceAlarms } from './constructs/service-alarms.js';
 import { TogglesApi } from './constructs/toggles-api.js';
 import { TogglesTable } from './constructs/toggles-table.js';
 
@@ -33,12 +34,17 @@ export class TogglesStack extends Stack {
       table,
       unleashUrl: props.unleashUrl ?? api.httpApi.apiEndpoint,
       secretKey: secretKey.secret,
+      tableHasIndexes: definition.indexes.length > 0,
     });
     api.addRouteTable(Object.values(routeTable), functions.byGroup);
 
     const bootstrap = new BootstrapAdminToken(this, 'BootstrapAdminToken', { table });
-    new InsightsSnapshot(this, 'Insights', { table });
+    const insights = new InsightsSnapshot(this, 'Insights', { table, tableHasIndexes: definition.indexes.length > 0 });
     const secretArn = bootstrap.secret.secretArn;
+    new ServiceAlarms(this, 'Alarms', {
+      stage: api.stage,
+      functions: { ...functions.byGroup, snapshot: insights.function.function, bootstrap: bootstrap.function.function },
+    });
 
     if (definition.indexes.length > 0) {
       // Table grants add `<table>/index/*`; only that wildcard is accepted, nothing broader.

@@ -4,7 +4,9 @@ import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
+import { BOOTSTRAP_TABLE_ACCESS } from '../table-access.js';
 import { ServiceFunction } from './service-function.js';
+import { grantTableAccess } from './table-grants.js';
 
 export interface BootstrapAdminTokenProps {
   table: ITable;
@@ -51,7 +53,7 @@ export class BootstrapAdminToken extends Construct {
       paramsAndSecrets: lambda.ParamsAndSecretsLayerVersion.fromVersion(lambda.ParamsAndSecretsVersions.V1_0_103),
     });
     this.secret.grantRead(this.function.function);
-    props.table.grantReadWriteData(this.function.function);
+    grantTableAccess(this.function.function, props.table, BOOTSTRAP_TABLE_ACCESS, { indexes: false });
 
     new CustomResource(this, 'Resource', {
       // A direct Lambda-backed resource: no Provider framework, so no extra functions or state machine.

@@ -1,31 +1,20 @@
 import { Tags } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
-import * as iam from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { GROUPS, type Group } from '../../lib/api/route-types.js';
 import { SWAGGER_UI_BUNDLE_DIR, SWAGGER_UI_FILES, SWAGGER_UI_PACKAGE } from '../../lib/docs/swagger-ui.js';
-import { keys } from '../../lib/store/table-design.js';
+import { GROUP_TABLE_ACCESS } from '../table-access.js';
 import { SECRETS_EXTENSION } from './secret-key.js';
-import { bundlesAwsSdk } from '../bundling.js';
+import { grantTableAccess } from './table-grants.js';
+import { bundleFor } from '../bundling.js';
 import { ServiceFunction, type BundledFile } from './service-function.js';
 
 /** Marks each endpoint group's function, for people in the console and for the stack tests. */
 export const GROUP_TAG = 'toggles:endpoint-group';
 
-/**
- * The SDK path never changes what SDKs see (design §3): it reads the table and writes only
- * the partitions of SDK usage that register and metrics fill (ADR 4).
- */
-const SDK_GROUPS: ReadonlySet<Group> = new Set<Group>(['client']);
-
-/** Partition keys the SDK path may write, as IAM `dynamodb:LeadingKeys` patterns. */
-export const SDK_USAGE_PARTITIONS = [
-  keys.dailyMetrics('*').pk,
-  keys.lastSeenAll().pk,
-  keys.clientApps().pk,
-] as const;
+export { SDK_USAGE_PARTITIONS } from '../table-access.js';
 
 /**
  * Files a group's function serves from its own bundle: Swagger UI's page needs two files of
@@ -47,6 +36,8 @@ export interface GroupFunctionsProps {
   unleashUrl: string;
   /** Key material for sealed secrets; only the groups in KEY_GROUPS may read it. */
   secretKey?: ISecret;
+  /** Whether the table has global secondary indexes, which reads may then use. */
+  tableHasIndexes?: boolean;
 }
 
 /** One Lambda per endpoint group, each with exactly the table access its group needs. */
@@ -60,7 +51,7 @@ export class GroupFunctions extends Construct {
       const { function: fn } = new ServiceFunction(this, group, {
         entry: `functions/${group}/handler.ts`,
         description: `Feature toggles: ${group} endpoints`,
-        bundleAwsSdk: bundlesAwsSdk(group),
+        bundle: bundleFor(group),
         environment: {
           TABLE_NAME: props.table.tableName,
           UNLEASH_URL: props.unleashUrl,
@@ -71,22 +62,10 @@ export class GroupFunctions extends Construct {
       });
       Tags.of(fn).add(GROUP_TAG, group);
       key?.grantRead(fn);
-      if (SDK_GROUPS.has(group)) grantSdkUsageWrites(fn, props.table);
-      else props.table.grantReadWriteData(fn);
+      // Each group's own table actions (infra/table-access.ts); the client function's writes reach only SDK usage.
+      grantTableAccess(fn, props.table, GROUP_TABLE_ACCESS[group], { indexes: props.tableHasIndexes ?? false });
       return [group, fn];
     });
     this.byGroup = Object.fromEntries(entries) as Record<Group, IFunction>;
   }
-}
-
-/** Reads anywhere; item writes only where the leading (partition) key is an SDK-usage one. */
-function grantSdkUsageWrites(fn: IFunction, table: ITable): void {
-  table.grantReadData(fn);
-  fn.addToRolePolicy(
-    new iam.PolicyStatement({
-      actions: ['dynamodb:PutItem', 'dynamodb:UpdateItem'],
-      resources: [table.tableArn],
-      conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...SDK_USAGE_PARTITIONS] } },
-    }),
-  );
 }

@@ -2,13 +2,14 @@ import { Duration } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
-import * as iam from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
-import { keys } from '../../lib/store/table-design.js';
+import { SNAPSHOT_TABLE_ACCESS } from '../table-access.js';
 import { ServiceFunction } from './service-function.js';
+import { grantTableAccess } from './table-grants.js';
 
 export interface InsightsSnapshotProps {
   table: ITable;
+  tableHasIndexes?: boolean;
 }
 
 /**
@@ -28,14 +29,7 @@ export class InsightsSnapshot extends Construct {
       environment: { TABLE_NAME: props.table.tableName },
       timeout: Duration.minutes(2),
     });
-    props.table.grantReadData(this.function.function);
-    this.function.function.addToRolePolicy(
-      new iam.PolicyStatement({
-        actions: ['dynamodb:PutItem'],
-        resources: [props.table.tableArn],
-        conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [keys.snapshots().pk] } },
-      }),
-    );
+    grantTableAccess(this.function.function, props.table, SNAPSHOT_TABLE_ACCESS, { indexes: props.tableHasIndexes ?? false });
     this.rule = new events.Rule(this, 'Daily', {
       description: 'Takes the insights snapshot of the day before',
       schedule: events.Schedule.cron({ minute: '5', hour: '0' }),

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { actionsOf, GROUP_TABLE_ACCESS } from '../../infra/table-access.js';
 import { routeTable, type OperationId } from '../../lib/api/route-table.js';
-import type { RouteSpec } from '../../lib/api/route-types.js';
+import type { Group, RouteSpec } from '../../lib/api/route-types.js';
 import { matchRoute } from '../../scripts/local/match-route.js';
 import type { ApiRequest, ApiResponse } from '../support/api.js';
 import { requestsFor } from './requests.js';
@@ -40,10 +41,18 @@ function expectInterfaceError(res: ApiResponse, secret: string): void {
 /** Checks one request at a time against one instance; counts what it sent, per route. */
 class Checker {
   readonly sent = new Map<OperationId, number>();
+  /** The IAM actions each endpoint group's requests needed, as seen on the wire. */
+  readonly actionsByGroup = new Map<Group, Set<string>>();
   /** The revision as the last check left it: refusals must not move it, successes may. */
   private knownRevision: string | undefined;
 
   constructor(private readonly fuzz: FuzzInstance) {}
+
+  private noteActions(group: Group, actions: Set<string>): void {
+    const seen = this.actionsByGroup.get(group) ?? new Set<string>();
+    for (const action of actions) seen.add(action);
+    this.actionsByGroup.set(group, seen);
+  }
 
   /** No 5xx; a refusal is an interface error that leaves the store as it was. */
   readonly check = async (request: ApiRequest): Promise<void> => {
@@ -51,8 +60,10 @@ class Checker {
     if (operationId) this.sent.set(operationId, (this.sent.get(operationId) ?? 0) + 1);
     const before = request.method === 'GET' ? undefined : (this.knownRevision ??= await this.fuzz.revision());
     this.fuzz.watch.takeWrites();
+    this.fuzz.watch.takeActions();
     const res = await this.fuzz.call(request);
     const written = this.fuzz.watch.takeWrites();
+    if (operationId) this.noteActions(routeTable[operationId].group, this.fuzz.watch.takeActions());
     if (res.status < 400 || written.length > 0) this.knownRevision = undefined;
     expect(res.status, res.text).toBeLessThan(500);
     if (res.status < 400) return;
@@ -99,6 +110,13 @@ export function describeRouteFuzz(title: string, ids: OperationId[], budget: num
       console.log(`${title}: ${total} requests over ${checker.sent.size} routes, seed ${SEED}; DynamoDB requests`, fuzz.watch.requests());
       expect(total).toBeGreaterThanOrEqual(budget);
       expect(ids.filter((id) => !checker.sent.has(id))).toEqual([]);
+    });
+
+    it("needed no DynamoDB action beyond its function's grant (infra/table-access.ts)", () => {
+      for (const [group, actions] of checker.actionsByGroup) {
+        const granted = actionsOf(GROUP_TABLE_ACCESS[group]);
+        expect([...actions].filter((action) => !granted.includes(action)), group).toEqual([]);
+      }
     });
   });
 }

@@ -18,6 +18,18 @@ function describe(operation: string, body: Buffer): string {
   }
 }
 
+/** The IAM actions a request needs: a transaction needs the action of each of its items. */
+function iamActionsOf(operation: string, body: Buffer): string[] {
+  if (operation !== 'TransactWriteItems' && operation !== 'TransactGetItems') return [`dynamodb:${operation}`];
+  const ITEM_ACTIONS: Record<string, string> = { Put: 'PutItem', Update: 'UpdateItem', Delete: 'DeleteItem', ConditionCheck: 'ConditionCheckItem', Get: 'GetItem' };
+  try {
+    const items = (JSON.parse(body.toString('utf8')) as { TransactItems?: Array<Record<string, unknown>> }).TransactItems ?? [];
+    return [...new Set(items.flatMap((item) => Object.keys(item).map((kind) => `dynamodb:${ITEM_ACTIONS[kind] ?? kind}`)))];
+  } catch {
+    return [`dynamodb:${operation}`];
+  }
+}
+
 export interface WriteWatch {
   /** The endpoint to hand the services instead of the engine's. */
   endpoint: string;
@@ -25,6 +37,8 @@ export interface WriteWatch {
   requests(): Record<string, number>;
   /** Successful writes since the last call, e.g. `PutItem FEATURES`, and forgets them. */
   takeWrites(): string[];
+  /** IAM actions of every request since the last call (`dynamodb:GetItem` …), and forgets them. */
+  takeActions(): Set<string>;
   close(): Promise<void>;
 }
 
@@ -37,6 +51,7 @@ export async function watchWrites(engineEndpoint: string): Promise<WriteWatch> {
   const target = new URL(engineEndpoint);
   const agent = new Agent({ keepAlive: true, maxSockets: 64 });
   let writes: string[] = [];
+  let actions = new Set<string>();
   const byOperation = new Map<string, number>();
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const operation = String(req.headers['x-amz-target'] ?? '').split('.')[1] ?? '';
@@ -45,6 +60,7 @@ export async function watchWrites(engineEndpoint: string): Promise<WriteWatch> {
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const body = Buffer.concat(chunks);
+      for (const action of iamActionsOf(operation, body)) actions.add(action);
       const upstream = httpRequest(
         { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers, agent },
         (answer) => {
@@ -63,6 +79,11 @@ export async function watchWrites(engineEndpoint: string): Promise<WriteWatch> {
   return {
     endpoint: `http://127.0.0.1:${port}`,
     requests: () => Object.fromEntries(byOperation),
+    takeActions: () => {
+      const taken = actions;
+      actions = new Set();
+      return taken;
+    },
     takeWrites: () => {
       const taken = writes;
       writes = [];

@@ -1,0 +1,49 @@
+import type { Group } from '../lib/api/route-types.js';
+import { keys } from '../lib/store/table-design.js';
+
+/**
+ * The DynamoDB actions each function may use on the table: what its routes need and nothing
+ * else (no Scan, no BatchWriteItem, no stream reads, no DescribeTable). Plain data without CDK,
+ * so the stack grants from it and the route fuzz checks every action it sees on the wire
+ * against it. A transaction needs the action of each of its items (ConditionCheckItem for a
+ * condition on an item it does not write).
+ */
+export interface TableAccess {
+  reads: readonly string[];
+  writes: readonly string[];
+  /** When set, writes only to items whose partition key matches one of these (IAM LeadingKeys). */
+  writablePartitions?: readonly string[];
+}
+
+const READS = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query'] as const;
+const ITEM_WRITES = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:ConditionCheckItem'] as const;
+
+/** Partition keys the SDK path may write, as IAM `dynamodb:LeadingKeys` patterns (ADR 4). */
+export const SDK_USAGE_PARTITIONS = [keys.dailyMetrics('*').pk, keys.lastSeenAll().pk, keys.clientApps().pk] as const;
+
+export const GROUP_TABLE_ACCESS: Record<Group, TableAccess> = {
+  groups: { reads: READS, writes: ITEM_WRITES },
+  // Strategy types are created, updated, deprecated and reactivated, never deleted.
+  strategies: { reads: READS, writes: ['dynamodb:PutItem', 'dynamodb:UpdateItem'] },
+  features: { reads: READS, writes: ITEM_WRITES },
+  projects: { reads: READS, writes: ITEM_WRITES },
+  // The state export only reads.
+  state: { reads: READS, writes: [] },
+  access: { reads: READS, writes: ITEM_WRITES },
+  // Insights, UI configuration and health read; the UI configuration records the instance id once.
+  instance: { reads: READS, writes: ['dynamodb:UpdateItem'], writablePartitions: [keys.instance().pk] },
+  // The SDK path never changes what SDKs see (design §3): it writes only SDK usage.
+  client: { reads: READS, writes: ['dynamodb:PutItem', 'dynamodb:UpdateItem'], writablePartitions: SDK_USAGE_PARTITIONS },
+};
+
+/** The daily snapshot reads everything and writes only its own partition. */
+export const SNAPSHOT_TABLE_ACCESS: TableAccess = { reads: READS, writes: ['dynamodb:PutItem'], writablePartitions: [keys.snapshots().pk] };
+
+/** The bootstrap custom resource seeds a fresh install and stores the admin token; it deletes nothing. */
+export const BOOTSTRAP_TABLE_ACCESS: TableAccess = {
+  reads: READS,
+  writes: ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:ConditionCheckItem'],
+};
+
+/** Every action a function with this access may use. */
+export const actionsOf = (access: TableAccess): string[] => [...access.reads, ...access.writes];
