@@ -5,7 +5,7 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat, type ICommandHooks } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { BUNDLING } from '../bundling.js';
+import { BUNDLING, DEFAULT_BUNDLE, type FunctionBundle } from '../bundling.js';
 import { fromRoot, projectRoot } from '../paths.js';
 
 export interface ServiceFunctionProps {
@@ -16,8 +16,8 @@ export interface ServiceFunctionProps {
   memorySize?: number;
   timeout?: Duration;
   paramsAndSecrets?: lambda.ParamsAndSecretsLayerVersion;
-  /** Bundle the AWS SDK (default) or use the runtime's (infra/bundling.ts, ADR 9). */
-  bundleAwsSdk?: boolean;
+  /** SDK and module format (infra/bundling.ts, ADR 9); by default the SDK is bundled into an ES module. */
+  bundle?: FunctionBundle;
   /** Files the function reads at run time, copied into its bundle after esbuild has run. */
   bundledFiles?: readonly BundledFile[];
 }
@@ -41,6 +41,7 @@ export class ServiceFunction extends Construct {
   constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
     super(scope, id);
 
+    const bundle = props.bundle ?? DEFAULT_BUNDLE;
     this.logGroup = new logs.LogGroup(this, 'Logs', { retention: logs.RetentionDays.ONE_MONTH });
 
     // An own role instead of AWSLambdaBasicExecutionRole: that managed policy may write to every
@@ -68,7 +69,7 @@ export class ServiceFunction extends Construct {
       environment: { NODE_OPTIONS: '--enable-source-maps', ...props.environment },
       ...(props.paramsAndSecrets ? { paramsAndSecrets: props.paramsAndSecrets } : {}),
       bundling: {
-        format: OutputFormat.ESM,
+        format: bundle.format === 'cjs' ? OutputFormat.CJS : OutputFormat.ESM,
         target: BUNDLING.target,
         minify: BUNDLING.minify,
         sourceMap: true,
@@ -76,8 +77,8 @@ export class ServiceFunction extends Construct {
         mainFields: [...BUNDLING.mainFields],
         // The SDK version we test against ships inside the bundle, rather than whichever
         // version the Lambda runtime happens to carry, unless the bundle's size rules (ADR 9).
-        bundleAwsSDK: props.bundleAwsSdk ?? true,
-        banner: BUNDLING.banner,
+        bundleAwsSDK: bundle.awsSdk === 'bundled',
+        ...(bundle.format === 'esm' ? { banner: BUNDLING.esmBanner } : {}),
         ...(props.bundledFiles?.length ? { commandHooks: copyHooks(props.bundledFiles) } : {}),
       },
     });

@@ -9,7 +9,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { build } from 'esbuild';
-import { BUNDLING, bundlesAwsSdk } from '../../infra/bundling.js';
+import { BUNDLING, bundleFor, type FunctionBundle } from '../../infra/bundling.js';
 import { GROUPS, type Group } from '../../lib/api/route-types.js';
 
 const run = promisify(execFile);
@@ -18,7 +18,7 @@ export interface BundleReport {
   group: Group;
   /** Minified JavaScript, without the source map. */
   bytes: number;
-  awsSdk: 'bundled' | 'runtime';
+  bundle: FunctionBundle;
   /** Median of several fresh imports, in ms. */
   initMs: number;
 }
@@ -31,31 +31,28 @@ export async function bundleReports(root: string, imports = 5): Promise<BundleRe
   const reports: BundleReport[] = [];
   for (const group of GROUPS) {
     const bundle = await buildBundle(root, group);
-    reports.push({
-      group,
-      bytes: bundle.bytes,
-      awsSdk: bundlesAwsSdk(group) ? 'bundled' : 'runtime',
-      initMs: await initTime(bundle.file, imports),
-    });
+    reports.push({ group, bytes: bundle.bytes, bundle: bundleFor(group), initMs: await initTime(bundle.file, bundleFor(group), imports) });
   }
   return reports;
 }
 
 /** One function's bundle as the stack builds it; answers its file, size and input modules. */
 export async function buildBundle(root: string, group: Group): Promise<{ file: string; bytes: number; inputs: string[] }> {
-  const file = join(root, 'node_modules', '.cache', 'toggles-bench', group, 'index.mjs');
+  const { awsSdk, format } = bundleFor(group);
+  // Explicit extensions: the repository's package.json says "type": "module".
+  const file = join(root, 'node_modules', '.cache', 'toggles-bench', group, format === 'cjs' ? 'index.cjs' : 'index.mjs');
   mkdirSync(dirname(file), { recursive: true });
   const result = await build({
     entryPoints: [join(root, 'functions', group, 'handler.ts')],
     outfile: file,
     bundle: true,
     platform: 'node',
-    format: BUNDLING.format,
+    format,
     target: BUNDLING.target,
     minify: BUNDLING.minify,
     mainFields: [...BUNDLING.mainFields],
-    banner: { js: BUNDLING.banner },
-    external: bundlesAwsSdk(group) ? [] : ['@aws-sdk/*'],
+    ...(format === 'esm' ? { banner: { js: BUNDLING.esmBanner } } : {}),
+    external: awsSdk === 'bundled' ? [] : ['@aws-sdk/*'],
     metafile: true,
     logLevel: 'error',
   });
@@ -63,11 +60,14 @@ export async function buildBundle(root: string, group: Group): Promise<{ file: s
   return { file, bytes: output?.bytes ?? 0, inputs: Object.keys(output?.inputs ?? {}) };
 }
 
-async function initTime(file: string, times: number): Promise<number> {
-  const script = `const t = performance.now(); await import(${JSON.stringify(file)}); console.log(performance.now() - t);`;
+/** As the Lambda runtime loads a handler: `import()` for an ES module, `require` for CommonJS. */
+async function initTime(file: string, bundle: FunctionBundle, times: number): Promise<number> {
+  const load = bundle.format === 'cjs' ? `require(${JSON.stringify(file)})` : `await import(${JSON.stringify(file)})`;
+  const script = `const t = performance.now(); ${load}; console.log(performance.now() - t);`;
+  const args = bundle.format === 'cjs' ? ['-e', script] : ['--input-type=module', '-e', script];
   const samples: number[] = [];
   for (let i = 0; i < times; i += 1) {
-    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], {
+    const { stdout } = await run(process.execPath, args, {
       env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
     });
     samples.push(Number(stdout.trim()));

@@ -31,9 +31,9 @@ export function scenarioTable(results: ScenarioResult[]): string {
 
 export function bundleTable(bundles: BundleReport[]): string {
   return markdown(
-    ['function', 'bundle (minified)', 'AWS SDK', 'module init (median)', 'target'],
+    ['function', 'bundle (minified)', 'format', 'AWS SDK', 'module init (median)', 'target'],
     bundles.map((b) => [
-      b.group, `${(b.bytes / 1024).toFixed(1)} KB`, b.awsSdk, `${b.initMs.toFixed(0)} ms`,
+      b.group, `${(b.bytes / 1024).toFixed(1)} KB`, b.bundle.format, b.bundle.awsSdk, `${b.initMs.toFixed(0)} ms`,
       b.group === 'client' ? `≤ 250 KB ${b.bytes <= 250 * 1024 ? 'met' : 'MISSED'}, ≤ 150 ms ${b.initMs <= 150 ? 'met' : 'MISSED'}` : '',
     ]),
   );

@@ -6,7 +6,8 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GROUP_BUNDLED_FILES, GROUP_TAG } from '../../infra/constructs/group-functions.js';
 import { createTogglesApp } from '../../infra/toggles-app.js';
-import { GROUPS } from '../../lib/api/route-types.js';
+import { bundleFor } from '../../infra/bundling.js';
+import { GROUPS, type Group } from '../../lib/api/route-types.js';
 import { openApiDocument } from '../../lib/docs/api-description.js';
 import { SWAGGER_UI_BUNDLE_DIR } from '../../lib/docs/swagger-ui.js';
 import { cdkJsonContext } from './synth.js';
@@ -41,7 +42,10 @@ describe('the bundled functions', () => {
 
   it('builds one bundle per endpoint group', () => {
     expect([...bundleOf.keys()].sort()).toEqual([...GROUPS].sort());
-    for (const dir of bundleOf.values()) expect(existsSync(join(dir, 'index.mjs'))).toBe(true);
+    for (const [group, dir] of bundleOf) {
+      const entry = bundleFor(group as Group).format === 'cjs' ? 'index.js' : 'index.mjs';
+      expect(existsSync(join(dir, entry)), group).toBe(true);
+    }
   });
 
   it("puts Swagger UI's files into the instance bundle only", () => {
