@@ -4,7 +4,8 @@
  */
 import { resolve } from 'node:path';
 import { startHttpServer, type LocalServer } from './local/http-server.js';
-import { startLocalRuntime } from './local/runtime.js';
+import { startLocalRuntime, type LocalRuntime } from './local/runtime.js';
+import { describeStartupFailure, ensureWritableDir } from './local/startup-problem.js';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
@@ -12,18 +13,27 @@ const inMemory = process.argv.includes('--in-memory') || process.env.IN_MEMORY =
 const port = Number(process.env.PORT ?? 4242);
 const dataDir = resolve(process.env.DATA_DIR ?? '.data');
 
-const runtime = await startLocalRuntime({
-  inMemory,
-  dataDir,
-  env: { UNLEASH_URL: `http://localhost:${port}`, ...process.env },
-});
-let server: LocalServer;
-try {
-  server = await startHttpServer(runtime.handlers, { port });
-} catch (error) {
-  await runtime.stop();
-  throw error;
+async function start(): Promise<{ runtime: LocalRuntime; server: LocalServer }> {
+  // Checked first, so a data directory that takes no files is named before the engine starts.
+  if (!inMemory) ensureWritableDir(dataDir);
+  const runtime = await startLocalRuntime({
+    inMemory,
+    dataDir,
+    env: { UNLEASH_URL: `http://localhost:${port}`, ...process.env },
+  });
+  try {
+    return { runtime, server: await startHttpServer(runtime.handlers, { port }) };
+  } catch (error) {
+    await runtime.stop();
+    throw error;
+  }
 }
+
+// A failed start says what is wrong in one line and exits non-zero, without a stack trace.
+const { runtime, server } = await start().catch((error: unknown) => {
+  console.error(`serverless-toggles could not start: ${describeStartupFailure(error, { port })}`);
+  process.exit(1);
+});
 
 console.log(`serverless-toggles is listening on ${server.url}`);
 console.log(`  data: ${inMemory ? 'in memory (lost on exit)' : dataDir}`);

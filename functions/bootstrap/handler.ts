@@ -3,6 +3,7 @@ import { loadConfig } from '../../lib/config.js';
 import { createServices } from '../../lib/services.js';
 import { readSecretString } from '../../lib/store/secret-source.js';
 import { applyBootstrapTokens, type BootstrapResult } from '../../lib/tokens/bootstrap.js';
+import { log } from '../../lib/log.js';
 import { sendCloudFormationResponse, type ResourceOutcome } from './cloudformation-response.js';
 
 /**
@@ -50,13 +51,13 @@ async function bootstrap(
     const seeded = (await bootstrap.seedFirstStart?.()) ?? false;
     secret = await bootstrap.readAdminSecret();
     const result = await bootstrap.applyAdminToken(`${ADMIN_TOKEN_PREFIX}${secret}`);
-    console.log(JSON.stringify({ message: 'Bootstrap admin token applied', requestType: event.RequestType, seeded, ...result }));
+    log.info('Bootstrap admin token applied', { requestType: event.RequestType, seeded, ...result });
     return { status: 'SUCCESS', reason: result.inserted > 0 ? 'Admin token stored' : 'Admin token already present' };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     // Belt and braces: no error text may carry the secret into the stack events or the logs.
     const reason = secret ? message.split(secret).join('<secret>') : message;
-    console.error(JSON.stringify({ message: 'Bootstrap admin token failed', reason }));
+    log.error('Bootstrap admin token failed', { reason });
     return { status: 'FAILED', reason: `Bootstrap admin token failed: ${reason}` };
   }
 }

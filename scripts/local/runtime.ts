@@ -10,6 +10,7 @@ import { applyBootstrapTokens } from '../../lib/tokens/bootstrap.js';
 import { formatSecret } from '../../lib/tokens/model.js';
 import { groupOperations } from '../../functions/registry.js';
 import { startDynamoDbLocal, type LocalEngine } from './dynamodb-local.js';
+import { log } from '../../lib/log.js';
 
 export interface LocalRuntimeOptions {
   /** Keep data in memory instead of under `dataDir`. */
@@ -113,7 +114,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 function scheduleSnapshots(services: Services): NodeJS.Timeout {
   const take = () =>
     services.insights.snapshot().catch((error: unknown) => {
-      console.error(JSON.stringify({ level: 'error', message: 'insights snapshot failed', error: String(error) }));
+      log.error('insights snapshot failed', { error: String(error) });
     });
   void take();
   const timer = setInterval(take, DAY_MS);

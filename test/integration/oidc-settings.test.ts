@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { oidcSettingsSchema } from '../../lib/api/schemas/oidc-settings.js';
 import { SECRET_MASK } from '../../lib/oidc/model.js';
@@ -10,6 +10,7 @@ import { createDocumentClient } from '../../lib/store/document-client.js';
 import { keys } from '../../lib/store/table-design.js';
 import { namedAdminToken } from '../support/access.js';
 import { apiClient } from '../support/api.js';
+import { captureLogs } from '../support/logs.js';
 import { testServices, unique } from '../support/services.js';
 
 /**
@@ -90,15 +91,13 @@ describe('E19 OIDC settings', () => {
   });
 
   it('never logs the secret, not even when the request is refused', async () => {
-    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    const log = vi.spyOn(console, 'log').mockImplementation(() => undefined);
+    const logged = captureLogs();
 
     await save(settings({ secret: 'logged-secret-canary' }));
     const refused = await save(settings({ secret: 'logged-secret-canary', discoverUrl: 'not a url' }));
 
-    const output = JSON.stringify([...logged.mock.calls, ...log.mock.calls]);
-    logged.mockRestore();
-    log.mockRestore();
+    logged.restore();
+    const output = logged.text();
     expect(output).not.toContain('logged-secret-canary');
     expect(refused.text).not.toContain('logged-secret-canary');
   });
