@@ -9,7 +9,7 @@ import { matchRoute } from './match-route.js';
 import { log } from '../../lib/log.js';
 
 /** Like API Gateway's payload limit; larger bodies are refused before any handler runs. */
-const MAX_BODY_BYTES = 6 * 1024 * 1024;
+export const MAX_BODY_BYTES = 6 * 1024 * 1024;
 
 export interface LocalServer {
   url: string;

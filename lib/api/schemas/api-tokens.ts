@@ -15,9 +15,9 @@ export const apiTokenCreateSchema = z
       .string()
       .transform((type) => type.toLowerCase())
       .pipe(z.enum(API_TOKEN_TYPES, { error: `must be one of ${API_TOKEN_TYPES.join(', ')}` })),
-    environment: z.string().min(1).optional(),
-    project: z.string().min(1).optional(),
-    projects: z.array(z.string().min(1)).min(1).optional(),
+    environment: z.string().min(1).max(100).optional(),
+    project: z.string().min(1).max(100).optional(),
+    projects: z.array(z.string().min(1).max(100)).min(1).max(1000).optional(),
     expiresAt: isoDateTime.optional(),
   })
   .refine((body) => (body.tokenName === undefined) !== (body.username === undefined), {

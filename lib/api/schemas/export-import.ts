@@ -8,11 +8,11 @@ import { strategyVariantSchema, variantSchema } from './variants.js';
  * `tag` (a tag value), or `project`. With none, every active feature is exported.
  */
 export const exportRequestSchema = z.object({
-  environment: z.string().min(1),
+  environment: z.string().min(1).max(100),
   downloadFile: z.boolean().optional(),
-  features: z.array(z.string().min(1)).optional(),
-  tag: z.string().min(1).optional(),
-  project: z.string().min(1).optional(),
+  features: z.array(z.string().min(1).max(100)).max(1000).optional(),
+  tag: z.string().min(1).max(100).optional(),
+  project: z.string().min(1).max(100).optional(),
 });
 
 const exportedFeature = z.object({
@@ -74,8 +74,8 @@ export type ExportResult = z.input<typeof exportResultSchema>;
 export type ImportData = z.output<typeof exportResultSchema>;
 
 export const importRequestSchema = z.strictObject({
-  project: z.string().min(1),
-  environment: z.string().min(1),
+  project: z.string().min(1).max(100),
+  environment: z.string().min(1).max(100),
   data: exportResultSchema,
 });
 

@@ -24,13 +24,13 @@ const settingsFields = {
 export const projectCreateSchema = z.object({
   id: urlFriendlyName,
   ...settingsFields,
-  environments: z.array(z.string().min(1)).optional(),
+  environments: z.array(z.string().min(1).max(100)).max(100).optional(),
 });
 
 /** PUT replaces the settings; a left-out one returns to its default. */
 export const projectUpdateSchema = z.object(settingsFields);
 
-export const projectEnvironmentSchema = z.object({ environment: z.string().min(1) });
+export const projectEnvironmentSchema = z.object({ environment: z.string().min(1).max(100) });
 
 /** E8 lists the archived features instead with `?archived=true`, as Unleash does. */
 export const projectOverviewQuerySchema = z.object({
@@ -41,8 +41,8 @@ export const projectOverviewQuerySchema = z.object({
 const parameterValue = z.union([z.string(), z.number(), z.boolean()]).transform((value) => String(value));
 
 export const defaultStrategyInputSchema = z.object({
-  name: z.string().min(1),
-  title: z.string().nullish(),
+  name: z.string().min(1).max(100),
+  title: z.string().max(255).nullish(),
   constraints: z.array(constraintSchema).optional(),
   parameters: z.record(z.string(), parameterValue).optional(),
 });

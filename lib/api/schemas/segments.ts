@@ -6,7 +6,7 @@ import { constraintSchema } from './constraints.js';
 export const segmentInputSchema = z.object({
   name: z.string().trim().min(1).max(100),
   description: z.string().max(1000).nullish(),
-  project: z.string().min(1).nullish(),
+  project: z.string().min(1).max(100).nullish(),
   constraints: z.array(constraintSchema),
 });
 

@@ -4,7 +4,7 @@ import { urlFriendlyName } from './common.js';
 export const STRATEGY_PARAMETER_TYPES = ['string', 'percentage', 'list', 'number', 'boolean'] as const;
 
 export const strategyParameterSchema = z.object({
-  name: z.string().min(1),
+  name: z.string().min(1).max(100),
   type: z.enum(STRATEGY_PARAMETER_TYPES),
   description: z.string().optional(),
   required: z.boolean().optional(),

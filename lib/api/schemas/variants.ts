@@ -31,7 +31,7 @@ export const variantSchema = z.object({
   weightType: z.enum(['variable', 'fix']).default('variable'),
   stickiness: z.string().optional().transform((stickiness) => stickiness || 'default'),
   payload: payloadSchema.optional(),
-  overrides: z.array(z.object({ contextName: z.string().min(1), values: z.array(z.string()) })).default([]),
+  overrides: z.array(z.object({ contextName: z.string().min(1).max(100), values: z.array(z.string().max(1000)).max(1000) })).max(100).default([]),
 });
 export type VariantInput = z.infer<typeof variantSchema>;
 
