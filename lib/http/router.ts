@@ -70,15 +70,15 @@ function routeHandler(spec: RouteSpec, operation: Operation<RouteSpec>, tokens: 
   if (spec.body) chain.use(bodyLimit(spec)).use(spec.lenientBody ? lenientJsonBody() : httpJsonBodyParser());
   return chain.handler(async (event) => {
     const caller = callerOf(event);
-    const call = () => operation({
+    const input = {
       params: event.pathParameters ?? {},
       query: spec.query ? spec.query.parse(event.queryStringParameters ?? {}) : (event.queryStringParameters ?? {}),
       body: spec.body ? spec.body.parse(event.body) : undefined,
       caller,
       headers: event.headers ?? {},
-    } as Parameters<Operation<RouteSpec>>[0]);
+    } as Parameters<Operation<RouteSpec>>[0];
     // Change events name the token that made the change.
-    const reply = options.namesActor ? await runAs(caller?.tokenName ?? 'anonymous', call) : await call();
+    const reply = options.namesActor ? await runAs(caller?.tokenName ?? 'anonymous', () => operation(input)) : await operation(input);
     const status = reply.status ?? spec.status;
     if (reply.base64 !== undefined) return base64Result(status, reply.base64, reply.headers);
     if (reply.json !== undefined) return jsonTextResult(status, reply.json, reply.headers);

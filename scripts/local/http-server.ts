@@ -49,7 +49,7 @@ async function serve(handlers: Record<Group, LambdaHandler>, req: IncomingMessag
   const url = (req.url ?? '/').replace(/\/{2,}/g, '/');
   const path = url.split('?')[0] ?? '/';
   const match = matchRoute(method, path);
-  const body = await readBody(req);
+  const body = hasBody(req) ? await readBody(req) : EMPTY;
   if (body === undefined) return send(res, { statusCode: 413, body: JSON.stringify({ message: 'Request Entity Too Large' }) });
   // API Gateway's own answer for a path no route covers.
   if (!match) return send(res, { statusCode: 404, body: JSON.stringify({ message: 'Not Found' }) });
@@ -109,9 +109,12 @@ function flattenHeaders(req: IncomingMessage): Record<string, string> {
   return headers;
 }
 
+/** HTTP/1.1: a request with neither header has no body (every SDK poll), so there is no stream to read. */
+function hasBody(req: IncomingMessage): boolean {
+  return req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined;
+}
+
 async function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
-  // HTTP/1.1: a request with neither header has no body (every SDK poll); skip the stream.
-  if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) return EMPTY;
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
