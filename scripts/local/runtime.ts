@@ -66,7 +66,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     return {
       config, services, handlers, generatedAdminToken,
       stop: async () => {
-        clearInterval(snapshots);
+        await snapshots.stop();
         await engine?.stop();
       },
     };
@@ -111,13 +111,22 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  * Locally there is no EventBridge: the insights snapshot is taken at start and then daily,
  * without keeping the process alive for it.
  */
-function scheduleSnapshots(services: Services): NodeJS.Timeout {
-  const take = () =>
-    services.insights.snapshot().catch((error: unknown) => {
-      log.error('insights snapshot failed', { error: String(error) });
-    });
-  void take();
+function scheduleSnapshots(services: Services): { stop(): Promise<void> } {
+  let pending: Promise<void> = Promise.resolve();
+  const take = () => {
+    pending = services.insights.snapshot().then(
+      () => undefined,
+      (error: unknown) => log.error('insights snapshot failed', { error: String(error) }),
+    );
+  };
+  take();
   const timer = setInterval(take, DAY_MS);
   timer.unref();
-  return timer;
+  // A snapshot still running when the runtime stops finishes first, before its engine goes away.
+  return {
+    stop: async () => {
+      clearInterval(timer);
+      await pending;
+    },
+  };
 }
