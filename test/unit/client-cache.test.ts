@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { BoundedCache } from '../../lib/bounded-cache.js';
 import { revisionNamedIn } from '../../lib/client/features-service.js';
+import { loadConfig } from '../../lib/config.js';
 import { acceptsGzip } from '../../lib/http/accept-encoding.js';
 import { TokenAuthenticator } from '../../lib/tokens/authenticator.js';
 import { hashSecret, type ApiToken } from '../../lib/tokens/model.js';
@@ -146,5 +147,16 @@ describe('the token cache', () => {
     await t.authenticator.authenticate(secret);
 
     expect(t.lookups()).toBe(2);
+  });
+});
+
+describe('the SDK path settings', () => {
+  it('check the revision every second and trust a token for a minute unless told otherwise; 0 means every time', () => {
+    const defaults = loadConfig({ TABLE_NAME: 'flags' });
+    const strict = loadConfig({ TABLE_NAME: 'flags', REVISION_CHECK_INTERVAL_MS: '0', TOKEN_CACHE_TTL_MS: '0' });
+
+    expect([defaults.revisionCheckIntervalMs, defaults.tokenCacheTtlMs]).toEqual([1000, 60_000]);
+    expect([strict.revisionCheckIntervalMs, strict.tokenCacheTtlMs]).toEqual([0, 0]);
+    expect(() => loadConfig({ TABLE_NAME: 'flags', REVISION_CHECK_INTERVAL_MS: '-1' })).toThrow(/REVISION_CHECK_INTERVAL_MS/);
   });
 });
