@@ -35,15 +35,20 @@ const { runtime, server } = await start().catch((error: unknown) => {
   process.exit(1);
 });
 
-console.log(`serverless-toggles is listening on ${server.url}`);
-console.log(`  data: ${inMemory ? 'in memory (lost on exit)' : dataDir}`);
-console.log(`  dynamodb: ${runtime.config.dynamodbEndpoint}, table ${runtime.config.tableName}`);
-if (runtime.generatedAdminToken) {
-  console.log(`  admin token: ${runtime.generatedAdminToken}`);
-  console.log(`  try: curl -H "Authorization: ${runtime.generatedAdminToken}" ${server.url}/api/admin/strategies`);
-} else {
-  console.log('  admin tokens: from INIT_ADMIN_API_TOKENS');
-}
+// One write, so whoever reads the output (people, tests) never sees half of it.
+console.log(
+  [
+    `serverless-toggles is listening on ${server.url}`,
+    `  data: ${inMemory ? 'in memory (lost on exit)' : dataDir}`,
+    `  dynamodb: ${runtime.config.dynamodbEndpoint}, table ${runtime.config.tableName}`,
+    ...(runtime.generatedAdminToken
+      ? [
+          `  admin token: ${runtime.generatedAdminToken}`,
+          `  try: curl -H "Authorization: ${runtime.generatedAdminToken}" ${server.url}/api/admin/strategies`,
+        ]
+      : ['  admin tokens: from INIT_ADMIN_API_TOKENS']),
+  ].join('\n'),
+);
 
 let stopping = false;
 async function shutdown(signal: string) {
