@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { CONSTRAINT_OPERATORS } from '../../features/model.js';
+import { wireConstraint } from './features.js';
 
 // ── E17/E18 query ───────────────────────────────────────────────────────────
 
@@ -39,14 +39,6 @@ export type ClientFeaturesQuery = z.output<typeof clientFeaturesQuerySchema>;
 
 // ── E17/E18 responses ───────────────────────────────────────────────────────
 
-const clientConstraintSchema = z.object({
-  contextName: z.string(),
-  operator: z.enum(CONSTRAINT_OPERATORS),
-  values: z.array(z.string()),
-  value: z.string().optional(),
-  caseInsensitive: z.boolean(),
-  inverted: z.boolean(),
-});
 
 const variantPayloadSchema = z.object({ type: z.enum(['json', 'csv', 'string', 'number']), value: z.string() });
 
@@ -64,7 +56,7 @@ const clientVariantSchema = clientStrategyVariantSchema.extend({
 
 const clientStrategySchema = z.object({
   name: z.string(),
-  constraints: z.array(clientConstraintSchema),
+  constraints: z.array(wireConstraint),
   parameters: z.record(z.string(), z.string()),
   variants: z.array(clientStrategyVariantSchema),
   segments: z.array(z.number().int()).optional(),
@@ -88,7 +80,7 @@ export const clientFeatureSchema = z.object({
 export const clientFeaturesSchema = z.object({
   version: z.literal(2),
   features: z.array(clientFeatureSchema),
-  segments: z.array(z.object({ id: z.number().int(), name: z.string(), constraints: z.array(clientConstraintSchema) })).optional(),
+  segments: z.array(z.object({ id: z.number().int(), name: z.string(), constraints: z.array(wireConstraint) })).optional(),
   query: z.object({
     environment: z.string(),
     inlineSegmentConstraints: z.boolean(),

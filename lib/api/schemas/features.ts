@@ -57,7 +57,8 @@ export const dependencyInputSchema = z.object({
 
 // ── responses ───────────────────────────────────────────────────────────────
 
-const wireConstraint = z.object({
+/** A constraint as answered, to admins and SDKs alike. */
+export const wireConstraint = z.object({
   contextName: z.string(),
   operator: z.enum(CONSTRAINT_OPERATORS),
   values: z.array(z.string()),
