@@ -6,7 +6,7 @@ import type { SegmentStore } from '../segments/store.js';
 import type { Caller } from '../tokens/model.js';
 import { BoundedCache } from '../bounded-cache.js';
 import { buildClientPayload, isServed, toClientFeature, type ClientFeature, type ClientSnapshot } from './payload.js';
-import { queryHash, resolveQuery, type ClientQuery, type ClientRequest } from './query.js';
+import { queryHash, resolveQuery, scopeKeyOf, type ClientQuery, type ClientRequest } from './query.js';
 import type { RevisionClock } from './revision-clock.js';
 
 const gzipAsync = promisify(gzip);
@@ -32,6 +32,15 @@ export interface PayloadCacheLimits {
 /** 50 scopes, and 64 MiB: about 60 scopes of 1,000 flags, an eighth of a 512 MB function. */
 export const DEFAULT_PAYLOAD_CACHE: PayloadCacheLimits = { maxEntries: 50, maxBytes: 64 * 1024 * 1024 };
 
+/** A resolved query with the names it goes by: the whole canonical key, and the ETag's short hash. */
+interface Scope {
+  query: ClientQuery;
+  /** Selects the cache entry and the build in progress: the full canonical query text. */
+  key: string;
+  /** Only decorates the ETag and `meta.queryHash`; two scopes may share it. */
+  hash: string;
+}
+
 /**
  * The SDK read path (DESIGN §3, ADR 9). The revision comes from the clock (at most one
  * DynamoDB read per interval); an SDK whose If-None-Match equals the ETag gets a 304, anything
@@ -48,6 +57,8 @@ export class ClientFeatureService {
     private readonly segmentStore: Pick<SegmentStore, 'list'>,
     private readonly clock: Pick<RevisionClock, 'current'>,
     limits: PayloadCacheLimits = DEFAULT_PAYLOAD_CACHE,
+    /** The ETag's short hash; a test forces collisions with it. */
+    private readonly shortHash: (query: ClientQuery) => string = queryHash,
   ) {
     this.payloads = new BoundedCache({
       maxEntries: limits.maxEntries,
@@ -59,13 +70,15 @@ export class ClientFeatureService {
   /** E17: the stored payload, or "not modified" when the SDK already has this ETag. */
   async features(caller: Caller, request: ClientRequest, ifNoneMatch: string | undefined): Promise<FeaturesAnswer> {
     const query = resolveQuery(caller, request);
-    const hash = queryHash(query);
+    const scope: Scope = { query, key: scopeKeyOf(query), hash: this.shortHash(query) };
     // Monotonic reads: an SDK that has seen a newer revision (on another container) makes
     // this one read again rather than answer with older data.
     const revision = await this.clock.current(revisionNamedIn(ifNoneMatch));
-    const etag = etagOf(hash, revision);
+    // The ETag is compared with the one of the caller's own scope, so a short hash shared with
+    // another scope can at most tell an SDK that changed its token that its old bytes are current.
+    const etag = etagOf(scope.hash, revision);
     if (ifNoneMatch === etag) return { modified: false, etag };
-    return { modified: true, payload: await this.payloadAt(hash, query, revision) };
+    return { modified: true, payload: await this.payloadAt(scope, revision) };
   }
 
   /**
@@ -81,25 +94,27 @@ export class ClientFeatureService {
   }
 
   /** The cached payload of the scope, when it is at least as new; concurrent builds are shared. */
-  private payloadAt(hash: string, query: ClientQuery, revision: number): Promise<ServedPayload> {
-    const cached = this.payloads.get(hash);
+  private payloadAt(scope: Scope, revision: number): Promise<ServedPayload> {
+    const cached = this.payloads.get(scope.key);
     if (cached && cached.revision >= revision) return Promise.resolve(cached);
-    const key = etagOf(hash, revision);
-    const pending = this.building.get(key);
+    // The revision leads and has no space in it, so the build key is unambiguous.
+    const buildKey = `${revision} ${scope.key}`;
+    const pending = this.building.get(buildKey);
     if (pending) return pending;
-    const built = this.build(hash, query, revision).finally(() => this.building.delete(key));
-    this.building.set(key, built);
+    const built = this.build(scope, revision).finally(() => this.building.delete(buildKey));
+    this.building.set(buildKey, built);
     return built;
   }
 
-  private async build(hash: string, query: ClientQuery, revision: number): Promise<ServedPayload> {
+  private async build(scope: Scope, revision: number): Promise<ServedPayload> {
     const snapshot = await this.snapshotAt(revision);
-    const etag = etagOf(hash, revision);
-    const json = JSON.stringify(buildClientPayload(snapshot, query, { revisionId: revision, etag, queryHash: hash }));
+    const etag = etagOf(scope.hash, revision);
+    const meta = { revisionId: revision, etag, queryHash: scope.hash };
+    const json = JSON.stringify(buildClientPayload(snapshot, scope.query, meta));
     const payload = { revision, etag, json, gzipBase64: (await gzipAsync(json)).toString('base64') };
     // A slower build of an older revision must not replace a newer entry.
-    const latest = this.payloads.get(hash);
-    if (!latest || latest.revision < revision) this.payloads.set(hash, payload);
+    const latest = this.payloads.get(scope.key);
+    if (!latest || latest.revision < revision) this.payloads.set(scope.key, payload);
     return payload;
   }
 

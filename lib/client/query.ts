@@ -18,8 +18,9 @@ export interface ClientRequest {
 }
 
 /**
- * The resolved query: everything the payload depends on besides the data. Its hash names the
- * cache entry and goes into the ETag, so two callers with the same resolved query share both.
+ * The resolved query: everything the payload depends on besides the data. Its whole canonical
+ * text (`scopeKeyOf`) names the cache entry, so two callers share a payload only when their
+ * resolved queries are equal; its short hash only decorates the ETag.
  */
 export interface ClientQuery {
   environment: string;
@@ -53,9 +54,21 @@ export function resolveQuery(caller: Caller, request: ClientRequest): ClientQuer
   };
 }
 
-/** A short hex hash of the resolved query (Unleash's ETag prefix). */
+/**
+ * What selects a cached payload: the resolved query's whole canonical text. Never a digest cut
+ * short: part of the query is the caller's to choose (`namePrefix`, `project`), so a truncated
+ * hash could be searched offline for a collision with another token's scope (DESIGN §3).
+ */
+export function scopeKeyOf(query: ClientQuery): string {
+  return JSON.stringify(queryEcho(query));
+}
+
+/**
+ * A short hex hash of the resolved query (Unleash's ETag prefix). Cosmetic: it names no cache
+ * entry, and an SDK only ever compares it with the ETag of its own scope.
+ */
 export function queryHash(query: ClientQuery): string {
-  const text = JSON.stringify(queryEcho(query));
+  const text = scopeKeyOf(query);
   let hash = knownHashes.get(text);
   if (hash === undefined) {
     hash = createHash('sha256').update(text).digest('hex').slice(0, 8);
