@@ -20,7 +20,7 @@ type Headers = Record<string, string | undefined>;
  */
 export const defineDocsOperations = (): OperationsFor<typeof docsRoutes> => ({
   getOpenApiDocument: async ({ headers }) => send(await openApiAsset(), 'application/json; charset=utf-8', headers),
-  getDocsPage: async () => ({ json: page, headers: { 'content-type': 'text/html; charset=utf-8' } }),
+  getDocsPage: async () => ({ json: page.html, headers: { 'content-type': 'text/html; charset=utf-8', ...page.headers } }),
   getSwaggerUiStyles: async ({ headers }) =>
     send(await swaggerUiAsset('styles'), SWAGGER_UI_FILES.styles.contentType, headers, ASSET_CACHE_CONTROL),
   getSwaggerUiScript: async ({ headers }) =>

@@ -6,19 +6,25 @@ export type HttpResult = APIGatewayProxyStructuredResultV2 & { statusCode: numbe
 
 const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
+/**
+ * On every answer: a browser must take the content type as sent, so a JSON answer that echoes
+ * user text (a feature description) is never sniffed into HTML or script.
+ */
+const NO_SNIFF = { 'x-content-type-options': 'nosniff' } as const;
+
 export function jsonResult(statusCode: number, body: unknown, headers: Record<string, string> = {}): HttpResult {
-  if (body === undefined) return { statusCode, headers, body: '' };
-  return { statusCode, headers: { 'content-type': JSON_CONTENT_TYPE, ...headers }, body: JSON.stringify(body) };
+  if (body === undefined) return { statusCode, headers: { ...NO_SNIFF, ...headers }, body: '' };
+  return { statusCode, headers: { 'content-type': JSON_CONTENT_TYPE, ...NO_SNIFF, ...headers }, body: JSON.stringify(body) };
 }
 
 /** A body that is already JSON text (serialized once and reused). */
 export function jsonTextResult(statusCode: number, json: string, headers: Record<string, string> = {}): HttpResult {
-  return { statusCode, headers: { 'content-type': JSON_CONTENT_TYPE, ...headers }, body: json };
+  return { statusCode, headers: { 'content-type': JSON_CONTENT_TYPE, ...NO_SNIFF, ...headers }, body: json };
 }
 
 /** A binary body (gzip-compressed JSON), base64-encoded as API Gateway expects it. */
 export function base64Result(statusCode: number, base64: string, headers: Record<string, string> = {}): HttpResult {
-  return { statusCode, headers: { 'content-type': JSON_CONTENT_TYPE, ...headers }, body: base64, isBase64Encoded: true };
+  return { statusCode, headers: { 'content-type': JSON_CONTENT_TYPE, ...NO_SNIFF, ...headers }, body: base64, isBase64Encoded: true };
 }
 
 /** The interface's Error object; every error instance gets its own UUID v4. */

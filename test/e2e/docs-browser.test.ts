@@ -44,7 +44,7 @@ describe('the Swagger UI page in a real browser', () => {
     if (profile) rmSync(profile, { recursive: true, force: true });
   });
 
-  it('renders the endpoint groups from /docs/openapi.json, with no request leaving the machine', async () => {
+  it('renders the endpoint groups from /docs/openapi.json under its Content-Security-Policy, with no request leaving the machine', async () => {
     // launchPersistentContext is how playwright takes a --user-data-dir of our choosing.
     context = await chromium.launchPersistentContext(profile!, {
       executablePath: CHROMIUM,
@@ -56,6 +56,16 @@ describe('the Swagger UI page in a real browser', () => {
     const page = context.pages()[0] ?? (await context.newPage());
     const requested: string[] = [];
     page.on('request', (request) => requested.push(request.url()));
+    const consoleErrors: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') consoleErrors.push(message.text());
+    });
+    // Init scripts run outside the page's policy, so this listener sees every refusal the policy makes.
+    await context.addInitScript(() => {
+      const seen: string[] = [];
+      (window as unknown as { cspViolations: string[] }).cspViolations = seen;
+      document.addEventListener('securitypolicyviolation', (e) => seen.push(`${e.violatedDirective} ${e.blockedURI}`));
+    });
     page.setDefaultTimeout(20_000);
 
     const script = page.waitForResponse((answer) => answer.url().endsWith('/docs/swagger-ui-bundle.js'));
@@ -64,10 +74,14 @@ describe('the Swagger UI page in a real browser', () => {
     await page.locator('.opblock-tag-section').first().waitFor();
     const headings = await page.locator('.opblock-tag-section h3').allTextContents();
     const title = await page.locator('.information-container .title').textContent();
+    const violations = await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations);
     mkdirSync('test-artifacts', { recursive: true });
     await page.screenshot({ path: SCREENSHOT, fullPage: false });
 
     expect(response?.status()).toBe(200);
+    expect(response?.headers()['content-security-policy']).toContain("default-src 'self'");
+    expect(violations).toEqual([]);
+    expect(consoleErrors.filter((text) => /content security policy/i.test(text))).toEqual([]);
     expect((await script).headers()['content-encoding']).toBe('gzip');
     for (const group of ['instance', 'client', 'features', 'projects', 'access'] as const) {
       expect(headings.join('\n')).toContain(GROUP_HEADINGS[group].name);
