@@ -2,11 +2,11 @@ import type { apiTokenRoutes } from '../../lib/api/routes/api-tokens.js';
 import type { ApiTokenWire } from '../../lib/api/schemas/api-tokens.js';
 import type { OperationsFor } from '../../lib/http/operation.js';
 import type { Services } from '../../lib/services.js';
-import type { ApiToken } from '../../lib/tokens/model.js';
+import { maskedSecretOf, type ApiToken } from '../../lib/tokens/model.js';
 
 export const defineTokenOperations = ({ apiTokens }: Services): OperationsFor<typeof apiTokenRoutes> => ({
   listApiTokens: async () => ({
-    body: { tokens: (await apiTokens.list()).map((token) => toWire(token, token.secretHint)) },
+    body: { tokens: (await apiTokens.list()).map((token) => toWire(token, maskedSecretOf(token))) },
   }),
   createApiToken: async ({ body }) => {
     const { secret, token } = await apiTokens.create({
@@ -24,7 +24,7 @@ export const defineTokenOperations = ({ apiTokens }: Services): OperationsFor<ty
   },
 });
 
-/** `secret` is the whole secret only in the answer to a create; lists show the hint. */
+/** `secret` is the whole secret only in the answer to a create; lists show its scope prefix. */
 function toWire(token: ApiToken, secret: string): ApiTokenWire {
   return {
     secret,

@@ -8,7 +8,10 @@ export interface ApiToken {
   secretHash: string;
   /** Public handle: a prefix of the hash, enough to name the token but not to use it. */
   tokenId: string;
-  /** The secret's scope prefix and first characters, so people can tell tokens apart. */
+  /**
+   * The secret's scope prefix. Records written before the hint was cut to the prefix also hold
+   * six random characters here, so lists show `maskedSecretOf` instead.
+   */
   secretHint: string;
   tokenName: string;
   type: ApiTokenType;
@@ -53,8 +56,25 @@ export function hashesMatch(a: string, b: string): boolean {
 
 /** Unleash's secret format: `<project | * | []>:<environment | *>.<random>`. */
 export function formatSecret(projects: string[], environment: string): string {
+  return `${scopePrefixOf(projects, environment)}${randomBytes(28).toString('hex')}`;
+}
+
+/** The part every secret of a scope starts with: `<project | * | []>:<environment | *>.`. */
+function scopePrefixOf(projects: string[], environment: string): string {
   const projectPart = projects.length === 1 ? (projects[0] as string) : MULTI_PROJECT_MARKER;
-  return `${projectPart}:${environment}.${randomBytes(28).toString('hex')}`;
+  return `${projectPart}:${environment}.`;
+}
+
+/** Stands for the random part of a secret wherever one is listed; not a hex character, so never mistaken for one. */
+const SECRET_MASK = '****';
+
+/**
+ * What a list shows in place of a secret: its scope prefix, as Unleash shows a prefix of the
+ * token and not of the secret. Built from the token's scope rather than from the stored hint,
+ * so records written when the hint held six random characters do not show them either.
+ */
+export function maskedSecretOf(token: Pick<ApiToken, 'projects' | 'environment'>): string {
+  return `${scopePrefixOf(token.projects, token.environment)}${SECRET_MASK}`;
 }
 
 export interface ParsedSecret {
@@ -68,9 +88,10 @@ export function parseSecret(secret: string): ParsedSecret | undefined {
   return { project: match[1] as string, environment: match[2] as string };
 }
 
+/** The hint kept with a record: the secret's scope prefix and not one character of what follows it. */
 export function secretHintOf(secret: string): string {
   const dot = secret.indexOf('.');
-  return dot < 0 ? `${secret.slice(0, 4)}…` : `${secret.slice(0, dot + 1)}${secret.slice(dot + 1, dot + 7)}…`;
+  return `${dot < 0 ? '' : secret.slice(0, dot + 1)}${SECRET_MASK}`;
 }
 
 export interface TokenScope {

@@ -1,5 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { adminToken, testServices, unique } from '../support/services.js';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { createDocumentClient } from '../../lib/store/document-client.js';
+import { DynamoRevisionStore } from '../../lib/store/revision-store.js';
+import { keys } from '../../lib/store/table-design.js';
+import { hashSecret, tokenIdOf } from '../../lib/tokens/model.js';
+import { adminToken, testConfig, testServices, unique } from '../support/services.js';
 import { apiClient } from '../support/api.js';
 
 const services = testServices();
@@ -25,8 +30,47 @@ describe('POST /api/admin/api-tokens', () => {
     const listed = await call({ method: 'GET', path: '/api/admin/api-tokens', token });
     const entry = listed.body.tokens.find((t: { tokenName: string }) => t.tokenName === tokenName);
     expect(entry.secret).not.toBe(res.body.secret);
-    expect(entry.secret).toMatch(/^\*:development\.[0-9a-f]{6}…$/);
+    expect(entry.secret).toBe('*:development.****');
     expect(entry.tokenId).toBe(res.body.tokenId);
+  });
+
+  it.each([
+    [{ type: 'client', environment: 'development' }, '*:development.'],
+    [{ type: 'backend', environment: 'production', project: 'default' }, 'default:production.'],
+    [{ type: 'admin' }, '*:*.'],
+  ])('lists a %j token by its scope prefix %s and not one character of its random part', async (scope, prefix) => {
+    const tokenName = unique('masked');
+    const created = await createToken({ tokenName, ...scope });
+    const random = (created.body.secret as string).slice(prefix.length);
+
+    const listed = await call({ method: 'GET', path: '/api/admin/api-tokens', token });
+
+    const entry = listed.body.tokens.find((t: { tokenName: string }) => t.tokenName === tokenName);
+    expect(created.body.secret.startsWith(prefix)).toBe(true);
+    expect(entry.secret.startsWith(prefix)).toBe(true);
+    const shown = (entry.secret as string).slice(prefix.length);
+    expect([...new Set(random)].filter((character) => shown.includes(character))).toEqual([]);
+    // Nor anywhere else in the entry (8 characters: a shorter run could match the token id by chance).
+    expect(eightCharacterRuns(random).filter((run) => JSON.stringify(entry).includes(run))).toEqual([]);
+  });
+
+  it('lists a token stored by an earlier version, whose stored hint held six random characters, without them', async () => {
+    const tokenName = unique('legacy');
+    const secret = `default:development.${'a1b2c3'}${'d'.repeat(50)}`;
+    const secretHash = hashSecret(secret);
+    const config = testConfig();
+    const db = createDocumentClient({ region: config.region, endpoint: config.dynamodbEndpoint });
+    // The item as an earlier version wrote it.
+    const item = {
+      secretHash, tokenId: tokenIdOf(secretHash), secretHint: 'default:development.a1b2c3…', tokenName, type: 'client',
+      environment: 'development', projects: ['default'], createdAt: new Date().toISOString(), expiresAt: null, seenAt: null,
+    };
+    await db.send(new PutCommand({ TableName: config.tableName, Item: { ...keys.apiToken(secretHash), ...item } }));
+
+    const listed = await call({ method: 'GET', path: '/api/admin/api-tokens', token });
+
+    const entry = listed.body.tokens.find((t: { tokenName: string }) => t.tokenName === tokenName);
+    expect(entry.secret).toBe('default:development.****');
   });
 
   it('formats project-scoped and multi-project secrets as Unleash does', async () => {
@@ -116,3 +160,7 @@ describe('DELETE /api/admin/api-tokens/{token}', () => {
     expect(use.status).toBe(401);
   });
 });
+
+function eightCharacterRuns(text: string): string[] {
+  return Array.from({ length: Math.max(0, text.length - 7) }, (_, at) => text.slice(at, at + 8));
+}

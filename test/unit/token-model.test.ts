@@ -6,6 +6,7 @@ import {
   hashesMatch,
   isExpired,
   isTokenId,
+  maskedSecretOf,
   normaliseProjects,
   parseSecret,
   secretHintOf,
@@ -29,8 +30,15 @@ describe('token secrets', () => {
     expect(parseSecret('a:b')).toBeUndefined();
   });
 
-  it('hint at their scope and first characters only', () => {
-    expect(secretHintOf('*:development.0123456789abcdef')).toBe('*:development.012345…');
+  it('hint at their scope only, never at a character of their random part', () => {
+    expect(secretHintOf('*:development.0123456789abcdef')).toBe('*:development.****');
+    expect(secretHintOf('no-scope-at-all')).toBe('****');
+  });
+
+  it('are shown in lists as the scope prefix every secret of that scope starts with', () => {
+    expect(maskedSecretOf({ projects: ['*'], environment: 'development' })).toBe('*:development.****');
+    expect(maskedSecretOf({ projects: ['default'], environment: 'production' })).toBe('default:production.****');
+    expect(maskedSecretOf({ projects: ['a', 'b'], environment: 'production' })).toBe('[]:production.****');
   });
 });
 
