@@ -49,6 +49,11 @@ export class BoundedCache<K, V> {
     this.totalWeight -= entry.weight;
   }
 
+  clear(): void {
+    this.entries.clear();
+    this.totalWeight = 0;
+  }
+
   get size(): number {
     return this.entries.size;
   }

@@ -22,7 +22,7 @@ export interface StoreContext {
 }
 
 export function connectStore(config: AppConfig): StoreContext {
-  const db = createDocumentClient({ region: config.region, endpoint: config.dynamodbEndpoint });
+  const db = createDocumentClient({ region: config.region, endpoint: config.dynamodbEndpoint, accessKeyId: config.dynamodbAccessKeyId });
   return { db, tableName: config.tableName, dynamoRequests: countRequests(db), revisions: new DynamoRevisionStore(db, config.tableName) };
 }
 
@@ -37,7 +37,7 @@ export function createClientServices(config: AppConfig, store: StoreContext = co
   const segmentStore = new DynamoSegmentStore(db, table, revisions);
   const metricsStore = new DynamoMetricsStore(db, table);
   const clientApplications = new DynamoClientApplicationStore(db, table);
-  const tokenStore = new DynamoApiTokenStore(db, table);
+  const tokenStore = new DynamoApiTokenStore(db, table, revisions);
   const clock = new RevisionClock(revisions, { checkIntervalMs: config.revisionCheckIntervalMs });
   // Same-process read-after-write: this process's own writes end the interval at once.
   revisions.onCommittedBump(() => clock.invalidate());
@@ -51,7 +51,8 @@ export function createClientServices(config: AppConfig, store: StoreContext = co
     metricsStore,
     clientApplications,
     tokenStore,
-    tokens: new TokenAuthenticator(tokenStore, config.baseUriPath, { ttlMs: config.tokenCacheTtlMs }),
+    // Revocations ride on the clock's read of the revision item (no read of their own).
+    tokens: new TokenAuthenticator(tokenStore, config.baseUriPath, { ttlMs: config.tokenCacheTtlMs, changes: clock }),
     clientFeatures: new ClientFeatureService(featureStore, segmentStore, clock),
     clientMetrics: new ClientMetricsService(metricsStore, clientApplications),
   };

@@ -12,14 +12,14 @@ type SdkServices = Pick<ClientServices, 'clientFeatures' | 'clientMetrics'>;
 
 /** The SDK API. Every route admits client, backend and admin tokens; the caller's token record scopes the answer. */
 export const defineOperations = ({ clientFeatures, clientMetrics }: SdkServices): GroupOperations<'client'> => ({
-  getClientFeatures: async ({ caller, query, headers }) => {
-    const answer = await clientFeatures.features(caller, toRequest(query, headers), headers['if-none-match']);
+  getClientFeatures: async ({ caller, query, headers, checkedRevision }) => {
+    const answer = await clientFeatures.features(caller, toRequest(query, headers), headers['if-none-match'], checkedRevision);
     // 304 carries no body; the ETag repeats so caches along the way keep validating.
     if (!answer.modified) return { status: 304, headers: { etag: answer.etag, vary: 'Accept-Encoding' } };
     return storedBytes(answer.payload, acceptsGzip(headers['accept-encoding']));
   },
-  getClientFeature: async ({ caller, query, headers, params }) => ({
-    body: await clientFeatures.feature(caller, toRequest(query, headers), params.featureName),
+  getClientFeature: async ({ caller, query, headers, params, checkedRevision }) => ({
+    body: await clientFeatures.feature(caller, toRequest(query, headers), params.featureName, checkedRevision),
   }),
   registerClient: async ({ caller, body }) => {
     await clientMetrics.register(caller, body);

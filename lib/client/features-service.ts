@@ -67,13 +67,19 @@ export class ClientFeatureService {
     });
   }
 
-  /** E17: the stored payload, or "not modified" when the SDK already has this ETag. */
-  async features(caller: Caller, request: ClientRequest, ifNoneMatch: string | undefined): Promise<FeaturesAnswer> {
+  /**
+   * E17: the stored payload, or "not modified" when the SDK already has this ETag.
+   * `checkedRevision` is what the token check of this request read, if it read the revision item.
+   */
+  async features(
+    caller: Caller,
+    request: ClientRequest,
+    ifNoneMatch: string | undefined,
+    checkedRevision?: number,
+  ): Promise<FeaturesAnswer> {
     const query = resolveQuery(caller, request);
     const scope: Scope = { query, key: scopeKeyOf(query), hash: this.shortHash(query) };
-    // Monotonic reads: an SDK that has seen a newer revision (on another container) makes
-    // this one read again rather than answer with older data.
-    const revision = await this.clock.current(revisionNamedIn(ifNoneMatch));
+    const revision = await this.revisionFor(revisionNamedIn(ifNoneMatch), checkedRevision);
     // The ETag is compared with the one of the caller's own scope, so a short hash shared with
     // another scope can at most tell an SDK that changed its token that its old bytes are current.
     const etag = etagOf(scope.hash, revision);
@@ -85,12 +91,22 @@ export class ClientFeatureService {
    * E18: one feature in the same scope, filtered by exact name instead of `namePrefix`.
    * Missing, archived and out-of-scope features all answer the same 404.
    */
-  async feature(caller: Caller, request: ClientRequest, name: string): Promise<ClientFeature> {
+  async feature(caller: Caller, request: ClientRequest, name: string, checkedRevision?: number): Promise<ClientFeature> {
     const query = { ...resolveQuery(caller, request), namePrefix: undefined };
-    const snapshot = await this.snapshotAt(await this.clock.current());
+    const snapshot = await this.snapshotAt(await this.revisionFor(0, checkedRevision));
     const feature = snapshot.features.find((candidate) => candidate.name === name);
     if (!feature || !isServed(feature, query)) throw new NotFound(`Could not find feature toggle ${name}`);
     return toClientFeature(feature, query, snapshot.segmentsById);
+  }
+
+  /**
+   * The revision to answer at. The token check's read came from the same clock during this
+   * request, so it serves unless the SDK has already seen a newer revision on another
+   * container (monotonic reads): then the clock reads again rather than answer older data.
+   */
+  private revisionFor(atLeast: number, checkedRevision: number | undefined): Promise<number> {
+    if (checkedRevision !== undefined && checkedRevision >= atLeast) return Promise.resolve(checkedRevision);
+    return this.clock.current(atLeast);
   }
 
   /** The cached payload of the scope, when it is at least as new; concurrent builds are shared. */
@@ -136,6 +152,34 @@ export class ClientFeatureService {
     });
     return data;
   }
+
+  /**
+   * Which of `names` the caller's SDK is served at the current revision, by the payload's own
+   * scope rules (the token's projects, no archived feature) without an SDK's optional filters:
+   * what a token may record metrics for. It costs what a poll costs, the shared revision check
+   * and snapshot, and then a lookup per name, never a read per report.
+   */
+  async servedNames(caller: Caller, request: ClientRequest, names: readonly string[]): Promise<Set<string>> {
+    const query = { ...resolveQuery(caller, request), namePrefix: undefined, tags: undefined };
+    const index = featuresByName(await this.snapshotAt(await this.clock.current()));
+    return new Set(names.filter((name) => {
+      const feature = index.get(name);
+      return feature !== undefined && isServed(feature, query);
+    }));
+  }
+}
+
+type SnapshotFeature = ClientSnapshot['features'][number];
+const nameIndexes = new WeakMap<ClientSnapshot, ReadonlyMap<string, SnapshotFeature>>();
+
+/** A snapshot's features by name, built once per revision (the metrics path looks names up). */
+function featuresByName(snapshot: ClientSnapshot): ReadonlyMap<string, SnapshotFeature> {
+  let index = nameIndexes.get(snapshot);
+  if (!index) {
+    index = new Map(snapshot.features.map((feature) => [feature.name, feature]));
+    nameIndexes.set(snapshot, index);
+  }
+  return index;
 }
 
 /** Unleash's ETag form, `"<queryHash>:<revision>"`. */

@@ -1,7 +1,15 @@
-/** The revision item: every write that SDKs can see moves it on, in the same transaction. */
+/** What one read of the revision item tells. */
+export interface RevisionState {
+  /** Moves with every write that SDKs can see, in the same transaction. */
+  revision: number;
+  /** Moves with every API token created or deleted (revocation reaches every instance with it). */
+  tokenChanges: number;
+}
+
+/** The revision item. */
 export interface RevisionReader {
   /** Strongly consistent, so a read after an acknowledged write sees that write. */
-  current(): Promise<number>;
+  read(): Promise<RevisionState>;
 }
 
 export interface RevisionClockOptions {
@@ -11,7 +19,7 @@ export interface RevisionClockOptions {
 }
 
 interface Reading {
-  promise: Promise<number>;
+  promise: Promise<RevisionState>;
   startedAt: number;
   /** The local-write generation the read began in: a later local write makes it too old. */
   generation: number;
@@ -45,10 +53,15 @@ export class RevisionClock {
    * within the interval, after this process's last write, is reused, even while in flight.
    */
   async current(atLeast = 0): Promise<number> {
+    return (await this.state(atLeast)).revision;
+  }
+
+  /** The whole revision item as `current` reads it: the token-change counter rides along. */
+  async state(atLeast = 0): Promise<RevisionState> {
     const shared = this.usableReading();
     if (shared) {
-      const revision = await shared.promise;
-      if (revision >= atLeast) return revision;
+      const state = await shared.promise;
+      if (state.revision >= atLeast) return state;
     }
     // A caller that names a revision the table does not hold (a forged or foreign ETag) gets
     // what the fresh read says: one read per such poll, never a loop.
@@ -63,7 +76,7 @@ export class RevisionClock {
   }
 
   private read(): Reading {
-    const reading: Reading = { promise: this.reader.current(), startedAt: this.now(), generation: this.generation };
+    const reading: Reading = { promise: this.reader.read(), startedAt: this.now(), generation: this.generation };
     this.reading = reading;
     // A failed read is not remembered: the next poll tries again rather than replaying the error.
     reading.promise.catch(() => {

@@ -2,14 +2,17 @@ import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2 } from 'aws-lambda';
 import type { Access } from '../api/route-types.js';
 import { PermissionDenied } from '../errors.js';
+import type { Authentication } from '../tokens/authenticator.js';
 import type { Caller } from '../tokens/model.js';
 
 /** Resolves an `Authorization` header to a caller, or refuses with 401. */
 export interface Authenticator {
-  authenticate(authorization: string | undefined): Promise<Caller>;
+  authenticate(authorization: string | undefined): Promise<Authentication>;
 }
 
-type EventWithCaller = APIGatewayProxyEventV2 & { requestContext: { authorizer?: { lambda?: Caller } } };
+type EventWithCaller = APIGatewayProxyEventV2 & {
+  requestContext: { authorizer?: { lambda?: Caller; revision?: number | undefined } };
+};
 
 /**
  * Authenticates the token and checks the route's access before the body is even parsed, as
@@ -21,7 +24,7 @@ export const authorize = (
 ): MiddlewareObj<APIGatewayProxyEventV2, APIGatewayProxyResultV2> => ({
   before: async (request) => {
     if (access.kind === 'public') return;
-    const caller = await tokens.authenticate(request.event.headers.authorization);
+    const { caller, revision } = await tokens.authenticate(request.event.headers.authorization);
     if (access.kind === 'admin' && caller.type !== 'admin') {
       throw new PermissionDenied(
         access.permission,
@@ -29,10 +32,15 @@ export const authorize = (
           `A ${caller.type} token can only use the client API (/api/client); use an admin token.`,
       );
     }
-    (request.event as EventWithCaller).requestContext.authorizer = { lambda: caller };
+    (request.event as EventWithCaller).requestContext.authorizer = { lambda: caller, revision };
   },
 });
 
 export function callerOf(event: APIGatewayProxyEventV2): Caller | undefined {
   return (event as EventWithCaller).requestContext.authorizer?.lambda;
+}
+
+/** The revision the token check read for this request, if it read one. */
+export function checkedRevisionOf(event: APIGatewayProxyEventV2): number | undefined {
+  return (event as EventWithCaller).requestContext.authorizer?.revision;
 }

@@ -22,6 +22,11 @@ export interface OperationInput<R extends RouteSpec> {
   caller: R['access'] extends { kind: 'public' } ? undefined : Caller;
   /** Request headers, names in lower case (the SDK API reads `if-none-match` and `unleash-client-spec`). */
   headers: Record<string, string | undefined>;
+  /**
+   * The revision read while checking this request's token, when one was: it is at least as
+   * fresh as a read the handler would make, so the SDK path answers at it without a second read.
+   */
+  checkedRevision: number | undefined;
 }
 
 /** What a handler function answers; the status defaults to the route's success status. */

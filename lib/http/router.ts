@@ -4,19 +4,23 @@ import httpJsonBodyParser from '@middy/http-json-body-parser';
 import httpRouterHandler, { type Route } from '@middy/http-router';
 import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2, Context } from 'aws-lambda';
 import type { RouteSpec } from '../api/route-types.js';
-import { runAs } from '../events/actor.js';
-import { authorize, callerOf, type Authenticator } from './authorize.js';
+import { ServiceUnavailable } from '../errors.js';
+import { runInRequest } from '../request-scope.js';
+import { EARLY_ANSWER_MS } from '../time-budget.js';
+import { authorize, callerOf, checkedRevisionOf, type Authenticator } from './authorize.js';
 import { bodyLimit } from './body-limit.js';
 import { lenientJsonBody } from './lenient-json-body.js';
 import { mapErrors } from './map-errors.js';
 import type { Operation, OperationsFor } from './operation.js';
 import { base64Result, jsonResult, jsonTextResult } from './responses.js';
+import { refuseIllFormedText } from './well-formed.js';
 
 export interface RouterOptions {
   /**
-   * Whether handler functions run with the caller as the actor of change events. Routes that
-   * record no change events (the SDK API) leave it off: AsyncLocalStorage turns on async hooks
-   * for the whole process, a cost on every promise of every poll.
+   * Whether handler functions run in a request scope (lib/request-scope.ts): the caller as the
+   * actor of change events, and the deadline that keeps writes from starting too late to
+   * finish. Routes that record no change events (the SDK API) leave it off: AsyncLocalStorage
+   * turns on async hooks for the whole process, a cost on every promise of every poll.
    */
   namesActor: boolean;
 }
@@ -45,10 +49,21 @@ export function buildRouter<Rows extends Record<string, RouteSpec>>(
     if (!operation) throw new Error(`Route ${id} has no handler function`);
     return { method: spec.method, path: spec.path, handler: routeHandler(spec, operation, tokens, options) };
   });
-  return middy<APIGatewayProxyEventV2, APIGatewayProxyResultV2>()
+  return middy<APIGatewayProxyEventV2, APIGatewayProxyResultV2>({ timeoutEarlyInMillis: EARLY_ANSWER_MS, timeoutEarlyResponse })
     .use(httpHeaderNormalizer())
     .use(mapErrors())
     .handler(httpRouterHandler<APIGatewayProxyEventV2, APIGatewayProxyResultV2>(routes)) as LambdaHandler;
+}
+
+/**
+ * The answer when the handler has not finished EARLY_ANSWER_MS before the function's end: a
+ * 503 the client may retry, not a 500. On admin routes no write can be in flight by then (a
+ * write starts only while WRITE_BUDGET_MS is left and ends within the store's request
+ * timeout, lib/time-budget.ts), and the handler that keeps running starts none. Middy's
+ * default, a TimeoutError, became a 500 while a late write could still land.
+ */
+function timeoutEarlyResponse(): never {
+  throw new ServiceUnavailable('The request could not be completed in time; try again in a moment.');
 }
 
 /**
@@ -68,7 +83,8 @@ function routeHandler(spec: RouteSpec, operation: Operation<RouteSpec>, tokens: 
   // request here would only cost a setTimeout and a Promise.race on every poll.
   const chain = middy<APIGatewayProxyEventV2, APIGatewayProxyResultV2>({ timeoutEarlyInMillis: 0 }).use(authorize(spec.access, tokens));
   if (spec.body) chain.use(bodyLimit(spec)).use(spec.lenientBody ? lenientJsonBody() : httpJsonBodyParser());
-  return chain.handler(async (event) => {
+  return chain.handler(async (event, context) => {
+    refuseIllFormedText(event, spec.body ? event.body : undefined);
     const caller = callerOf(event);
     const input = {
       params: event.pathParameters ?? {},
@@ -76,14 +92,24 @@ function routeHandler(spec: RouteSpec, operation: Operation<RouteSpec>, tokens: 
       body: spec.body ? spec.body.parse(event.body) : undefined,
       caller,
       headers: event.headers ?? {},
+      checkedRevision: checkedRevisionOf(event),
     } as Parameters<Operation<RouteSpec>>[0];
-    // Change events name the token that made the change.
-    const reply = options.namesActor ? await runAs(caller?.tokenName ?? 'anonymous', () => operation(input)) : await operation(input);
+    // Change events name the token that made the change; writes keep to the request's deadline.
+    const reply = options.namesActor
+      ? await runInRequest({ actor: caller?.tokenName ?? 'anonymous', deadline: deadlineOf(context) }, () => operation(input))
+      : await operation(input);
     const status = reply.status ?? spec.status;
     if (reply.base64 !== undefined) return base64Result(status, reply.base64, reply.headers);
     if (reply.json !== undefined) return jsonTextResult(status, reply.json, reply.headers);
     return jsonResult(status, reply.body, reply.headers);
   });
+}
+
+/** When Lambda stops this invocation; a context without a clock (a bare test double) sets none. */
+function deadlineOf(context: Context): number {
+  return typeof context?.getRemainingTimeInMillis === 'function'
+    ? Date.now() + context.getRemainingTimeInMillis()
+    : Number.POSITIVE_INFINITY;
 }
 
 /** The router tries dynamic routes in order, so the greedy fallback must come last. */

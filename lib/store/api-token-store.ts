@@ -1,14 +1,20 @@
-import { DeleteCommand, GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { ApiToken } from '../tokens/model.js';
 import type { ApiTokenStore } from '../tokens/store.js';
-import { conditionalWrite } from './dynamo-errors.js';
 import { queryCollection } from './query.js';
+import type { DynamoRevisionStore } from './revision-store.js';
 import { keys } from './table-design.js';
+import { transactWrite } from './transact.js';
 
+/**
+ * API tokens, one item per secret hash. Every insert and delete moves the token-change counter
+ * on the revision item in the same transaction, so no instance can miss a revocation.
+ */
 export class DynamoApiTokenStore implements ApiTokenStore {
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly tableName: string,
+    private readonly revisions: Pick<DynamoRevisionStore, 'tokenChange'>,
   ) {}
 
   async findByHash(secretHash: string): Promise<ApiToken | undefined> {
@@ -29,19 +35,23 @@ export class DynamoApiTokenStore implements ApiTokenStore {
   }
 
   insert(token: ApiToken): Promise<boolean> {
-    return conditionalWrite(() =>
-      this.db.send(
-        new PutCommand({
+    return transactWrite(this.db, [
+      {
+        Put: {
           TableName: this.tableName,
           Item: { ...keys.apiToken(token.secretHash), ...token },
           ConditionExpression: 'attribute_not_exists(pk)',
-        }),
-      ),
-    );
+        },
+      },
+      this.revisions.tokenChange(),
+    ]);
   }
 
   async delete(secretHash: string): Promise<void> {
-    await this.db.send(new DeleteCommand({ TableName: this.tableName, Key: keys.apiToken(secretHash) }));
+    await transactWrite(this.db, [
+      { Delete: { TableName: this.tableName, Key: keys.apiToken(secretHash) } },
+      this.revisions.tokenChange(),
+    ]);
   }
 }
 

@@ -1,11 +1,13 @@
 import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { RevisionState } from '../client/revision-clock.js';
 import type { TransactWriteItem } from './transact.js';
 import { keys } from './table-design.js';
 
 /**
  * The revision item: a counter that every write visible to SDKs bumps in the same
  * transaction. The SDK path keys its cache and ETag on it, so reading it is the whole cost
- * of a warm poll.
+ * of a warm poll. A second counter on the same item, `tokenChanges`, moves with every token
+ * created or deleted: the read that every instance makes anyway carries revocations to it.
  */
 export class DynamoRevisionStore {
   private readonly bumpListeners = new Set<() => void>();
@@ -21,10 +23,16 @@ export class DynamoRevisionStore {
 
   /** Strongly consistent, so a poll after an acknowledged write sees that write. */
   async current(): Promise<number> {
+    return (await this.read()).revision;
+  }
+
+  /** Both counters in one strongly consistent read. */
+  async read(): Promise<RevisionState> {
     const { Item } = await this.db.send(
       new GetCommand({ TableName: this.tableName, Key: keys.revision(), ConsistentRead: true }),
     );
-    return typeof Item?.revision === 'number' ? Item.revision : 0;
+    const counter = (value: unknown): number => (typeof value === 'number' ? value : 0);
+    return { revision: counter(Item?.revision), tokenChanges: counter(Item?.tokenChanges) };
   }
 
   /** The transaction item that moves the revision on by one. */
@@ -34,6 +42,21 @@ export class DynamoRevisionStore {
         TableName: this.tableName,
         Key: keys.revision(),
         UpdateExpression: 'ADD revision :one',
+        ExpressionAttributeValues: { ':one': 1 },
+      },
+    };
+  }
+
+  /**
+   * The transaction item that records a token created or deleted. It leaves the revision (and
+   * so every SDK's ETag) alone: the payload did not change, only who may fetch it.
+   */
+  tokenChange(): TransactWriteItem {
+    return {
+      Update: {
+        TableName: this.tableName,
+        Key: keys.revision(),
+        UpdateExpression: 'ADD tokenChanges :one',
         ExpressionAttributeValues: { ':one': 1 },
       },
     };

@@ -1,4 +1,5 @@
 import { BoundedCache } from '../bounded-cache.js';
+import type { RevisionState } from '../client/revision-clock.js';
 import { AuthenticationRequired } from '../errors.js';
 import { hashSecret, hashesMatch, type Caller } from './model.js';
 import type { ApiTokenStore } from './store.js';
@@ -8,6 +9,19 @@ export interface TokenCacheOptions {
   ttlMs: number;
   /** Distinct secrets remembered; unknown secrets count too, so a flood of them stays bounded. */
   maxEntries?: number;
+  /**
+   * The revision clock: its read (at most one per check interval, shared with the SDK path)
+   * carries the token-change counter, and a moved counter empties the cache. Without it only
+   * the TTL and this process's own changes end a remembered lookup.
+   */
+  changes?: { state(): Promise<RevisionState> };
+}
+
+/** A request's caller, and the revision its token was checked against when one was read. */
+export interface Authentication {
+  caller: Caller;
+  /** The SDK path answers at this revision instead of reading the revision item a second time. */
+  revision: number | undefined;
 }
 
 /** Shown when a request has no usable token; it names the header and the login path. */
@@ -29,13 +43,17 @@ interface Lookup {
 
 /**
  * Resolves the `Authorization` header to a caller. Every request of every route needs this, so
- * lookups are remembered per process for a short TTL: with the revision check, a warm SDK poll
- * then makes at most one DynamoDB request (ADR 9). Known and unknown secrets are remembered
- * alike (Unleash caches unknown ones too). Deletions in this process are forgotten at once;
- * another warm container may accept a deleted token until its TTL runs out.
+ * lookups are remembered per process: with the revision check, a warm SDK poll then makes at
+ * most one DynamoDB request (ADR 9). Known and unknown secrets are remembered alike (Unleash
+ * caches unknown ones too). Every token created or deleted moves the token-change counter on
+ * the revision item, which each process reads once per check interval anyway; when it moved,
+ * everything remembered is dropped, so a deleted token stops working on every instance within
+ * that interval (ADR 10). The TTL bounds a lookup where no counter is read.
  */
 export class TokenAuthenticator {
   private readonly lookups: BoundedCache<string, Lookup>;
+  /** The token-change counter the remembered lookups are valid for. */
+  private tokenChanges = -1;
 
   constructor(
     private readonly store: Pick<ApiTokenStore, 'findByHash'>,
@@ -46,9 +64,14 @@ export class TokenAuthenticator {
     this.lookups = new BoundedCache({ maxEntries: options.maxEntries ?? 1000 });
   }
 
-  async authenticate(authorization: string | undefined): Promise<Caller> {
+  async authenticate(authorization: string | undefined): Promise<Authentication> {
     const secret = authorization?.replace(/^bearer\s+/i, '').trim();
     if (!secret) throw new AuthenticationRequired(authenticationRequiredMessage(this.baseUriPath));
+    const state = await this.options.changes?.state();
+    if (state && state.tokenChanges > this.tokenChanges) {
+      this.lookups.clear();
+      this.tokenChanges = state.tokenChanges;
+    }
     const at = this.now().getTime();
     const token = await this.lookup(hashSecret(secret), at);
     // Expiry is checked on every request against the clock, never cached.
@@ -57,7 +80,7 @@ export class TokenAuthenticator {
         `${authenticationRequiredMessage(this.baseUriPath)}. The token you sent is unknown or has expired.`,
       );
     }
-    return token.caller;
+    return { caller: token.caller, revision: state?.revision };
   }
 
   /** Drops what is remembered about a secret: after this process deletes or creates it. */

@@ -13,7 +13,7 @@ import {
   type ApiTokenType,
   type Caller,
 } from './model.js';
-import { authenticationRequiredMessage, type TokenAuthenticator } from './authenticator.js';
+import { authenticationRequiredMessage, type Authentication, type TokenAuthenticator } from './authenticator.js';
 import type { ApiTokenStore } from './store.js';
 
 export { authenticationRequiredMessage };
@@ -40,7 +40,7 @@ export class ApiTokenService {
   ) {}
 
   /** Resolves an `Authorization` header value to a caller, or refuses with 401 (cached per process). */
-  authenticate(authorization: string | undefined): Promise<Caller> {
+  authenticate(authorization: string | undefined): Promise<Authentication> {
     return this.authenticator.authenticate(authorization);
   }
 
@@ -79,7 +79,10 @@ export class ApiTokenService {
     return this.insert(this.recordFor(secret, scope));
   }
 
-  /** This process stops accepting a deleted secret at once (other containers within their TTL). */
+  /**
+   * This process stops accepting a deleted secret at once; the store moves the token-change
+   * counter in the same transaction, so every other instance does within its check interval.
+   */
   private async deleteByHash(secretHash: string): Promise<void> {
     await this.store.delete(secretHash);
     this.authenticator.forget(secretHash);

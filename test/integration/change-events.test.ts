@@ -9,7 +9,7 @@ describe('change events', () => {
     const call = apiClient(services);
     const token = await adminToken(services);
     const steps = featureSteps(call, token);
-    const tokenName = (await services.apiTokens.authenticate(token)).tokenName;
+    const tokenName = (await services.apiTokens.authenticate(token)).caller.tokenName;
     const from = new Date(Date.now() - 1000);
     const name = await steps.createFeature();
     await steps.turn('default', name, 'production', 'on');

@@ -83,6 +83,7 @@ describe('the token cache', () => {
     const authenticator = new TokenAuthenticator(store, '', { ttlMs }, () => new Date(now));
     return {
       authenticator,
+      store,
       lookups: () => lookups,
       advance: (ms: number) => { now += ms; },
       replace: (next: ApiToken | undefined) => { current = next; },
@@ -94,7 +95,7 @@ describe('the token cache', () => {
 
     await Promise.all([t.authenticator.authenticate(secret), t.authenticator.authenticate(secret)]);
     t.advance(59_999);
-    const caller = await t.authenticator.authenticate(`Bearer ${secret}`);
+    const { caller } = await t.authenticator.authenticate(`Bearer ${secret}`);
 
     expect(caller).toEqual({ tokenName: 'sdk', type: 'client', environment: 'development', projects: ['default'] });
     expect(t.lookups()).toBe(1);
@@ -119,6 +120,34 @@ describe('the token cache', () => {
     t.authenticator.forget(token.secretHash);
 
     await expect(t.authenticator.authenticate(secret)).rejects.toMatchObject({ kind: 'unauthenticated' });
+  });
+
+  it('drops what it remembered when the token-change counter moved, long before the TTL', async () => {
+    const t = setup(60_000);
+    let tokenChanges = 3;
+    let stateReads = 0;
+    const changes = { state: async () => { stateReads += 1; return { revision: 9, tokenChanges }; } };
+    const authenticator = new TokenAuthenticator(t.store, '', { ttlMs: 60_000, changes });
+    await authenticator.authenticate(secret);
+    await authenticator.authenticate(secret);
+
+    t.replace(undefined);
+    tokenChanges = 4;
+
+    await expect(authenticator.authenticate(secret)).rejects.toMatchObject({ kind: 'unauthenticated' });
+    expect(t.lookups()).toBe(2);
+    expect(stateReads).toBe(3);
+  });
+
+  it('hands on the revision its check read, so the SDK path need not read it again', async () => {
+    const t = setup(60_000);
+    const changes = { state: async () => ({ revision: 41, tokenChanges: 0 }) };
+    const authenticator = new TokenAuthenticator(t.store, '', { ttlMs: 60_000, changes });
+
+    const checked = await authenticator.authenticate(secret);
+
+    expect(checked.revision).toBe(41);
+    expect((await t.authenticator.authenticate(secret)).revision).toBeUndefined();
   });
 
   it('remembers unknown secrets too, within the bound', async () => {
