@@ -18,6 +18,8 @@ export const configSchema = z.object({
   TABLE_NAME: z.string().min(3),
   /** Set for DynamoDB Local; absent in the cloud, where the SDK finds the regional endpoint. */
   DYNAMODB_ENDPOINT: z.url().optional(),
+  /** With DYNAMODB_ENDPOINT: the access key id, which picks DynamoDB Local's database (letters, digits). */
+  DYNAMODB_ACCESS_KEY_ID: z.string().regex(/^[A-Za-z0-9]+$/, { error: 'letters and digits only' }).optional(),
   AWS_REGION: z.string().default('eu-west-1'),
   UNLEASH_URL: z.url().default('http://localhost:4242'),
   BASE_URI_PATH: z
@@ -39,6 +41,7 @@ export const configSchema = z.object({
 export type AppConfig = {
   tableName: string;
   dynamodbEndpoint: string | undefined;
+  dynamodbAccessKeyId: string | undefined;
   region: string;
   unleashUrl: string;
   baseUriPath: string;
@@ -60,6 +63,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
   return {
     tableName: c.TABLE_NAME,
     dynamodbEndpoint: c.DYNAMODB_ENDPOINT,
+    dynamodbAccessKeyId: c.DYNAMODB_ACCESS_KEY_ID,
     region: c.AWS_REGION,
     unleashUrl: c.UNLEASH_URL,
     baseUriPath: c.BASE_URI_PATH,

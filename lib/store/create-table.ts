@@ -4,7 +4,7 @@ import {
   DynamoDBClient,
   ResourceNotFoundException,
 } from '@aws-sdk/client-dynamodb';
-import type { DynamoConnection } from './document-client.js';
+import { localCredentials, type DynamoConnection } from './document-client.js';
 import { tableDefinition } from './table-design.js';
 
 /**
@@ -14,7 +14,7 @@ export async function prepareLocalTable(connection: DynamoConnection, tableName:
   const client = new DynamoDBClient({
     region: connection.region,
     endpoint: connection.endpoint,
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    credentials: localCredentials(connection),
   });
   try {
     for (let attempt = 1; ; attempt += 1) {

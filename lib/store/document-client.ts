@@ -6,6 +6,20 @@ export interface DynamoConnection {
   region: string;
   /** DynamoDB Local's URL; omitted in the cloud. */
   endpoint?: string | undefined;
+  /**
+   * Which of DynamoDB Local's databases to use: it keeps one per access key id (and region)
+   * and checks no signature, so for the engine `npm start` embeds this is a secret. Omitted,
+   * the well-known key of a shared engine (the test suite's, or one run by hand).
+   */
+  accessKeyId?: string | undefined;
+}
+
+/** The key a local engine gets when none is given; anyone may guess it. */
+export const WELL_KNOWN_LOCAL_KEY = 'local';
+
+/** Credentials for a local engine: only the key id counts there, the secret is never checked. */
+export function localCredentials(connection: DynamoConnection) {
+  return { accessKeyId: connection.accessKeyId ?? WELL_KNOWN_LOCAL_KEY, secretAccessKey: 'local' };
 }
 
 /**
@@ -17,8 +31,8 @@ const TIMEOUTS = { connectionTimeout: 2_000, requestTimeout: 5_000 } as const;
 const LOCAL_MAX_ATTEMPTS = 2;
 
 /**
- * One document client per process. Local engines accept any credentials, so fixed dummy
- * ones are given there; in Lambda the SDK's default chain supplies the role's credentials.
+ * One document client per process. Locally the credentials only pick the engine's database
+ * (`localCredentials`); in Lambda the SDK's default chain supplies the role's credentials.
  * AWS errors become domain errors on this client (`sdk-errors.ts`), so none leaves lib/store.
  */
 export function createDocumentClient(connection: DynamoConnection): DynamoDBDocumentClient {
@@ -26,7 +40,7 @@ export function createDocumentClient(connection: DynamoConnection): DynamoDBDocu
     region: connection.region,
     requestHandler: TIMEOUTS,
     ...(connection.endpoint
-      ? { endpoint: connection.endpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' }, maxAttempts: LOCAL_MAX_ATTEMPTS }
+      ? { endpoint: connection.endpoint, credentials: localCredentials(connection), maxAttempts: LOCAL_MAX_ATTEMPTS }
       : {}),
   });
   const db = DynamoDBDocumentClient.from(client, {

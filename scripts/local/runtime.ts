@@ -48,9 +48,13 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       AWS_REGION: 'local',
       ...(options.env.SECRET_KEY || options.env.SECRET_KEY_ARN ? {} : { SECRET_KEY: localSecretKey(options) }),
       ...options.env,
-      DYNAMODB_ENDPOINT: external ?? engine?.endpoint,
+      // The embedded engine's database is named by its secret key and the region, both fixed here.
+      ...(engine
+        ? { DYNAMODB_ENDPOINT: engine.endpoint, AWS_REGION: engine.region, DYNAMODB_ACCESS_KEY_ID: engine.accessKeyId }
+        : { DYNAMODB_ENDPOINT: external }),
     });
-    await prepareLocalTable({ region: config.region, endpoint: config.dynamodbEndpoint }, config.tableName);
+    const connection = { region: config.region, endpoint: config.dynamodbEndpoint, accessKeyId: config.dynamodbAccessKeyId };
+    await prepareLocalTable(connection, config.tableName);
     const services = createServices(config);
     await services.firstStart.ensure();
     const generatedAdminToken =
