@@ -1,6 +1,7 @@
 import type { ImportData } from '../api/schemas/export-import.js';
 import { DomainError } from '../errors.js';
 import type { Feature } from '../features/model.js';
+import { projectNameMatcher } from '../features/rules/naming.js';
 import { normaliseVariants } from '../features/rules/variants.js';
 import type { Project } from '../projects/model.js';
 import type { TransferCatalog } from './ports.js';
@@ -36,7 +37,10 @@ export async function checkImport(
   if (!project.environments.includes(environment)) add(`The environment is not enabled in the project ${project.id}`, [environment]);
   add('These features exist in other projects', [...names].filter((n) => existing.has(n) && existing.get(n)?.project !== project.id));
   const pattern = project.featureNaming?.pattern;
-  if (pattern) add(`These names do not match the project's naming pattern ${pattern}`, [...names].filter((n) => !new RegExp(`^(?:${pattern})$`).test(n)));
+  if (pattern) {
+    const matches = projectNameMatcher(project);
+    add(`These names do not match the project's naming pattern ${pattern}`, [...names].filter((n) => !matches(n)));
+  }
   const fresh = [...names].filter((n) => !existing.has(n));
   if (project.featureLimit !== null) {
     const active = [...existing.values()].filter((f) => f.project === project.id && !f.archived).length;

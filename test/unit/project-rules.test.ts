@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ValidationFailed } from '../../lib/errors.js';
 import type { Feature } from '../../lib/features/model.js';
 import { isPotentiallyStale, projectHealth } from '../../lib/projects/health.js';
-import { checkFeatureNaming } from '../../lib/projects/naming.js';
+import { checkFeatureNaming, compileNamingPattern, MAX_PATTERN_PROGRAM } from '../../lib/projects/naming.js';
 
 const naming = (pattern: string | null, example: string | null = null) => ({ pattern, example, description: null });
 
@@ -14,7 +14,34 @@ describe('feature naming pattern (§6.8)', () => {
   });
 
   it('refuses a pattern that does not compile as a regular expression', () => {
-    expect(() => checkFeatureNaming(naming('[a-z'))).toThrow(/^featureNaming\.pattern: is not a valid regular expression/);
+    expect(() => checkFeatureNaming(naming('[a-z'))).toThrow(/^featureNaming\.pattern: is not a valid RE2 regular expression/);
+  });
+
+  it('matches on RE2, which answers a nested quantifier on a long name that a backtracking engine would take ages over', () => {
+    const compiled = compileNamingPattern('(a+)+b');
+    if (!('matches' in compiled)) throw new Error(compiled.problem);
+
+    expect(compiled.matches('a'.repeat(100))).toBe(false);
+    expect(compiled.matches(`${'a'.repeat(99)}b`)).toBe(true);
+  });
+
+  it('anchors both ends even when the pattern is an alternation', () => {
+    const compiled = compileNamingPattern('team-[a-z]+|ops');
+    if (!('matches' in compiled)) throw new Error(compiled.problem);
+
+    expect(compiled.matches('team-search')).toBe(true);
+    expect(compiled.matches('ops')).toBe(true);
+    expect(compiled.matches('team-search-ops!')).toBe(false);
+    expect(compiled.matches('x-ops')).toBe(false);
+  });
+
+  it.each(['([a-z])\\1', '(?=a)[a-z]+', '(?!a)[a-z]+', '[a-z]+(?<=a)'])('refuses %j: RE2 has no backreferences or lookaround', (pattern) => {
+    expect(() => checkFeatureNaming(naming(pattern))).toThrow(/^featureNaming\.pattern: is not a valid RE2 regular expression .*lookaround/);
+  });
+
+  it('refuses a pattern whose compiled program exceeds the cap, and takes one just under it', () => {
+    expect(() => checkFeatureNaming(naming('.{1,1000}'))).toThrow(new RegExp(`^featureNaming\\.pattern: is too complex .*at most ${MAX_PATTERN_PROGRAM}`));
+    expect(() => checkFeatureNaming(naming('[a-z]{1,100}-[0-9]{1,100}'))).not.toThrow();
   });
 
   it('anchors the pattern: an example that only contains a match is refused', () => {
