@@ -1,15 +1,13 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
+import { runInRequest } from '../request-scope.js';
 
 /**
  * Who is making the current change. The HTTP chain sets it once per request (the API token's
- * name), so change events can say who acted without every service call carrying it.
+ * name), so change events can say who acted without every service call carrying it. It rides
+ * on the request scope (lib/request-scope.ts), which also carries the request's deadline.
  */
-const actor = new AsyncLocalStorage<string>();
+export { currentActor } from '../request-scope.js';
 
+/** Runs work as `name`, with no deadline (jobs and scripts; the HTTP chain sets its own scope). */
 export function runAs<T>(name: string, work: () => Promise<T>): Promise<T> {
-  return actor.run(name, work);
-}
-
-export function currentActor(): string {
-  return actor.getStore() ?? 'system';
+  return runInRequest({ actor: name, deadline: Number.POSITIVE_INFINITY }, work);
 }

@@ -3,6 +3,7 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2, Context } from 'a
 import * as z from 'zod';
 import { DomainError } from '../errors.js';
 import { log } from '../log.js';
+import { RETRY_AFTER_SECONDS } from '../time-budget.js';
 import { ERROR_TABLE, INTERNAL_ERROR } from './error-table.js';
 import { errorResult } from './responses.js';
 
@@ -22,7 +23,10 @@ function responseFor(error: unknown, requestId: string, event: APIGatewayProxyEv
     const { status, name } = ERROR_TABLE[error.kind];
     // A 503 is ours to look into (the store was down or throttling), so it is logged with its cause.
     if (status >= 500) log.error(error.message, { requestId, route: event.routeKey, error: describeUnknown(error.cause) });
-    return errorResult(status, name, error.message);
+    const result = errorResult(status, name, error.message);
+    // A 503 is "not now": the same request may work a moment later (DESIGN.md 2).
+    if (error.kind === 'unavailable') result.headers['retry-after'] = String(RETRY_AFTER_SECONDS);
+    return result;
   }
   if (error instanceof z.ZodError) {
     return errorResult(ERROR_TABLE.validation.status, ERROR_TABLE.validation.name, describeZodError(error));

@@ -1,5 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { STORE_CONNECTION_TIMEOUT_MS, STORE_REQUEST_TIMEOUT_MS } from '../time-budget.js';
+import { refuseLateWrites } from './late-writes.js';
 import { translateSdkErrors } from './sdk-errors.js';
 
 export interface DynamoConnection {
@@ -27,7 +29,14 @@ export function localCredentials(connection: DynamoConnection) {
  * request until the function times out (10 s) or, locally, forever. DynamoDB answers in
  * milliseconds; a local engine that refuses connections is not worth a third attempt.
  */
-const TIMEOUTS = { connectionTimeout: 2_000, requestTimeout: 5_000 } as const;
+const TIMEOUTS = {
+  connectionTimeout: STORE_CONNECTION_TIMEOUT_MS,
+  requestTimeout: STORE_REQUEST_TIMEOUT_MS,
+  // Without it the SDK only logs a warning when requestTimeout passes and keeps waiting: a store
+  // that accepts the connection but never answers held the request until the function died.
+  // lib/time-budget.ts counts on every attempt ending within requestTimeout.
+  throwOnRequestTimeout: true,
+} as const;
 const LOCAL_MAX_ATTEMPTS = 2;
 
 /**
@@ -47,5 +56,6 @@ export function createDocumentClient(connection: DynamoConnection): DynamoDBDocu
     marshallOptions: { removeUndefinedValues: true },
   });
   translateSdkErrors(db);
+  refuseLateWrites(db);
   return db;
 }

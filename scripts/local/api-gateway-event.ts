@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
+import { FUNCTION_TIMEOUT_MS } from '../../lib/time-budget.js';
 
 export interface IncomingRequest {
   method: string;
@@ -54,27 +55,44 @@ export function toApiGatewayEvent(request: IncomingRequest): APIGatewayProxyEven
   };
 }
 
-/** A Lambda context good enough for handlers that read only the request id. */
-export function localContext(functionName: string): Context {
-  return {
-    callbackWaitsForEmptyEventLoop: false,
-    functionName,
-    functionVersion: '$LATEST',
-    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${functionName}`,
-    memoryLimitInMB: '512',
-    awsRequestId: randomUUID(),
-    logGroupName: `/aws/lambda/${functionName}`,
-    logStreamName: 'local',
-    getRemainingTimeInMillis: thirtySeconds,
-    done: ignore,
-    fail: ignore,
-    succeed: ignore,
-  };
+/**
+ * The Lambda context the local runtime hands a function: its remaining time counts down from
+ * the function's timeout (the stack's, lib/time-budget.ts), as in the cloud, so the chain's
+ * early answer and the store's refusal of late writes behave locally as they do in AWS.
+ */
+export function localContext(functionName: string, timeoutMs: number = FUNCTION_TIMEOUT_MS): Context {
+  return new LocalContext(functionName, Date.now() + timeoutMs);
 }
 
-// Shared rather than made per request: every request of the local server builds a context.
-const thirtySeconds = (): number => 30_000;
-const ignore = (): undefined => undefined;
+/**
+ * A class rather than an object literal with closures: every request of the local server
+ * builds a context, and its methods are shared on the prototype.
+ */
+class LocalContext implements Context {
+  readonly callbackWaitsForEmptyEventLoop = false;
+  readonly functionVersion = '$LATEST';
+  readonly memoryLimitInMB = '512';
+  readonly logStreamName = 'local';
+  readonly invokedFunctionArn: string;
+  readonly awsRequestId = randomUUID();
+  readonly logGroupName: string;
+
+  constructor(
+    readonly functionName: string,
+    private readonly deadline: number,
+  ) {
+    this.invokedFunctionArn = `arn:aws:lambda:local:000000000000:function:${functionName}`;
+    this.logGroupName = `/aws/lambda/${functionName}`;
+  }
+
+  getRemainingTimeInMillis(): number {
+    return Math.max(0, this.deadline - Date.now());
+  }
+
+  done(): void {}
+  fail(): void {}
+  succeed(): void {}
+}
 
 function safeDecodePath(path: string): string {
   try {

@@ -1,5 +1,5 @@
 import { gunzipSync } from 'node:zlib';
-import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import type { APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { GROUPS, type Group } from '../../lib/api/route-types.js';
 import { routeTable } from '../../lib/api/route-table.js';
 import { buildGroupHandler, type LambdaHandler } from '../../lib/http/group-handler.js';
@@ -16,6 +16,8 @@ export interface ApiRequest {
   /** Sent as given instead of JSON-encoding `body`. */
   rawBody?: string;
   headers?: Record<string, string>;
+  /** The Lambda context to invoke with; by default a local one with the function's full timeout. */
+  context?: Context;
 }
 
 export interface ApiResponse {
@@ -56,7 +58,7 @@ export function apiClient(services: Services) {
       pathParameters: match.params,
       sourceIp: '127.0.0.1',
     });
-    const result = (await handlers[spec.group](event, localContext(`test-${spec.group}`))) as APIGatewayProxyStructuredResultV2;
+    const result = (await handlers[spec.group](event, request.context ?? localContext(`test-${spec.group}`))) as APIGatewayProxyStructuredResultV2;
     const answered = Object.fromEntries(Object.entries(result.headers ?? {}).map(([k, v]) => [k.toLowerCase(), String(v)]));
     const body = decodedBody(result, answered['content-encoding']);
     return {

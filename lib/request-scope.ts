@@ -1,0 +1,31 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+
+/**
+ * What the HTTP chain knows about the current admin request, set once per request so that
+ * deep code can use it without every service call carrying it: who acts (change events name
+ * them) and when the request's time is up (writes are not started too late to finish).
+ *
+ * The SDK API runs without it: AsyncLocalStorage turns on async hooks for the whole process, a
+ * cost on every promise of every poll (see RouterOptions.namesActor).
+ */
+export interface RequestScope {
+  actor: string;
+  /** Epoch milliseconds at which the function is stopped (its context's remaining time). */
+  deadline: number;
+}
+
+const scope = new AsyncLocalStorage<RequestScope>();
+
+export function runInRequest<T>(request: RequestScope, work: () => Promise<T>): Promise<T> {
+  return scope.run(request, work);
+}
+
+export function currentActor(): string {
+  return scope.getStore()?.actor ?? 'system';
+}
+
+/** Milliseconds the current request has left; undefined outside a request (start-up, jobs, the SDK API). */
+export function timeLeft(): number | undefined {
+  const request = scope.getStore();
+  return request ? request.deadline - Date.now() : undefined;
+}
