@@ -1,10 +1,11 @@
-import jsonpatch from 'fast-json-patch';
+import { featureUpdateSchema } from '../api/schemas/features.js';
 import type { PatchOperation } from '../api/schemas/json-patch.js';
 import { Conflict, NotFound, PermissionDenied, ValidationFailed } from '../errors.js';
 import type { Project } from '../projects/model.js';
 import { FeatureAggregates, featureInProject, replaced } from './aggregate.js';
 import type { Feature } from './model.js';
 import type { FeatureCatalog } from './ports.js';
+import { applyJsonPatch } from './rules/json-patch.js';
 import { checkFeatureName } from './rules/naming.js';
 import type { FeatureWrite } from './store.js';
 
@@ -225,6 +226,7 @@ function definedOnly(details: FeatureDetails): Partial<Feature> {
 }
 
 const PATCHABLE = ['description', 'type', 'stale', 'impressionData'] as const;
+const patchedFieldsSchema = featureUpdateSchema.pick({ description: true, type: true, stale: true, impressionData: true });
 
 function applyMetadataPatch(feature: Feature, operations: PatchOperation[]): Partial<Feature> {
   const document = {
@@ -232,13 +234,14 @@ function applyMetadataPatch(feature: Feature, operations: PatchOperation[]): Par
     stale: feature.stale, impressionData: feature.impressionData, archived: feature.archived,
     createdAt: feature.createdAt, archivedAt: feature.archivedAt,
   };
-  const problem = jsonpatch.validate(operations as jsonpatch.Operation[], document);
-  if (problem) throw new ValidationFailed(`${problem.index ?? 0}: ${problem.message.split('\n')[0]}`);
-  const patched = jsonpatch.applyPatch(structuredClone(document), operations as jsonpatch.Operation[], false, false).newDocument as Record<string, unknown>;
+  const patched = applyJsonPatch(document, operations) as Record<string, unknown>;
   if (patched.archived !== feature.archived) {
     throw new ValidationFailed('archived: archive or revive a feature with its own endpoints, not with a patch');
   }
   const kept = Object.fromEntries(PATCHABLE.map((field) => [field, patched[field]]));
+  // The patched fields pass the same schema as a PUT: a patch is no way around its limits.
+  const checked = patchedFieldsSchema.safeParse(kept);
+  if (!checked.success) throw checked.error;
   if (typeof kept.type !== 'string' || kept.type.length === 0) throw new ValidationFailed('type: must be a non-empty string');
   if (kept.description !== null && typeof kept.description !== 'string') throw new ValidationFailed('description: must be a string or null');
   for (const flag of ['stale', 'impressionData'] as const) {

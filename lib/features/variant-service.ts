@@ -1,12 +1,12 @@
-import jsonpatch from 'fast-json-patch';
 import type { PatchOperation } from '../api/schemas/json-patch.js';
 import * as z from 'zod';
 import { variantListSchema } from '../api/schemas/variants.js';
-import { NotFound, ValidationFailed } from '../errors.js';
+import { NotFound } from '../errors.js';
 import { FeatureAggregates, featureInProject, replaced } from './aggregate.js';
 import { environmentOf, type Feature, type Variant } from './model.js';
 import type { FeatureCatalog } from './ports.js';
 import { withEnvironment } from './rules/environments.js';
+import { applyJsonPatch } from './rules/json-patch.js';
 import { normaliseVariants } from './rules/variants.js';
 import type { FeatureEnvironmentRef } from './strategy-service.js';
 
@@ -80,15 +80,7 @@ export class FeatureVariantService {
 
 /** Applies a JSON Patch to a variant list and checks the result as if it had been sent whole. */
 function patchVariants(current: Variant[], operations: PatchOperation[]): Variant[] {
-  const problem = jsonpatch.validate(operations as jsonpatch.Operation[], current);
-  if (problem) throw new ValidationFailed(`${problem.index ?? 0}: ${problem.message.split('\n')[0]}`);
-  let patched: unknown;
-  try {
-    patched = jsonpatch.applyPatch(structuredClone(current), operations as jsonpatch.Operation[], false, false).newDocument;
-  } catch (error) {
-    throw new ValidationFailed(`patch: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
-  }
-  const parsed = variantListSchema.safeParse(patched);
+  const parsed = variantListSchema.safeParse(applyJsonPatch(current, operations));
   if (!parsed.success) throw parsed.error as z.ZodError;
   return parsed.data as Variant[];
 }
