@@ -1,6 +1,7 @@
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2 } from 'aws-lambda';
 import { log } from '../log.js';
+import { toWellFormedJson } from './well-formed.js';
 
 /**
  * The JSON body parser of the SDK reporting routes. Unlike the strict parser it ignores the
@@ -12,7 +13,7 @@ export const lenientJsonBody = (): MiddlewareObj<APIGatewayProxyEventV2, APIGate
   before: (request) => {
     const { body, isBase64Encoded } = request.event;
     const text = body === undefined ? undefined : isBase64Encoded ? Buffer.from(body, 'base64').toString('utf8') : body;
-    (request.event as { body?: unknown }).body = parseOrUndefined(text, request.event.rawPath);
+    (request.event as { body?: unknown }).body = toWellFormedJson(parseOrUndefined(text, request.event.rawPath));
   },
 });
 
