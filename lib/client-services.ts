@@ -41,6 +41,8 @@ export function createClientServices(config: AppConfig, store: StoreContext = co
   const clock = new RevisionClock(revisions, { checkIntervalMs: config.revisionCheckIntervalMs });
   // Same-process read-after-write: this process's own writes end the interval at once.
   revisions.onCommittedBump(() => clock.invalidate());
+  // Metrics are recorded only for the features a token is served, known from the same snapshot.
+  const clientFeatures = new ClientFeatureService(featureStore, segmentStore, clock);
   return {
     config,
     store,
@@ -53,8 +55,8 @@ export function createClientServices(config: AppConfig, store: StoreContext = co
     tokenStore,
     // Revocations ride on the clock's read of the revision item (no read of their own).
     tokens: new TokenAuthenticator(tokenStore, config.baseUriPath, { ttlMs: config.tokenCacheTtlMs, changes: clock }),
-    clientFeatures: new ClientFeatureService(featureStore, segmentStore, clock),
-    clientMetrics: new ClientMetricsService(metricsStore, clientApplications),
+    clientFeatures,
+    clientMetrics: new ClientMetricsService(metricsStore, clientApplications, clientFeatures),
   };
 }
 

@@ -18,3 +18,16 @@ export const RESOURCE_LIMITS = {
  * endpoints (import, export, SDK metrics). A route row names its own as `maxBodyBytes`.
  */
 export const BODY_LIMITS = { default: 100 * 1024, batch: 500 * 1024 } as const;
+
+/**
+ * What one SDK report may hold, so its work is bounded whatever it sends (README "Limits").
+ * SDKs report only the toggles evaluated during one metrics interval (60 s by default), so an
+ * application's report is bounded by the flags it uses, and only features in the token's
+ * scope are written: 1,000 is the largest instance we measure (docs/performance.md). A report
+ * at the cap writes at most 2,000 small items (a counter and a last-seen item per feature), a
+ * second or two on DynamoDB (1,000 writes a second per partition) and 3-9 s on a busy
+ * machine's DynamoDB Local; its writes stop at the report's window either way
+ * (lib/client/metrics-service.ts). A registration names the strategy types its SDK knows,
+ * 6 built into Unleash; 100 is generous.
+ */
+export const SDK_REPORT_LIMITS = { toggles: 1000, strategies: 100 } as const;

@@ -22,21 +22,29 @@ export interface SeenFeature {
  * so metrics never invalidate the SDK payload or its ETag.
  */
 export interface MetricsStore extends LastSeenReader {
-  /** Adds to the stored counters (atomic increments, so concurrent reports add up). */
-  addHourlyCounts(counts: HourlyCount[]): Promise<void>;
-  /** Sets the last-seen time, never moving it backwards. */
-  markSeen(seen: SeenFeature[], at: string): Promise<void>;
+  /**
+   * Adds to the stored counters (atomic increments, so concurrent reports add up). A write is
+   * started only while `startWhile` says so; the answer is how many were written.
+   */
+  addHourlyCounts(counts: HourlyCount[], startWhile?: () => boolean): Promise<number>;
+  /** Sets the last-seen time, never moving it backwards; `startWhile` as above. */
+  markSeen(seen: SeenFeature[], at: string, startWhile?: () => boolean): Promise<number>;
   /** Every counter of one UTC day (`yyyy-mm-dd`). */
   hourlyCounts(day: string): Promise<HourlyCount[]>;
 }
 
-/** An application that registered through an SDK (one entry per appName; the latest instance wins). */
+/**
+ * An application that registered through an SDK: one entry per appName and token scope
+ * (environment and projects); the latest instance in that scope wins.
+ */
 export interface ClientApplication {
   appName: string;
   instanceId: string | null;
   sdkVersion: string | null;
   strategies: string[];
   environment: string;
+  /** The registering token's projects, sorted; `['*']` for every project. */
+  projects: string[];
   /** When the SDK says it started, as it sent it. */
   started: string | null;
   /** The metrics interval in ms. */
@@ -44,7 +52,11 @@ export interface ClientApplication {
   lastSeen: string;
 }
 
+export type ClientApplicationScope = Pick<ClientApplication, 'environment' | 'projects'>;
+
 export interface ClientApplicationStore {
+  /** Replaces the registration of the same appName and scope only. */
   save(application: ClientApplication): Promise<void>;
-  get(appName: string): Promise<ClientApplication | undefined>;
+  /** `scope` defaults to every project of the default SDK environment (a `*` token's record). */
+  get(appName: string, scope?: ClientApplicationScope): Promise<ClientApplication | undefined>;
 }

@@ -1,8 +1,16 @@
+import { createHash } from 'node:crypto';
 import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { ClientApplication, ClientApplicationStore } from '../client/store.js';
+import { DEFAULT_SDK_ENVIRONMENT } from '../projects/defaults.js';
+import { ALL } from '../tokens/model.js';
+import type { ClientApplication, ClientApplicationScope, ClientApplicationStore } from '../client/store.js';
 import { keys } from './table-design.js';
 
-/** Registered SDK applications, one item per appName; a new registration replaces the old. */
+const EVERY_PROJECT: ClientApplicationScope = { environment: DEFAULT_SDK_ENVIRONMENT, projects: [ALL] };
+
+/**
+ * Registered SDK applications, one item per appName and token scope; a new registration
+ * replaces only the one of its own scope.
+ */
 export class DynamoClientApplicationStore implements ClientApplicationStore {
   constructor(
     private readonly db: DynamoDBDocumentClient,
@@ -11,16 +19,25 @@ export class DynamoClientApplicationStore implements ClientApplicationStore {
 
   async save(application: ClientApplication): Promise<void> {
     await this.db.send(
-      new PutCommand({ TableName: this.tableName, Item: { ...keys.clientApp(application.appName), ...application } }),
+      new PutCommand({ TableName: this.tableName, Item: { ...keyOf(application.appName, application), ...application } }),
     );
   }
 
-  async get(appName: string): Promise<ClientApplication | undefined> {
+  async get(appName: string, scope: ClientApplicationScope = EVERY_PROJECT): Promise<ClientApplication | undefined> {
     const { Item } = await this.db.send(
-      new GetCommand({ TableName: this.tableName, Key: keys.clientApp(appName), ConsistentRead: true }),
+      new GetCommand({ TableName: this.tableName, Key: keyOf(appName, scope), ConsistentRead: true }),
     );
     if (!Item) return undefined;
     const { pk: _pk, sk: _sk, ...application } = Item;
     return application as ClientApplication;
   }
+}
+
+/**
+ * The whole SHA-256 of the scope, never a cut: a token's project list has no useful bound on
+ * its length, and a digest keeps the key within DynamoDB's 1,024 bytes whatever it holds.
+ */
+function keyOf(appName: string, { environment, projects }: ClientApplicationScope) {
+  const scope = createHash('sha256').update(JSON.stringify([environment, [...projects].sort()])).digest('hex');
+  return keys.clientApp(appName, scope);
 }

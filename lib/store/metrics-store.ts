@@ -18,8 +18,8 @@ export class DynamoMetricsStore implements MetricsStore {
     private readonly tableName: string,
   ) {}
 
-  async addHourlyCounts(counts: HourlyCount[]): Promise<void> {
-    await forEachLimited(counts, async (count) => {
+  async addHourlyCounts(counts: HourlyCount[], startWhile: () => boolean = always): Promise<number> {
+    return forEachLimited(counts, startWhile, async (count) => {
       await this.db.send(
         new UpdateCommand({
           TableName: this.tableName,
@@ -40,8 +40,8 @@ export class DynamoMetricsStore implements MetricsStore {
     });
   }
 
-  async markSeen(seen: SeenFeature[], at: string): Promise<void> {
-    await forEachLimited(seen, async ({ feature, environment }) => {
+  async markSeen(seen: SeenFeature[], at: string, startWhile: () => boolean = always): Promise<number> {
+    return forEachLimited(seen, startWhile, async ({ feature, environment }) => {
       try {
         await this.db.send(
           new UpdateCommand({
@@ -103,10 +103,17 @@ export class DynamoMetricsStore implements MetricsStore {
   }
 }
 
-async function forEachLimited<T>(items: T[], work: (item: T) => Promise<void>): Promise<void> {
+const always = () => true;
+
+/**
+ * Runs `work` on the items, WRITE_CONCURRENCY at a time, starting each only while `startWhile`
+ * holds (a report's writes stop in time for it to answer); resolves to how many it started.
+ */
+async function forEachLimited<T>(items: T[], startWhile: () => boolean, work: (item: T) => Promise<void>): Promise<number> {
   let next = 0;
   const worker = async () => {
-    while (next < items.length) await work(items[next++] as T);
+    while (next < items.length && startWhile()) await work(items[next++] as T);
   };
   await Promise.all(Array.from({ length: Math.min(WRITE_CONCURRENCY, items.length) }, worker));
+  return next;
 }

@@ -29,7 +29,7 @@
  * | has the first start's data been made | pk = SEED, sk = SEED                             | table |
  * | last seen of a feature environment | pk = LAST_SEEN, sk = LAST_SEEN#<feature>#<env> / … | table |
  * | hourly SDK metrics of one day      | pk = METRICS#<yyyy-mm-dd>, sk = <hh>#<feature>#<env> | table |
- * | registered SDK applications        | pk = CLIENT_APPS, sk = CLIENT_APP#<appName> / …    | table |
+ * | registered SDK applications        | pk = CLIENT_APPS, sk = CLIENT_APP#<appName>#<sha256(scope)> / … | table |
  * | get / list users                   | pk = USERS, sk = USER#<id, 10 digits> / …          | table |
  * | is an e-mail taken (guard)         | pk = USER_EMAILS, sk = USER_EMAIL#<lower-case e-mail> | table |
  * | is a username taken (guard)        | pk = USER_USERNAMES, sk = USERNAME#<lower-case name> | table |
@@ -149,6 +149,7 @@ export const keys = {
   snapshot: (date: string): ItemKey => ({ pk: 'SNAPSHOTS', sk: `SNAPSHOT#${date}` }),
   snapshots: (): CollectionPrefix => ({ pk: 'SNAPSHOTS', skPrefix: 'SNAPSHOT#' }),
 
-  clientApp: (appName: string): ItemKey => ({ pk: 'CLIENT_APPS', sk: `CLIENT_APP#${appName}` }),
+  /** `scope` is a fixed-length digest of the token scope, so the appName before it is unambiguous. */
+  clientApp: (appName: string, scope: string): ItemKey => ({ pk: 'CLIENT_APPS', sk: `CLIENT_APP#${appName}#${scope}` }),
   clientApps: (): CollectionPrefix => ({ pk: 'CLIENT_APPS', skPrefix: 'CLIENT_APP#' }),
 };

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Services } from '../../lib/services.js';
 import { apiClient } from '../support/api.js';
-import { isolatedServices, sdkToken } from '../support/client.js';
+import { isolatedServices, putFeature, sdkToken } from '../support/client.js';
 import { captureLogs } from '../support/logs.js';
 import { adminToken, unique } from '../support/services.js';
 
@@ -73,7 +73,7 @@ describe('POST /api/client/register', () => {
 
 describe('POST /api/client/metrics', () => {
   it('answers 202, adds yes/no to the hour’s counters and marks each feature seen in the token’s environment', async () => {
-    const feature = unique('counted');
+    const { name: feature } = await putFeature(services, { name: unique('counted') });
     const day = new Date().toISOString().slice(0, 10);
 
     const first = await post('/api/client/metrics', client, metrics({ [feature]: { yes: 3, no: 1 } }));
@@ -90,7 +90,7 @@ describe('POST /api/client/metrics', () => {
   });
 
   it('counts an admin token’s report for the environment its body names', async () => {
-    const feature = unique('admin-counted');
+    const { name: feature } = await putFeature(services, { name: unique('admin-counted') });
     const admin = await adminToken(services);
 
     await post('/api/client/metrics', admin, metrics({ [feature]: { yes: 1, no: 0 } }, { environment: 'production' }));
@@ -100,7 +100,8 @@ describe('POST /api/client/metrics', () => {
   });
 
   it('keeps one feature’s last-seen apart from another whose name extends it', async () => {
-    const feature = unique('prefix');
+    const { name: feature } = await putFeature(services, { name: unique('prefix') });
+    await putFeature(services, { name: `${feature}-longer` });
 
     await post('/api/client/metrics', client, metrics({ [`${feature}-longer`]: { yes: 1, no: 0 } }));
 

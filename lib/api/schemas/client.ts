@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { SDK_REPORT_LIMITS } from '../../limits.js';
 import { wireConstraint } from './features.js';
 
 // ── E17/E18 query ───────────────────────────────────────────────────────────
@@ -95,13 +96,17 @@ export const clientFeaturesSchema = z.object({
 
 /**
  * A field the SDK may send in another shape than expected: kept when it fits, dropped when
- * not. These schemas never fail, because the Node SDK stops reporting for good after a 400.
+ * not. These schemas fail only on a report above SDK_REPORT_LIMITS, because the Node SDK stops
+ * reporting for good after a 400 (Unleash answers 400 to a metrics report it cannot process).
  */
 const lenient = <T extends z.ZodType>(schema: T) => schema.optional().catch(undefined);
 
 const text = z.string().min(1).max(255);
-const moment = z.union([z.string(), z.number()]);
+const moment = z.union([z.string().max(100), z.number()]);
 const count = z.number().int().min(0).catch(0);
+
+/** Strategy type names, bounded as every name is; a longer list or name is not stored. */
+const strategyNames = z.array(z.string().min(1).max(100)).max(SDK_REPORT_LIMITS.strategies);
 
 export const clientRegisterSchema = z
   .looseObject({
@@ -109,25 +114,32 @@ export const clientRegisterSchema = z
     instanceId: lenient(text),
     sdkVersion: lenient(text),
     environment: lenient(text),
-    strategies: lenient(z.array(z.string())),
+    strategies: lenient(strategyNames),
     started: lenient(moment),
     interval: lenient(z.number()),
   })
   .catch({});
+
+const toggleCounts = z
+  .record(z.string(), z.looseObject({ yes: count, no: count }).catch({ yes: 0, no: 0 }))
+  .catch({})
+  .meta({ maxProperties: SDK_REPORT_LIMITS.toggles, description: 'Counts per feature name; names of no feature in the token’s scope are ignored' });
 
 export const clientMetricsSchema = z
   .looseObject({
     appName: lenient(text),
     instanceId: lenient(text),
     environment: lenient(text),
-    bucket: lenient(
-      z.looseObject({
-        start: lenient(moment),
-        stop: lenient(moment),
-        toggles: z
-          .record(z.string(), z.looseObject({ yes: count, no: count }).catch({ yes: 0, no: 0 }))
-          .catch({}),
-      }),
-    ),
+    bucket: lenient(z.looseObject({ start: lenient(moment), stop: lenient(moment), toggles: toggleCounts })),
   })
-  .catch({});
+  .catch({})
+  // Checked on what the lenient parse kept, outside its catch, so it is the one refusal: a
+  // report's work (two writes per toggle at most) stays bounded whatever it sends.
+  .check((ctx) => {
+    const reported = Object.keys(ctx.value.bucket?.toggles ?? {}).length;
+    if (reported <= SDK_REPORT_LIMITS.toggles) return;
+    ctx.issues.push({
+      code: 'custom', input: ctx.value, path: ['bucket', 'toggles'],
+      message: `A report may count at most ${SDK_REPORT_LIMITS.toggles} toggles; this one counts ${reported}. Report more often.`,
+    });
+  });
