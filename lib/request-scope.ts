@@ -1,4 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { ServiceUnavailable } from './errors.js';
+import { WRITE_BUDGET_MS } from './time-budget.js';
 
 /**
  * What the HTTP chain knows about the current admin request, set once per request so that
@@ -28,4 +30,20 @@ export function currentActor(): string {
 export function timeLeft(): number | undefined {
   const request = scope.getStore();
   return request ? request.deadline - Date.now() : undefined;
+}
+
+/**
+ * Whether a write may start now: outside a request always; inside one only while the write
+ * budget is left (lib/time-budget.ts), so a started write ends before the request must answer.
+ */
+export function hasTimeToWrite(): boolean {
+  const left = timeLeft();
+  return left === undefined || left >= WRITE_BUDGET_MS;
+}
+
+/** A write refused before it started, for want of time: nothing was stored, so retrying is safe. */
+export class TooLateToWrite extends ServiceUnavailable {
+  constructor() {
+    super('The request ran out of time before its change could be written safely; nothing was changed. Try again.');
+  }
 }

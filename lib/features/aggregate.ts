@@ -1,17 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import { Conflict, NotFound, ValidationFailed } from '../errors.js';
 import { currentActor } from '../events/actor.js';
+import { hasTimeToWrite, TooLateToWrite } from '../request-scope.js';
 import { featureChanges, type ChangeEvent } from '../events/model.js';
 import type { Feature } from './model.js';
 import type { CommitOutcome, FeatureCommit, FeatureStore } from './store.js';
 
 /**
- * How long a change keeps being recomputed on fresh data while other writers get there first.
- * A time budget rather than a count: under 50 writers on one feature a count ran out while
- * the item was still busy (22 of 50 answered 409 with 12 attempts), whereas the commits
- * themselves need only a second or two in all. Well inside a function's 10 s timeout.
+ * How often a change is recomputed on fresh data while other writers get there first. A count,
+ * not a wall-clock budget: a budget ran out sooner on a slow or loaded machine, so the same
+ * contention gave more 409s there. Time is bounded by the request's deadline instead: a
+ * commit attempt is not started once too little of it is left (lib/store/late-writes.ts), which
+ * ends the loop with a 503 and nothing stored. Retries in one process take turns (`apply`), so
+ * a loser mostly waits for its turn rather than spending attempts.
  */
-const RETRY_BUDGET_MS = 5_000;
+const MAX_ATTEMPTS = 12;
 /** Upper bound of the random pause before a retry, so colliding writers spread out. */
 const MAX_BACKOFF_MS = 200;
 
@@ -39,11 +42,10 @@ export class FeatureAggregates {
    * processes can still move a version under them.
    */
   async apply<T>(change: Change<T>): Promise<T> {
-    const deadline = Date.now() + RETRY_BUDGET_MS;
     for (let attempt = 1; ; attempt += 1) {
-      const outcome = attempt === 1 ? await this.attempt(change) : await this.inTurn(() => this.attempt(change));
+      const outcome = attempt === 1 ? await this.attempt(change) : await this.inTurn(() => this.attemptInTime(change));
       if (outcome.ok) return outcome.result;
-      if (outcome.refusal.reason !== 'version-changed' || Date.now() >= deadline) throw refusal(outcome.refusal);
+      if (outcome.refusal.reason !== 'version-changed' || attempt >= MAX_ATTEMPTS) throw refusal(outcome.refusal);
       await backoff(attempt);
     }
   }
@@ -53,6 +55,15 @@ export class FeatureAggregates {
     if (commit.writes.length === 0) return { ok: true, result };
     const outcome = await this.store.commit({ ...commit, events: [...(commit.events ?? []), ...changeEvents(commit)] });
     return outcome.ok ? { ok: true, result } : { ok: false, refusal: outcome };
+  }
+
+  /**
+   * A retry that could no longer write in time gives up before reading: the store would refuse
+   * its commit anyway, and the other writers waiting their turn get it sooner.
+   */
+  private attemptInTime<T>(change: Change<T>) {
+    if (!hasTimeToWrite()) throw new TooLateToWrite();
+    return this.attempt(change);
   }
 
   private async inTurn<T>(step: () => Promise<T>): Promise<T> {
@@ -121,6 +132,8 @@ function refusal(outcome: Exclude<CommitOutcome, { ok: true }>): Error {
       return new Conflict(`A toggle with the name ${outcome.feature} already exists`);
     case 'segment-missing':
       return new ValidationFailed(`segments: the segment with id ${outcome.segmentId} does not exist`);
+    case 'strategy-type-missing':
+      return new ValidationFailed(`name: Could not find strategy type with name ${outcome.strategyType}`);
     case 'feature-limit':
       return new ValidationFailed(`You have reached the maximum number of feature toggles for the project ${outcome.project}.`);
     case 'project-missing':

@@ -1,7 +1,6 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ServiceUnavailable } from '../errors.js';
-import { timeLeft } from '../request-scope.js';
-import { WRITE_BUDGET_MS } from '../time-budget.js';
+import { hasTimeToWrite, TooLateToWrite } from '../request-scope.js';
 
 /** Every DynamoDB call that can change stored data. */
 const WRITES = new Set([
@@ -12,9 +11,8 @@ const WRITES = new Set([
   'BatchWriteItemCommand',
 ]);
 
-/** Names the refusal in logs; a client sees the domain error's message. */
-export const LATE_WRITE_MESSAGE =
-  'The request ran out of time before its change could be written safely; nothing was changed. Try again.';
+/** Failures after which DynamoDB may or may not have applied the attempt. */
+const OUTCOME_UNKNOWN = new Set(['TimeoutError', 'ETIMEDOUT', 'ECONNRESET', 'EPIPE']);
 
 /**
  * Refuses to start a write attempt when the request has less than WRITE_BUDGET_MS left
@@ -25,17 +23,34 @@ export const LATE_WRITE_MESSAGE =
  * A middleware on the one client rather than a check in each store, so no write path can
  * forget it. It sits in the finalizeRequest step after the SDK's retry middleware, so it
  * runs before every attempt: a retry after a throttle is refused too when time ran short.
- * Outside an admin request (start-up, jobs, the SDK API) there is no deadline to keep.
+ * A retry after an attempt that timed out is different: that attempt may have landed, and the
+ * refusal says so rather than "nothing was changed". Outside an admin request (start-up,
+ * jobs, the SDK API) there is no deadline to keep.
  */
 export function refuseLateWrites(db: DynamoDBDocumentClient): void {
   db.middlewareStack.add(
     (next, context) => async (args) => {
-      if (WRITES.has(context.commandName ?? '')) {
-        const left = timeLeft();
-        if (left !== undefined && left < WRITE_BUDGET_MS) throw new ServiceUnavailable(LATE_WRITE_MESSAGE);
+      if (!WRITES.has(context.commandName ?? '')) return next(args);
+      const attempts = context as { togglesUnknownOutcome?: boolean };
+      if (!hasTimeToWrite()) throw attempts.togglesUnknownOutcome ? new UnconfirmedWrite() : new TooLateToWrite();
+      try {
+        return await next(args);
+      } catch (error) {
+        if (outcomeUnknown(error)) attempts.togglesUnknownOutcome = true;
+        throw error;
       }
-      return next(args);
     },
     { step: 'finalizeRequest', priority: 'low', name: 'togglesRefuseLateWrites', override: true },
   );
+}
+
+class UnconfirmedWrite extends ServiceUnavailable {
+  constructor() {
+    super('The data store did not confirm the change in time; it may or may not have been made. Check before trying again.');
+  }
+}
+
+function outcomeUnknown(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  return OUTCOME_UNKNOWN.has(error.name) || OUTCOME_UNKNOWN.has(String((error as { code?: unknown }).code));
 }

@@ -35,7 +35,7 @@ async function expectConsistent(names: string[]): Promise<void> {
 const ok = (res: ApiResponse) => res.status >= 200 && res.status < 300;
 
 describe('50 parallel writers on one feature', () => {
-  it('lose no acknowledged change: strategies added and edited, variants patched, tags added, on/off', async () => {
+  it('store exactly the acknowledged changes and refuse the others with a retryable 409 or 503: strategies added and edited, variants patched, tags added, on/off', async () => {
     const project = await steps.createProject();
     const feature = await steps.createFeature(project, unique('contended'));
     const base = steps.base(project, feature);
@@ -53,20 +53,29 @@ describe('50 parallel writers on one feature', () => {
 
     const answers = await Promise.all(writers.map(async (writer) => ({ ...writer, res: await call(writer.request) })));
 
+    // What holds on any machine, however slow: every answer is a success or a refusal the
+    // client may retry (409: the feature kept changing for all of the change's attempts; 503:
+    // the request ran out of time before it could write); nothing is a 500.
     const acknowledged = answers.filter(({ res }) => ok(res));
-    const conflicts = answers.filter(({ res }) => res.status === 409);
-    expect(answers.filter(({ res }) => !ok(res) && res.status !== 409).map(({ res }) => res.text)).toEqual([]);
-    // Optimistic retries with jittered backoff absorb this much contention.
-    expect(conflicts.length, conflicts.map(({ res }) => res.text).join('\n')).toBeLessThanOrEqual(2);
+    const refused = answers.filter(({ res }) => !ok(res));
+    expect(refused.filter(({ res }) => res.status !== 409 && res.status !== 503).map(({ res }) => `${res.status} ${res.text}`)).toEqual([]);
+    for (const { res } of refused) {
+      expect(res.body).toEqual({ id: expect.any(String), name: res.status === 409 ? 'NameExistsError' : 'ServiceUnavailable', message: expect.any(String) });
+      if (res.status === 503) expect(res.headers['retry-after']).toBeDefined();
+    }
+    // Exactly the acknowledged changes are stored: none lost, and no refused one half-made.
     const after = await stored(feature);
     const titles = Object.values(after.environments).flatMap((e) => e.strategies.map((s) => s.title));
     const variants = (after.environments.development?.variants ?? []).map((v) => v.name);
     const tags = after.tags.map((t) => t.value);
-    for (const { kind, key } of acknowledged) {
-      if (kind === 'strategy' || kind === 'edit') expect(titles).toContain(key);
-      if (kind === 'variant') expect(variants).toContain(key);
-      if (kind === 'tag') expect(tags).toContain(key);
-    }
+    const present = ({ kind, key }: { kind: string; key: string }): boolean | undefined => {
+      if (kind === 'strategy' || kind === 'edit') return titles.includes(key);
+      if (kind === 'variant') return variants.includes(key);
+      if (kind === 'tag') return tags.includes(key);
+      return undefined; // on/off: the last one wins, so an earlier acknowledged one may be overwritten
+    };
+    expect(acknowledged.filter((writer) => present(writer) === false).map(({ key }) => key), 'acknowledged but missing').toEqual([]);
+    expect(refused.filter((writer) => present(writer) === true).map(({ key }) => key), 'refused but stored').toEqual([]);
     expect(after.version).toBeGreaterThanOrEqual(before.version + acknowledged.filter(({ kind }) => kind !== 'toggle').length);
     await expectConsistent([feature]);
   });
