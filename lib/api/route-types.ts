@@ -25,9 +25,10 @@ export interface RouteSpec {
   /**
    * SDK reporting routes (register, metrics): the body is read as JSON whatever its
    * Content-Type, and text that is not JSON reaches the schema as `undefined` instead of
-   * failing, because the Node SDK stops reporting for good after a 400 or a 415.
+   * failing, because the Node SDK stops reporting for good after a 400 or a 415. `'capped'`:
+   * the schema still refuses one thing, a report above its documented cap (400).
    */
-  lenientBody?: boolean;
+  lenientBody?: boolean | 'capped';
   /** The largest body accepted, in bytes (413 above it); 100 KB unless the row says otherwise. */
   maxBodyBytes?: number;
   query?: z.ZodType;

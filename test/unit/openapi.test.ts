@@ -93,6 +93,7 @@ describe('the OpenAPI document', () => {
     expect(create['413'].description).toMatch(/^ContentTooLarge: .* \(\d+ KB\)$/);
     expect(Object.keys(operationOf('health').responses)).toEqual(['200']);
     expect(errorStatuses(routeTable.registerClient)).toEqual([401, 413, 503]);
+    expect(errorStatuses(routeTable.reportClientMetrics)).toEqual([400, 401, 413, 503]);
     expect(errorStatuses(routeTable.getClientFeatures)).toEqual([400, 401, 503]);
   });
 

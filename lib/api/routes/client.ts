@@ -29,7 +29,7 @@ export const clientRoutes = {
   }),
   reportClientMetrics: route({
     method: 'POST', path: '/api/client/metrics', group: 'client', access: sdk, status: 202,
-    summary: 'An SDK reports evaluation counts (202, no body)', body: clientMetricsSchema, lenientBody: true,
+    summary: 'An SDK reports evaluation counts (202, no body)', body: clientMetricsSchema, lenientBody: 'capped',
     // One report counts every toggle an application evaluated: a batch.
     maxBodyBytes: BODY_LIMITS.batch,
   }),
