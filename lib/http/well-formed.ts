@@ -14,25 +14,39 @@ type Path = Array<string | number>;
 
 const isIllFormed = (text: string): boolean => LONE_SURROGATE.test(text);
 
+/** A node of the walk; its path is rebuilt from the parent links only when something is found. */
+interface Visit {
+  value: unknown;
+  key: string | number | undefined;
+  parent: Visit | undefined;
+}
+
+function pathOf(visit: Visit): Path {
+  const path: Path = [];
+  for (let at: Visit | undefined = visit; at?.parent; at = at.parent) path.push(at.key as string | number);
+  return path.reverse();
+}
+
 /**
  * Where the first string of a parsed JSON value that is not well-formed Unicode sits: the path
  * of the value, or of the object holding the key, with whether it is a key. Walked with a
- * stack, not recursion, because a body may nest as deep as its size allows.
+ * stack, not recursion, because a body may nest as deep as its size allows, and each node links
+ * to its parent instead of copying its path, so the walk stays linear in the body's size.
  */
 export function illFormedIn(value: unknown): { path: Path; inKey: boolean } | undefined {
-  const stack: Array<{ value: unknown; path: Path }> = [{ value, path: [] }];
-  for (let next = stack.pop(); next; next = stack.pop()) {
-    const { value: node, path } = next;
+  const stack: Visit[] = [{ value, key: undefined, parent: undefined }];
+  for (let visit = stack.pop(); visit; visit = stack.pop()) {
+    const node = visit.value;
     if (typeof node === 'string') {
-      if (isIllFormed(node)) return { path, inKey: false };
+      if (isIllFormed(node)) return { path: pathOf(visit), inKey: false };
     } else if (Array.isArray(node)) {
-      for (let index = node.length - 1; index >= 0; index -= 1) stack.push({ value: node[index], path: [...path, index] });
+      for (let index = node.length - 1; index >= 0; index -= 1) stack.push({ value: node[index], key: index, parent: visit });
     } else if (node !== null && typeof node === 'object') {
       const entries = Object.entries(node);
-      if (entries.some(([key]) => isIllFormed(key))) return { path, inKey: true };
+      if (entries.some(([key]) => isIllFormed(key))) return { path: pathOf(visit), inKey: true };
       for (let index = entries.length - 1; index >= 0; index -= 1) {
         const [key, child] = entries[index] as [string, unknown];
-        stack.push({ value: child, path: [...path, key] });
+        stack.push({ value: child, key, parent: visit });
       }
     }
   }
@@ -44,7 +58,7 @@ const REASON = 'must be well-formed Unicode text (it holds a lone UTF-16 surroga
 /**
  * Refuses a request whose path parameters, query string or parsed JSON body hold a string that
  * is not well-formed Unicode, with a 400 naming where, before any schema or store sees it.
- * Names follow the schema messages: `featureName`, `archived`, `0.value.name`, `(body)`.
+ * Names follow the schema messages: `featureName`, `namePrefix`, `0.value.name`, `(body)`.
  */
 export function refuseIllFormedText(event: APIGatewayProxyEventV2, body: unknown): void {
   for (const parameters of [event.pathParameters, event.queryStringParameters]) {
@@ -56,9 +70,12 @@ export function refuseIllFormedText(event: APIGatewayProxyEventV2, body: unknown
   }
   const found = illFormedIn(body);
   if (!found) return;
-  const where = found.path.length > 0 ? found.path.join('.') : '(body)';
+  const where = found.path.length > 0 ? shortened(found.path).join('.') : '(body)';
   throw new ValidationFailed(found.inKey ? `${where}: a property name ${REASON}` : `${where}: ${REASON}`);
 }
+
+/** A deeply nested place is named by its ends, so the message stays small whatever the body. */
+const shortened = (path: Path): Path => (path.length > 12 ? [...path.slice(0, 6), '…', ...path.slice(-5)] : path);
 
 /**
  * The SDK reporting routes never refuse (the Node SDK stops reporting after a 400), so there
