@@ -45,13 +45,12 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
   try {
     const config = loadConfig({
       TABLE_NAME: DEFAULT_TABLE_NAME,
-      AWS_REGION: 'local',
       ...(options.env.SECRET_KEY || options.env.SECRET_KEY_ARN ? {} : { SECRET_KEY: localSecretKey(options) }),
       ...options.env,
       // The embedded engine's database is named by its secret key and the region, both fixed here.
-      ...(engine
-        ? { DYNAMODB_ENDPOINT: engine.endpoint, AWS_REGION: engine.region, DYNAMODB_ACCESS_KEY_ID: engine.accessKeyId }
-        : { DYNAMODB_ENDPOINT: external }),
+      AWS_REGION: engine?.region ?? options.env.AWS_REGION ?? 'local',
+      DYNAMODB_ENDPOINT: engine?.endpoint ?? external,
+      ...(engine ? { DYNAMODB_ACCESS_KEY_ID: engine.accessKeyId } : {}),
     });
     const connection = { region: config.region, endpoint: config.dynamodbEndpoint, accessKeyId: config.dynamodbAccessKeyId };
     await prepareLocalTable(connection, config.tableName);

@@ -7,8 +7,14 @@ import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { formatSecret } from '../../lib/tokens/model.js';
-import { startServerProcess, type StartedServer } from '../support/local-server.js';
+import { startServerProcess, stopStartedServers, type StartedServer } from '../support/local-server.js';
 import { unique } from '../support/services.js';
+
+/** Starts wait for the banner, however long a busy machine takes; the hooks bound them, not the tests. */
+const STARTS = 300_000;
+
+// Whatever a hook started is stopped, even when the hook timed out before handing it over.
+afterAll(stopStartedServers, STARTS);
 
 describe('npm start against the shared engine, over HTTP', () => {
   const adminSecret = formatSecret(['*'], '*');
@@ -22,11 +28,11 @@ describe('npm start against the shared engine, over HTTP', () => {
       INIT_ADMIN_API_TOKENS: adminSecret,
       INIT_CLIENT_API_TOKENS: clientSecret,
     });
-  });
+  }, STARTS);
 
   afterAll(async () => {
-    expect(await server.stop()).toBe(0);
-  });
+    if (server) expect(await server.stop()).toBe(0);
+  }, STARTS);
 
   const get = (path: string, token?: string) =>
     fetch(`${server.url}${path}`, { headers: token ? { Authorization: token } : {} });
@@ -100,32 +106,68 @@ describe('npm start against the shared engine, over HTTP', () => {
 
 describe('npm start with its own embedded engine and a data folder', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'toggles-data-'));
+  const name = unique('kept');
+  let first: { code: number | null; engineAnswersAfterStop: boolean };
+  let token: string;
+  let second: StartedServer;
 
-  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
-
-  it('prints a generated admin token, keeps data and token across a restart, and stops its engine', async () => {
-    const first = await startServerProcess({ DATA_DIR: dataDir });
-    const token = /admin token: (\S+)/.exec(first.output())?.[1] ?? '';
-    const engineUrl = /dynamodb: (http:\/\/127\.0\.0\.1:\d+)/.exec(first.output())?.[1] ?? '';
-    const name = unique('kept');
-    await fetch(`${first.url}/api/admin/strategies`, {
+  // Two starts one after the other, each with its own engine: in the hook, whose timeout allows
+  // for a slow machine, so the tests below only read what happened.
+  beforeAll(async () => {
+    const server = await startServerProcess({ DATA_DIR: dataDir });
+    token = /admin token: (\S+)/.exec(server.output())?.[1] ?? '';
+    const engineUrl = /dynamodb: (http:\/\/127\.0\.0\.1:\d+)/.exec(server.output())?.[1] ?? '';
+    await fetch(`${server.url}/api/admin/strategies`, {
       method: 'POST',
       headers: { Authorization: token, 'Content-Type': 'application/json' },
       body: JSON.stringify({ name, parameters: [] }),
     });
-    expect(await first.stop()).toBe(0);
+    const code = await server.stop();
+    first = { code, engineAnswersAfterStop: await accepts(engineUrl) };
+    second = await startServerProcess({ DATA_DIR: dataDir });
+  }, STARTS);
+
+  afterAll(async () => {
+    await second?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }, STARTS);
+
+  it('prints a generated admin token', () => {
+    expect(token).toMatch(/^\*:\*\.[0-9a-f]{56}$/);
+  });
+
+  it('stops its engine when it stops', () => {
+    expect(first.code).toBe(0);
+    expect(first.engineAnswersAfterStop).toBe(false);
+  });
+
+  it('keeps data and token across a restart', async () => {
+    const res = await fetch(`${second.url}/api/admin/strategies/${name}`, { headers: { Authorization: token } });
+
+    expect(second.output()).toContain(token);
+    expect(res.status).toBe(200);
+  });
+});
+
+describe('npm start killed outright, as a timed-out test or a crash would leave it', () => {
+  let server: StartedServer;
+  let engineUrl: string;
+
+  beforeAll(async () => {
+    server = await startServerProcess({}, ['--in-memory']);
+    engineUrl = /dynamodb: (http:\/\/127\.0\.0\.1:\d+)/.exec(server.output())?.[1] ?? '';
+  }, STARTS);
+
+  it('leaves its engine running, which stopping its process group ends', async () => {
+    process.kill(server.pid, 'SIGKILL');
+    await server.exited;
+    const orphanAnswers = await accepts(engineUrl);
+
+    const code = await server.stop();
+
+    expect(code).toBeNull();
+    expect(orphanAnswers).toBe(true);
     expect(await accepts(engineUrl)).toBe(false);
-
-    const second = await startServerProcess({ DATA_DIR: dataDir });
-    try {
-      const res = await fetch(`${second.url}/api/admin/strategies/${name}`, { headers: { Authorization: token } });
-
-      expect(token).toMatch(/^\*:\*\.[0-9a-f]{56}$/);
-      expect(second.output()).toContain(token);
-      expect(res.status).toBe(200);
-    } finally {
-      await second.stop();
-    }
   });
 });
 

@@ -2,49 +2,120 @@ import { spawn, type ChildProcess } from 'node:child_process';
 
 export interface StartedServer {
   url: string;
+  /** The `npm start` process, leader of its own process group. */
+  pid: number;
   output: () => string;
-  /** Sends SIGTERM and resolves with the exit code. */
+  /** Resolves with the exit code (null when a signal ended it) once the `npm start` process is gone. */
+  exited: Promise<number | null>;
+  /** Sends SIGTERM, as `kill` would, and resolves with the exit code once its whole process group is gone. */
   stop(): Promise<number | null>;
 }
 
 /**
- * Runs `npm start`'s own script (`node --import tsx scripts/start.ts`, one process, so its PID
- * is the server's) and waits for the URL it prints.
+ * Every `npm start` a test process runs, by process group. Each runs in a group of its own
+ * (`detached`), with the Java engine it starts, so a start that hangs, fails or is killed
+ * outright never leaves an engine behind: `stopStartedServers` (afterAll) ends them all.
  */
-export async function startServerProcess(env: Record<string, string>): Promise<StartedServer> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
+const running = new Set<ChildProcess>();
+
+// Last resort for a test file that could not stop its server (a hook that timed out before it
+// got hold of it): when the worker exits, nothing it started outlives it.
+process.once('exit', () => {
+  for (const child of running) killGroup(child, 'SIGKILL');
+});
+
+/** Runs `npm start`'s own script (`node --import tsx scripts/start.ts`, one process, its group's leader). */
+export function spawnStart(env: Record<string, string>, args: string[] = []): { child: ChildProcess; output: () => string } {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts', ...args], {
     env: { ...process.env, PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
   });
+  running.add(child);
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 60_000);
-    const poll = setInterval(() => {
-      const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
-      if (match?.[1]) {
-        clearInterval(poll);
-        clearTimeout(timer);
-        resolve(match[1]);
-      } else if (child.exitCode !== null) {
-        clearInterval(poll);
-        clearTimeout(timer);
-        reject(new Error(`server exited with ${child.exitCode}:\n${output}`));
-      }
-    }, 50);
-  });
-  return { url, output: () => output, stop: () => stopProcess(child) };
+  return { child, output: () => output };
 }
 
-function stopProcess(child: ChildProcess): Promise<number | null> {
-  if (child.exitCode !== null) return Promise.resolve(child.exitCode);
-  return new Promise((resolve) => {
-    const force = setTimeout(() => child.kill('SIGKILL'), 15_000);
-    child.once('exit', (code) => {
-      clearTimeout(force);
-      resolve(code);
-    });
-    child.kill('SIGTERM');
+/**
+ * Starts `npm start` and waits for the URL its banner prints, however long the engine takes:
+ * the caller's hook timeout bounds the wait, and `stopStartedServers` cleans up after it.
+ */
+export async function startServerProcess(env: Record<string, string>, args: string[] = []): Promise<StartedServer> {
+  const { child, output } = spawnStart(env, args);
+  const url = await new Promise<string>((resolve, reject) => {
+    const check = () => {
+      const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output());
+      if (match?.[1]) resolve(match[1]);
+    };
+    child.stdout?.on('data', check);
+    child.once('exit', (code) => reject(new Error(`server exited with ${code}:\n${output()}`)));
   });
+  return { url, pid: child.pid ?? 0, output, exited: exited(child), stop: () => stopGroup(child) };
+}
+
+/** Runs `npm start` until it exits on its own (a start that fails). */
+export async function runStartToExit(env: Record<string, string>, args: string[] = []): Promise<{ code: number | null; output: string }> {
+  const { child, output } = spawnStart(env, args);
+  const code = await exited(child);
+  await stopGroup(child);
+  return { code, output: output() };
+}
+
+/** Stops every server this test process started and has not stopped yet. */
+export async function stopStartedServers(): Promise<void> {
+  await Promise.all([...running].map((child) => stopGroup(child)));
+}
+
+/**
+ * SIGTERM to the leader (it stops its engine itself, which the tests check), SIGKILL to the
+ * group if it has not gone within a minute, then SIGKILL to whatever is left of the group (an
+ * engine whose parent was killed outright).
+ */
+async function stopGroup(child: ChildProcess): Promise<number | null> {
+  if (child.exitCode === null && child.signalCode === null) {
+    const force = setTimeout(() => killGroup(child, 'SIGKILL'), 60_000);
+    child.kill('SIGTERM');
+    await exited(child);
+    clearTimeout(force);
+  }
+  killGroup(child, 'SIGKILL');
+  await groupGone(child);
+  running.delete(child);
+  return child.exitCode;
+}
+
+/**
+ * Signals take a moment to land: wait until nothing of the group is left (a member the
+ * system has not reaped yet holds no port, so after a few seconds waiting stops).
+ */
+async function groupGone(child: ChildProcess): Promise<void> {
+  for (let waited = 0; waited < 5_000 && groupAlive(child); waited += 50) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+function groupAlive(child: ChildProcess): boolean {
+  if (child.pid === undefined) return false;
+  try {
+    process.kill(-child.pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function exited(child: ChildProcess): Promise<number | null> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
+  return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+}
+
+function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  if (child.pid === undefined) return;
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    // ESRCH: the group is already empty.
+  }
 }
