@@ -23,8 +23,8 @@ export const SDK_USAGE_PARTITIONS = [keys.dailyMetrics('*').pk, keys.lastSeenAll
 
 export const GROUP_TABLE_ACCESS: Record<Group, TableAccess> = {
   groups: { reads: READS, writes: ITEM_WRITES },
-  // Strategy types are created, updated, deprecated and reactivated, never deleted.
-  strategies: { reads: READS, writes: ['dynamodb:PutItem', 'dynamodb:UpdateItem'] },
+  // Strategy types are created, updated, deprecated, reactivated, and deleted when no feature uses them.
+  strategies: { reads: READS, writes: ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'] },
   features: { reads: READS, writes: ITEM_WRITES },
   projects: { reads: READS, writes: ITEM_WRITES },
   // The state export only reads.

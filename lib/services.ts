@@ -52,7 +52,7 @@ export function createServices(config: AppConfig) {
   const projectStore = new DynamoProjectStore(db, table, revisions);
   const environmentStore = new DynamoEnvironmentStore(db, table);
   const scopeCatalog = storedScopeCatalog(projectStore, environmentStore);
-  const strategyTypes = new StrategyTypeService(new DynamoStrategyTypeStore(db, table));
+  const strategyTypes = new StrategyTypeService(new DynamoStrategyTypeStore(db, table), featureStore);
   // Groups resolve members through the user store; deleting a user asks the groups it is in.
   const userStore = new DynamoUserStore(db, table);
   const groups = new GroupService(new DynamoGroupStore(db, table), userStore);

@@ -16,6 +16,10 @@ export const defineOperations = ({ strategyTypes }: Services): GroupOperations<'
   updateStrategyType: async ({ params, body }) => ({
     body: toWire(await strategyTypes.update(params.strategyName, body)),
   }),
+  deleteStrategyType: async ({ params }) => {
+    await strategyTypes.delete(params.strategyName);
+    return {};
+  },
   deprecateStrategyType: async ({ params }) => {
     await strategyTypes.setDeprecated(params.strategyName, true);
     return {};

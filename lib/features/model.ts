@@ -109,6 +109,16 @@ export function environmentOf(feature: Feature, environment: string): FeatureEnv
   return feature.environments[environment] ?? { enabled: false, strategies: [], variants: [] };
 }
 
+/** Strategy type names that any strategy of the feature uses, in any environment. */
+export function strategyTypeNamesOf(feature: Feature | undefined): Set<string> {
+  const names = new Set<string>();
+  if (!feature) return names;
+  for (const environment of Object.values(feature.environments)) {
+    for (const strategy of environment.strategies) names.add(strategy.name);
+  }
+  return names;
+}
+
 /** Segment ids that any strategy of the feature refers to. */
 export function segmentIdsOf(feature: Feature | undefined): Set<number> {
   const ids = new Set<number>();

@@ -26,6 +26,7 @@ export type CommitOutcome =
   | { ok: true }
   | { ok: false; reason: 'version-changed' | 'name-taken'; feature: string }
   | { ok: false; reason: 'segment-missing'; segmentId: number }
+  | { ok: false; reason: 'strategy-type-missing'; strategyType: string }
   | { ok: false; reason: 'feature-limit' | 'project-missing'; project: string };
 
 /** The feature store port; `lib/store/feature-store.ts` implements it on DynamoDB. */
@@ -35,7 +36,9 @@ export interface FeatureStore {
   listAll(): Promise<Feature[]>;
   /**
    * Applies all writes or none, bumps the SDK revision, and keeps each referenced segment's
-   * reference count (a segment in use cannot be deleted; a missing one fails the commit).
+   * reference count (a segment in use cannot be deleted; a missing one fails the commit). A
+   * custom strategy type a feature starts using must exist, and its usage mark moves, so a
+   * delete that checked the type unused meanwhile fails (lib/strategies/service.ts).
    */
   commit(change: FeatureCommit): Promise<CommitOutcome>;
 }

@@ -1,5 +1,6 @@
 import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { segmentIdsOf, type Feature } from '../features/model.js';
+import { segmentIdsOf, strategyTypeNamesOf, type Feature } from '../features/model.js';
+import { builtInStrategyType } from '../strategies/model.js';
 import type { CommitOutcome, FeatureCommit, FeatureStore, FeatureWrite } from '../features/store.js';
 import { eventItem } from './event-store.js';
 import { queryCollection } from './query.js';
@@ -11,6 +12,7 @@ import { transactWriteDetailed, type TransactWriteItem } from './transact.js';
 type ItemMeaning =
   | { kind: 'feature'; write: FeatureWrite }
   | { kind: 'segment'; segmentId: number }
+  | { kind: 'strategy-type'; name: string }
   | { kind: 'project'; project: string; delta: number }
   | { kind: 'event' }
   | { kind: 'revision' };
@@ -37,6 +39,7 @@ export class DynamoFeatureStore implements FeatureStore {
     const planned: Array<{ item: TransactWriteItem; meaning: ItemMeaning }> = [
       ...change.writes.map((write) => ({ item: this.featureItem(write), meaning: { kind: 'feature', write } as const })),
       ...this.segmentItems(change.writes),
+      ...this.strategyTypeItems(change.writes),
       ...this.projectItems(change.projectFeatureCounts ?? {}),
       ...(change.events ?? []).map((event) => ({
         item: eventItem(this.tableName, event),
@@ -104,6 +107,34 @@ export class DynamoFeatureStore implements FeatureStore {
     }));
   }
 
+  /**
+   * A custom strategy type that a feature starts using must still exist, and its `usageMark`
+   * moves: a delete reads the mark, finds no feature using the type, and deletes only if the
+   * mark has not moved since. Only new uses count; dropping a use cannot make a delete wrong.
+   * Built-in types live in code and have no item to check.
+   */
+  private strategyTypeItems(writes: FeatureWrite[]): Array<{ item: TransactWriteItem; meaning: ItemMeaning }> {
+    const added = new Map<string, number>();
+    for (const { before, after } of writes) {
+      const old = strategyTypeNamesOf(before);
+      for (const name of strategyTypeNamesOf(after)) {
+        if (!old.has(name) && !builtInStrategyType(name)) added.set(name, (added.get(name) ?? 0) + 1);
+      }
+    }
+    return [...added].map(([name, uses]) => ({
+      item: {
+        Update: {
+          TableName: this.tableName,
+          Key: keys.strategyType(name),
+          UpdateExpression: 'ADD usageMark :uses',
+          ConditionExpression: 'attribute_exists(pk) AND builtIn = :false',
+          ExpressionAttributeValues: { ':uses': uses, ':false': false },
+        },
+      },
+      meaning: { kind: 'strategy-type', name },
+    }));
+  }
+
   /** The project's count of active features moves with them; a create may not pass the limit. */
   private projectItems(
     counts: NonNullable<FeatureCommit['projectFeatureCounts']>,
@@ -139,6 +170,8 @@ function explain(meaning: ItemMeaning | undefined): CommitOutcome {
     }
     case 'segment':
       return { ok: false, reason: 'segment-missing', segmentId: meaning.segmentId };
+    case 'strategy-type':
+      return { ok: false, reason: 'strategy-type-missing', strategyType: meaning.name };
     case 'project':
       return { ok: false, reason: meaning.delta > 0 ? 'feature-limit' : 'project-missing', project: meaning.project };
     default:

@@ -1,4 +1,4 @@
-import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { StrategyType } from '../strategies/model.js';
 import type { StoredStrategyType, StrategyTypeStore } from '../strategies/store.js';
 import { conditionalWrite } from './dynamo-errors.js';
@@ -36,14 +36,18 @@ export class DynamoStrategyTypeStore implements StrategyTypeStore {
     );
   }
 
+  /** An update, not a put: the item's `usageMark` (kept by the feature store) must survive an edit. */
   replace(type: StrategyType): Promise<boolean> {
+    const fields = Object.entries(type);
     return conditionalWrite(() =>
       this.db.send(
-        new PutCommand({
+        new UpdateCommand({
           TableName: this.tableName,
-          Item: { ...keys.strategyType(type.name), builtIn: false, ...type },
+          Key: keys.strategyType(type.name),
+          UpdateExpression: `SET ${fields.map((_, index) => `#f${index} = :v${index}`).join(', ')}`,
           ConditionExpression: 'attribute_exists(pk) AND builtIn = :false',
-          ExpressionAttributeValues: { ':false': false },
+          ExpressionAttributeNames: Object.fromEntries(fields.map(([field], index) => [`#f${index}`, field])),
+          ExpressionAttributeValues: { ':false': false, ...Object.fromEntries(fields.map(([, value], index) => [`:v${index}`, value])) },
         }),
       ),
     );
@@ -67,12 +71,31 @@ export class DynamoStrategyTypeStore implements StrategyTypeStore {
       ),
     );
   }
+
+  async delete(name: string, usageMark: number): Promise<'done' | 'missing' | 'changed'> {
+    const deleted = await conditionalWrite(() =>
+      this.db.send(
+        new DeleteCommand({
+          TableName: this.tableName,
+          Key: keys.strategyType(name),
+          // A type nobody ever used has no mark yet.
+          ConditionExpression: usageMark === 0
+            ? 'builtIn = :false AND attribute_not_exists(usageMark)'
+            : 'builtIn = :false AND usageMark = :mark',
+          ExpressionAttributeValues: usageMark === 0 ? { ':false': false } : { ':false': false, ':mark': usageMark },
+        }),
+      ),
+    );
+    if (deleted) return 'done';
+    const now = await this.get(name);
+    return now?.kind === 'custom' ? 'changed' : 'missing';
+  }
 }
 
 function toStored(item: Record<string, unknown>): StoredStrategyType {
   if (item.builtIn === true) {
     return { kind: 'built-in-overlay', name: String(item.name), deprecated: item.deprecated === true };
   }
-  const { pk: _pk, sk: _sk, builtIn: _builtIn, ...type } = item;
-  return { kind: 'custom', type: type as unknown as StrategyType };
+  const { pk: _pk, sk: _sk, builtIn: _builtIn, usageMark, ...type } = item;
+  return { kind: 'custom', type: type as unknown as StrategyType, usageMark: typeof usageMark === 'number' ? usageMark : 0 };
 }

@@ -32,13 +32,30 @@ const param = (
 const builtIn = (
   sortOrder: number,
   name: string,
-  displayName: string,
+  displayName: string | null,
   description: string,
   parameters: StrategyParameter[],
   deprecated = false,
 ): StrategyType => ({
   name, title: null, displayName, description, editable: false, deprecated, parameters, sortOrder,
 });
+
+/**
+ * The three deprecated rollout types: name, description, and whether a group id makes them
+ * sticky. Unleash gives them no display name, so the admin UI shows their names.
+ */
+const GRADUAL_ROLLOUTS: ReadonlyArray<readonly [string, string, boolean]> = [
+  ['gradualRolloutUserId', 'On for a share of signed-in users, sticky by user id. Deprecated: use flexibleRollout.', true],
+  ['gradualRolloutSessionId', 'On for a share of sessions, sticky by session id. Deprecated: use flexibleRollout.', true],
+  ['gradualRolloutRandom', 'On for a share of requests, chosen at random on each. Deprecated: use flexibleRollout.', false],
+];
+
+/** Unleash's definitions: `percentage` optional, and a required `groupId` for the sticky two. */
+function gradualRolloutParameters(sticky: boolean): StrategyParameter[] {
+  const percentage = param('percentage', 'percentage', 'Share (0 to 100) that gets the feature', false);
+  if (!sticky) return [percentage];
+  return [percentage, param('groupId', 'string', 'Hashing seed: rollouts with the same group id select the same users', true)];
+}
 
 /**
  * The strategy types every instance has from its first start. They live in code, not in the
@@ -65,6 +82,11 @@ export const BUILT_IN_STRATEGY_TYPES: readonly StrategyType[] = [
   builtIn(4, 'applicationHostname', 'Hosts', 'On for application instances on the listed host names.', [
     param('hostNames', 'list', 'Host names that get the feature', false),
   ]),
+  // Unleash's first rollout types, superseded by flexibleRollout and deprecated there. Every SDK
+  // still evaluates them, so features that use them (imported, or made by scripts) keep working.
+  ...GRADUAL_ROLLOUTS.map(([name, description, sticky], index) =>
+    builtIn(5 + index, name, null, description, gradualRolloutParameters(sticky), true),
+  ),
 ];
 
 export function builtInStrategyType(name: string): StrategyType | undefined {

@@ -1,4 +1,5 @@
 import { Conflict, NotFound, ValidationFailed } from '../errors.js';
+import { strategyTypeNamesOf, type Feature } from '../features/model.js';
 import {
   BUILT_IN_STRATEGY_TYPES,
   CUSTOM_SORT_ORDER,
@@ -9,6 +10,14 @@ import {
 } from './model.js';
 import type { StoredStrategyType, StrategyTypeStore } from './store.js';
 
+/** What a delete needs to know of features: which use a strategy type (archived ones too). */
+export interface StrategyTypeUsers {
+  listAll(): Promise<Feature[]>;
+}
+
+/** Rounds of check-then-delete while features keep starting to use the type. */
+const DELETE_ATTEMPTS = 3;
+
 export interface StrategyTypeDetails {
   name: string;
   title?: string | null | undefined;
@@ -17,7 +26,10 @@ export interface StrategyTypeDetails {
 }
 
 export class StrategyTypeService {
-  constructor(private readonly store: StrategyTypeStore) {}
+  constructor(
+    private readonly store: StrategyTypeStore,
+    private readonly users: StrategyTypeUsers,
+  ) {}
 
   async list(): Promise<StrategyType[]> {
     const stored = await this.store.list();
@@ -28,7 +40,10 @@ export class StrategyTypeService {
       else overlays.set(item.name, item.deprecated);
     }
     const builtIns = BUILT_IN_STRATEGY_TYPES.map((type) => ({ ...type, deprecated: overlays.get(type.name) ?? type.deprecated }));
-    return [...builtIns, ...custom].sort(compareStrategyTypes);
+    // A custom type made before its name became built-in is shadowed, as `get` already does:
+    // SDKs evaluate that name as the built-in anyway.
+    const unshadowed = custom.filter((type) => !builtInStrategyType(type.name));
+    return [...builtIns, ...unshadowed].sort(compareStrategyTypes);
   }
 
   async get(name: string): Promise<StrategyType> {
@@ -58,6 +73,27 @@ export class StrategyTypeService {
     const type = toCustomType({ ...details, name }, current.deprecated);
     if (!(await this.store.replace(type))) throw notFound(name);
     return type;
+  }
+
+  /**
+   * Deletes a custom type that no feature uses. Unleash deletes without looking; here a type in
+   * use, by an archived feature too, is refused with 409: a strategy of a missing type is off for
+   * every SDK and can no longer be edited. The usage mark read first makes the check hold against
+   * concurrent writers (see the feature store): a feature that starts using the type after the
+   * read fails the delete, which then looks again.
+   */
+  async delete(name: string): Promise<void> {
+    if (builtInStrategyType(name)) throw new ValidationFailed(`name: ${name} is a built-in strategy type and cannot be deleted`);
+    for (let attempt = 1; attempt <= DELETE_ATTEMPTS; attempt += 1) {
+      const stored = await this.store.get(name);
+      if (stored?.kind !== 'custom') throw notFound(name);
+      const using = (await this.users.listAll()).filter((feature) => strategyTypeNamesOf(feature).has(name));
+      if (using.length > 0) throw inUse(name, using);
+      const outcome = await this.store.delete(name, stored.usageMark);
+      if (outcome === 'done') return;
+      if (outcome === 'missing') throw notFound(name);
+    }
+    throw new Conflict(`The strategy type ${name} kept being put to use while it was being deleted; try again`);
   }
 
   /** Idempotent; built-in types can be deprecated too, as in Unleash. */
@@ -90,6 +126,13 @@ function toCustomType(details: StrategyTypeDetails, deprecated: boolean): Strate
     })),
     sortOrder: CUSTOM_SORT_ORDER,
   };
+}
+
+/** Names a few of the features, so the caller knows where to look. */
+function inUse(name: string, features: Feature[]): Conflict {
+  const shown = features.slice(0, 5).map((feature) => `${feature.name} (project ${feature.project}${feature.archived ? ', archived' : ''})`);
+  const more = features.length > shown.length ? ` and ${features.length - shown.length} more` : '';
+  return new Conflict(`The strategy type ${name} is in use by ${shown.join(', ')}${more}; remove those strategies first, or deprecate the type`);
 }
 
 const notFound = (name: string) => new NotFound(`Could not find strategy with name ${name}`);

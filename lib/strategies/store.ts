@@ -11,9 +11,14 @@ export interface StrategyTypeStore {
   replace(type: StrategyType): Promise<boolean>;
   /** Sets `deprecated`; on a built-in type this writes its overlay. Answers false when a custom type is missing. */
   setDeprecated(name: string, deprecated: boolean, builtIn: boolean): Promise<boolean>;
+  /**
+   * Deletes a custom type if its usage mark is still the one read: 'changed' when a feature
+   * started using the type since (the feature store moves the mark), 'missing' when it is gone.
+   */
+  delete(name: string, usageMark: number): Promise<'done' | 'missing' | 'changed'>;
 }
 
 /** A custom type in full, or only the stored state of a built-in one. */
 export type StoredStrategyType =
-  | { kind: 'custom'; type: StrategyType }
+  | { kind: 'custom'; type: StrategyType; usageMark: number }
   | { kind: 'built-in-overlay'; name: string; deprecated: boolean };

@@ -126,6 +126,35 @@ describe('the official Node SDK against npm start', () => {
     });
   });
 
+  it('evaluates the deprecated gradualRollout strategy types: by user id, by session id and at random', async () => {
+    const gradual = (name: string, percentage: number, groupId = 'g') => ({ name, parameters: { percentage: String(percentage), groupId } });
+    const [userAll, userNone, userHalf, sessionAll, sessionNone, randomAll, randomNone] = [
+      await feature([gradual('gradualRolloutUserId', 100)]),
+      await feature([gradual('gradualRolloutUserId', 0)]),
+      await feature([gradual('gradualRolloutUserId', 50, 'shared-group')]),
+      await feature([gradual('gradualRolloutSessionId', 100)]),
+      await feature([gradual('gradualRolloutSessionId', 0)]),
+      await feature([{ name: 'gradualRolloutRandom', parameters: { percentage: '100' } }]),
+      await feature([{ name: 'gradualRolloutRandom', parameters: { percentage: '0' } }]),
+    ];
+
+    await withSdk(async ({ unleash }) => {
+      const ids = users(400);
+      const halfOn = ids.filter((userId) => unleash.isEnabled(userHalf, { userId }));
+
+      expect(ids.every((userId) => unleash.isEnabled(userAll, { userId }))).toBe(true);
+      expect(ids.some((userId) => unleash.isEnabled(userNone, { userId }))).toBe(false);
+      // Sticky: the same users every time, and about half of them.
+      expect(ids.filter((userId) => unleash.isEnabled(userHalf, { userId }))).toEqual(halfOn);
+      expect(halfOn.length).toBeGreaterThan(140);
+      expect(halfOn.length).toBeLessThan(260);
+      expect(ids.every((sessionId) => unleash.isEnabled(sessionAll, { sessionId }))).toBe(true);
+      expect(ids.some((sessionId) => unleash.isEnabled(sessionNone, { sessionId }))).toBe(false);
+      expect(ids.every(() => unleash.isEnabled(randomAll, {}))).toBe(true);
+      expect(ids.some(() => unleash.isEnabled(randomNone, {}))).toBe(false);
+    });
+  });
+
   it('evaluates userWithId and remoteAddress strategies', async () => {
     const byUser = await feature([{ name: 'userWithId', parameters: { userIds: 'alice, bob' } }]);
     const byAddress = await feature([{ name: 'remoteAddress', parameters: { IPs: '10.0.0.1, 192.168.1.0/24' } }]);

@@ -1,6 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { adminToken, testServices, unique } from '../support/services.js';
 import { apiClient } from '../support/api.js';
+import { isolatedServices, sdkToken } from '../support/client.js';
+import { createDocumentClient } from '../../lib/store/document-client.js';
+import { DynamoStrategyTypeStore } from '../../lib/store/strategy-type-store.js';
+import { featureSteps } from '../support/features.js';
 
 const services = testServices();
 const call = apiClient(services);
@@ -196,5 +200,54 @@ describe('listing, reading and updating strategy types', () => {
     expect(builtIn.status).toBe(400);
     expect(renamed.status).toBe(400);
     expect(unknown.status).toBe(404);
+  });
+});
+
+describe('the gradualRollout strategy types SDKs still evaluate', () => {
+  const percentage = { name: 'percentage', type: 'percentage', description: expect.any(String), required: false };
+  const groupId = { name: 'groupId', type: 'string', description: expect.any(String), required: true };
+
+  it.each([
+    ['gradualRolloutUserId', [percentage, groupId]],
+    ['gradualRolloutSessionId', [percentage, groupId]],
+    ['gradualRolloutRandom', [percentage]],
+  ])('lists %s as a deprecated built-in type with Unleash\'s parameters', async (name, parameters) => {
+    const res = await call({ method: 'GET', path: '/api/admin/strategies', token });
+
+    const listed = res.body.strategies.find((type: { name: string }) => type.name === name);
+    expect(listed).toMatchObject({ name, editable: false, deprecated: true, parameters });
+    expect((await call({ method: 'PUT', path: `/api/admin/strategies/${name}`, token, body: { parameters: [] } })).status).toBe(400);
+  });
+
+  it('lets a feature use them, and the SDK payload carries them with their parameters', async () => {
+    const steps = featureSteps(call, token);
+    const feature = await steps.createFeature();
+
+    const added = await Promise.all([
+      steps.addStrategy('default', feature, 'development', { name: 'gradualRolloutUserId', parameters: { percentage: '30', groupId: 'g' } }),
+      steps.addStrategy('default', feature, 'development', { name: 'gradualRolloutSessionId', parameters: { percentage: '40', groupId: 'g' } }),
+      steps.addStrategy('default', feature, 'development', { name: 'gradualRolloutRandom', parameters: { percentage: '50' } }),
+    ].map(async (pending) => (await pending).status));
+    const payload = await call({ method: 'GET', path: '/api/client/features', token: await sdkToken(services) });
+
+    expect(added).toEqual([200, 200, 200]);
+    const served = payload.body.features.find((candidate: { name: string }) => candidate.name === feature);
+    expect(served.strategies.map((strategy: { name: string; parameters: unknown }) => [strategy.name, strategy.parameters]).sort()).toEqual([
+      ['gradualRolloutRandom', { percentage: '50' }],
+      ['gradualRolloutSessionId', { percentage: '40', groupId: 'g' }],
+      ['gradualRolloutUserId', { percentage: '30', groupId: 'g' }],
+    ]);
+  });
+
+  it('shadow a custom type made under the same name before they were built in, listing the name once', async () => {
+    const isolated = await isolatedServices();
+    const { region, dynamodbEndpoint: endpoint, tableName } = isolated.config;
+    const legacy = { name: 'gradualRolloutRandom', title: null, displayName: null, description: 'made by hand', editable: true, deprecated: false, parameters: [], sortOrder: 9999 };
+    await new DynamoStrategyTypeStore(createDocumentClient({ region, endpoint }), tableName).insert(legacy);
+
+    const listed = (await isolated.strategyTypes.list()).filter((type) => type.name === 'gradualRolloutRandom');
+
+    expect(listed).toHaveLength(1);
+    expect(listed[0]).toMatchObject({ editable: false, deprecated: true });
   });
 });

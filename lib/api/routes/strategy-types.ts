@@ -25,6 +25,11 @@ export const strategyTypeRoutes = {
     access: { kind: 'admin', permission: 'UPDATE_STRATEGY' }, status: 200, summary: 'Update a custom strategy type',
     body: strategyTypeUpdateSchema, response: strategyTypeSchema,
   }),
+  deleteStrategyType: route({
+    method: 'DELETE', path: '/api/admin/strategies/{strategyName}', group: 'strategies',
+    access: { kind: 'admin', permission: 'DELETE_STRATEGY' }, status: 200,
+    summary: 'Delete a custom strategy type that no feature uses (built-in types cannot be deleted)',
+  }),
   deprecateStrategyType: route({
     method: 'POST', path: '/api/admin/strategies/{strategyName}/deprecate', group: 'strategies',
     access: { kind: 'admin', permission: 'UPDATE_STRATEGY' }, status: 200, summary: 'E21. Deprecate a strategy type',
