@@ -33,8 +33,8 @@ export async function invokeSample(
       await setUp(key);
       const result = await invokeEvent(runtime, key.split('/')[0] as Group, join(eventsDir, key), values);
       const expected = SAMPLE_SCENARIOS[key];
-      if (result.statusCode !== expected?.status) {
-        throw new Error(`Setup step ${key} answered ${result.statusCode}, not ${expected?.status}: ${result.body}`);
+      if (!expected || result.statusCode !== expected.status) {
+        throw new Error(`Setup step ${key} answered ${result.statusCode}, not ${expected?.status ?? 'a listed status'}: ${result.body}`);
       }
       const body = result.body ? (JSON.parse(result.body) as Record<string, unknown>) : {};
       for (const [placeholder, property] of Object.entries(expected.provides ?? {})) values[placeholder] = String(body[property]);
