@@ -61,3 +61,14 @@ async function shutdown(signal: string) {
 }
 process.on('SIGINT', () => void shutdown('SIGINT'));
 process.on('SIGTERM', () => void shutdown('SIGTERM'));
+
+// `npm start` runs this under `sh -c`, which does not pass on the SIGTERM npm forwards to it:
+// killing npm orphaned this process and its engine. Whoever started it going away (npm, a
+// shell, a test runner) is therefore a stop signal too; process.ppid is read afresh each time.
+const parent = process.ppid;
+setInterval(() => {
+  if (process.ppid === parent) return;
+  // Its output may have gone with it: a write to a pipe nobody reads must not end the stop.
+  for (const stream of [process.stdout, process.stderr]) stream.on('error', () => undefined);
+  void shutdown('parent process exited');
+}, 1_000).unref();

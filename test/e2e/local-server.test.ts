@@ -171,6 +171,26 @@ describe('npm start killed outright, as a timed-out test or a crash would leave 
   });
 });
 
+describe('npm start stopped through npm, as a process manager or a container runtime would', () => {
+  let server: StartedServer;
+  let engineUrl: string;
+
+  beforeAll(async () => {
+    server = await startServerProcess({}, ['--in-memory'], { viaNpm: true });
+    engineUrl = /dynamodb: (http:\/\/127\.0\.0\.1:\d+)/.exec(server.output())?.[1] ?? '';
+  }, STARTS);
+
+  it('stops its server and its engine when npm gets SIGTERM', async () => {
+    process.kill(server.pid, 'SIGTERM');
+    // npm, its shell, the server and the engine: all of them, however long stopping takes.
+    await server.groupEnded();
+
+    expect(await accepts(server.url)).toBe(false);
+    expect(await accepts(engineUrl)).toBe(false);
+    expect(server.output()).toContain('parent process exited: stopping');
+  }, STARTS);
+});
+
 /** Response bodies in these tests are read loosely, as a curl user would. */
 const json = (res: Response): Promise<any> => res.json() as Promise<any>;
 

@@ -2,8 +2,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 
 export interface StartedServer {
   url: string;
-  /** The `npm start` process, leader of its own process group. */
+  /** The process started (node, or npm), leader of its own process group. */
   pid: number;
+  /** Resolves once nothing of its process group is left, however long that takes. */
+  groupEnded(): Promise<void>;
   output: () => string;
   /** Resolves with the exit code (null when a signal ended it) once the `npm start` process is gone. */
   exited: Promise<number | null>;
@@ -24,9 +26,20 @@ process.once('exit', () => {
   for (const child of running) killGroup(child, 'SIGKILL');
 });
 
-/** Runs `npm start`'s own script (`node --import tsx scripts/start.ts`, one process, its group's leader). */
-export function spawnStart(env: Record<string, string>, args: string[] = []): { child: ChildProcess; output: () => string } {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts', ...args], {
+export interface StartOptions {
+  /** Through `npm start` itself (npm, then `sh -c`, then node) rather than its script directly. */
+  viaNpm?: boolean;
+}
+
+/**
+ * Runs `npm start`'s own script (`node --import tsx scripts/start.ts`, one process, its group's
+ * leader), or `npm start` itself.
+ */
+export function spawnStart(env: Record<string, string>, args: string[] = [], options: StartOptions = {}): { child: ChildProcess; output: () => string } {
+  const [command, commandArgs] = options.viaNpm
+    ? ['npm', ['start', '--', ...args]]
+    : [process.execPath, ['--import', 'tsx', 'scripts/start.ts', ...args]];
+  const child = spawn(command, commandArgs, {
     env: { ...process.env, PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
@@ -42,8 +55,8 @@ export function spawnStart(env: Record<string, string>, args: string[] = []): { 
  * Starts `npm start` and waits for the URL its banner prints, however long the engine takes:
  * the caller's hook timeout bounds the wait, and `stopStartedServers` cleans up after it.
  */
-export async function startServerProcess(env: Record<string, string>, args: string[] = []): Promise<StartedServer> {
-  const { child, output } = spawnStart(env, args);
+export async function startServerProcess(env: Record<string, string>, args: string[] = [], options: StartOptions = {}): Promise<StartedServer> {
+  const { child, output } = spawnStart(env, args, options);
   const url = await new Promise<string>((resolve, reject) => {
     const check = () => {
       const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output());
@@ -52,7 +65,7 @@ export async function startServerProcess(env: Record<string, string>, args: stri
     child.stdout?.on('data', check);
     child.once('exit', (code) => reject(new Error(`server exited with ${code}:\n${output()}`)));
   });
-  return { url, pid: child.pid ?? 0, output, exited: exited(child), stop: () => stopGroup(child) };
+  return { url, pid: child.pid ?? 0, output, exited: exited(child), groupEnded: () => groupEnded(child), stop: () => stopGroup(child) };
 }
 
 /** Runs `npm start` until it exits on its own (a start that fails). */
@@ -94,6 +107,10 @@ async function groupGone(child: ChildProcess): Promise<void> {
   for (let waited = 0; waited < 5_000 && groupAlive(child); waited += 50) {
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+async function groupEnded(child: ChildProcess): Promise<void> {
+  while (groupAlive(child)) await new Promise((resolve) => setTimeout(resolve, 100));
 }
 
 function groupAlive(child: ChildProcess): boolean {
