@@ -48,7 +48,7 @@ interface Lookup {
  * caches unknown ones too). Every token created or deleted moves the token-change counter on
  * the revision item, which each process reads once per check interval anyway; when it moved,
  * everything remembered is dropped, so a deleted token stops working on every instance within
- * that interval (ADR 10). The TTL bounds a lookup where no counter is read.
+ * that interval (ADR 11). The TTL bounds a lookup where no counter is read.
  */
 export class TokenAuthenticator {
   private readonly lookups: BoundedCache<string, Lookup>;
