@@ -84,6 +84,31 @@ describe('the engine npm start embeds, seen from outside the service', () => {
   });
 });
 
+describe('the engine npm start --in-memory embeds, seen from outside the service', () => {
+  const tableName = unique('fleeting');
+  let starting: Promise<LocalRuntime>;
+  let runtime: LocalRuntime;
+
+  beforeAll(async () => {
+    starting = startLocalRuntime({ inMemory: true, dataDir: tmpdir(), env: { TABLE_NAME: tableName } });
+    runtime = await starting;
+  }, START);
+
+  afterAll(async () => {
+    await (await starting.catch(() => undefined))?.stop();
+  }, START);
+
+  it('shows the old well-known key none of the service tables', async () => {
+    const client = outsider(runtime.config.dynamodbEndpoint ?? '', 'local', 'local');
+
+    const { TableNames } = await client.send(new ListTablesCommand({}));
+    client.destroy();
+
+    expect(TableNames).not.toContain(tableName);
+    expect(runtime.config.dynamodbAccessKeyId).toMatch(/^[0-9a-f]{40}$/);
+  });
+});
+
 describe('a data folder written by a version that shared one database among all keys', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'toggles-upgrade-'));
   const tableName = unique('upgraded');
