@@ -5,7 +5,7 @@ import { chromium, type BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { GROUP_HEADINGS } from '../../lib/api/group-headings.js';
-import { startServerProcess, type StartedServer } from '../support/local-server.js';
+import { startServerProcess, stopStartedServers, type StartedServer } from '../support/local-server.js';
 import { unique } from '../support/services.js';
 
 /** Debian's Chromium (`.ci/run` installs it); playwright-core never downloads a browser. */
@@ -37,6 +37,8 @@ describe('the Swagger UI page in a real browser', () => {
     server = await startServerProcess({ DYNAMODB_ENDPOINT: inject('dynamodb').endpoint, TABLE_NAME: unique('docs') });
   });
 
+  // Runs last (after hooks run as a stack): whatever beforeAll got to, even a start that timed out.
+  afterAll(stopStartedServers);
   afterAll(async () => {
     // Always closed, whatever the test did: a stray Chromium would outlive the run.
     await context?.close();

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
-import { startServerProcess, type StartedServer } from '../support/local-server.js';
+import { startServerProcess, stopStartedServers, type StartedServer } from '../support/local-server.js';
 import { unique } from '../support/services.js';
 
 const run = promisify(execFile);
@@ -38,6 +38,8 @@ describe('the README, tried as a new user would', () => {
     });
   });
 
+  // Runs last (after hooks run as a stack): whatever beforeAll got to, even a start that timed out.
+  afterAll(stopStartedServers);
   afterAll(async () => {
     await server?.stop();
     rmSync(dataDir, { recursive: true, force: true });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { initialize, InMemStorageProvider, type Context, type Unleash } from 'unleash-client';
 import { formatSecret } from '../../lib/tokens/model.js';
-import { startServerProcess, type StartedServer } from '../support/local-server.js';
+import { startServerProcess, stopStartedServers, type StartedServer } from '../support/local-server.js';
 import { unique } from '../support/services.js';
 
 /**
@@ -29,6 +29,8 @@ describe('the official Node SDK against npm start', () => {
     clientToken = token.secret;
   });
 
+  // Runs last (after hooks run as a stack): whatever beforeAll got to, even a start that timed out.
+  afterAll(stopStartedServers);
   afterAll(async () => {
     expect(await server?.stop()).toBe(0);
   });
