@@ -9,6 +9,9 @@ import { describeStartupFailure, ensureWritableDir } from './local/startup-probl
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
+// Read before anything else: the parent may go while the engine starts (a loaded machine).
+const parent = process.ppid;
+
 const inMemory = process.argv.includes('--in-memory') || process.env.IN_MEMORY === 'true';
 const port = Number(process.env.PORT ?? 4242);
 const dataDir = resolve(process.env.DATA_DIR ?? '.data');
@@ -35,21 +38,7 @@ const { runtime, server } = await start().catch((error: unknown) => {
   process.exit(1);
 });
 
-// One write, so whoever reads the output (people, tests) never sees half of it.
-console.log(
-  [
-    `serverless-toggles is listening on ${server.url}`,
-    `  data: ${inMemory ? 'in memory (lost on exit)' : dataDir}`,
-    `  dynamodb: ${runtime.config.dynamodbEndpoint}, table ${runtime.config.tableName}`,
-    ...(runtime.generatedAdminToken
-      ? [
-          `  admin token: ${runtime.generatedAdminToken}`,
-          `  try: curl -H "Authorization: ${runtime.generatedAdminToken}" ${server.url}/api/admin/strategies`,
-        ]
-      : ['  admin tokens: from INIT_ADMIN_API_TOKENS']),
-  ].join('\n'),
-);
-
+// Stop handling is in place before the banner: whoever reads it may stop the server at once.
 let stopping = false;
 async function shutdown(signal: string) {
   if (stopping) return;
@@ -64,11 +53,26 @@ process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
 // `npm start` runs this under `sh -c`, which does not pass on the SIGTERM npm forwards to it:
 // killing npm orphaned this process and its engine. Whoever started it going away (npm, a
-// shell, a test runner) is therefore a stop signal too; process.ppid is read afresh each time.
-const parent = process.ppid;
+// shell, a test runner) is therefore a stop signal too; process.ppid is read afresh each time
+// and compared with the parent read when this process began (at the top of this file).
 setInterval(() => {
   if (process.ppid === parent) return;
   // Its output may have gone with it: a write to a pipe nobody reads must not end the stop.
   for (const stream of [process.stdout, process.stderr]) stream.on('error', () => undefined);
   void shutdown('parent process exited');
 }, 1_000).unref();
+
+// One write, so whoever reads the output (people, tests) never sees half of it.
+console.log(
+  [
+    `serverless-toggles is listening on ${server.url}`,
+    `  data: ${inMemory ? 'in memory (lost on exit)' : dataDir}`,
+    `  dynamodb: ${runtime.config.dynamodbEndpoint}, table ${runtime.config.tableName}`,
+    ...(runtime.generatedAdminToken
+      ? [
+          `  admin token: ${runtime.generatedAdminToken}`,
+          `  try: curl -H "Authorization: ${runtime.generatedAdminToken}" ${server.url}/api/admin/strategies`,
+        ]
+      : ['  admin tokens: from INIT_ADMIN_API_TOKENS']),
+  ].join('\n'),
+);

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 
 export interface StartedServer {
   url: string;
@@ -113,13 +114,56 @@ async function groupEnded(child: ChildProcess): Promise<void> {
   while (groupAlive(child)) await new Promise((resolve) => setTimeout(resolve, 100));
 }
 
+/**
+ * Whether a member of the group still runs. A member that has exited but is not reaped yet (a
+ * zombie) does not count: orphans are reaped by PID 1, which in some sandboxes does so only now
+ * and then, and `kill(-pgid, 0)` would report the group alive until it does.
+ */
 function groupAlive(child: ChildProcess): boolean {
   if (child.pid === undefined) return false;
+  if (existsSync('/proc/self/stat')) return liveMembers(child.pid) > 0;
   try {
     process.kill(-child.pid, 0);
     return true;
   } catch {
     return false;
+  }
+}
+
+/**
+ * Processes in the group that still run, from /proc (Linux). A process counts until every one
+ * of its threads is a zombie: a killed JVM's main thread turns zombie while others still close
+ * its sockets.
+ */
+function liveMembers(pgid: number): number {
+  let live = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const [, pgrp] = statOf(`/proc/${entry}/stat`);
+    if (Number(pgrp) !== pgid) continue;
+    const threads = safeList(`/proc/${entry}/task`);
+    if (threads.some((thread) => statOf(`/proc/${entry}/task/${thread}/stat`)[0] !== 'Z')) live += 1;
+  }
+  return live;
+}
+
+/** State and process group of a /proc stat file; Z (gone) when it has vanished meanwhile. */
+function statOf(file: string): [state: string, pgrp: string] {
+  try {
+    const stat = readFileSync(file, 'utf8');
+    // pid (comm) state ppid pgrp …; comm may hold spaces and parentheses, so split after the last ')'.
+    const [state = 'Z', , pgrp = ''] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return [state, pgrp];
+  } catch {
+    return ['Z', ''];
+  }
+}
+
+function safeList(folder: string): string[] {
+  try {
+    return readdirSync(folder);
+  } catch {
+    return [];
   }
 }
 
