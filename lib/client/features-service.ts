@@ -6,7 +6,7 @@ import type { SegmentStore } from '../segments/store.js';
 import type { Caller } from '../tokens/model.js';
 import { BoundedCache } from '../bounded-cache.js';
 import { buildClientPayload, isServed, toClientFeature, type ClientFeature, type ClientSnapshot } from './payload.js';
-import { queryHash, resolveQuery, scopeKeyOf, type ClientQuery, type ClientRequest } from './query.js';
+import { resolveQuery, scopeKeyOf, shortHashOf, type ClientQuery, type ClientRequest } from './query.js';
 import type { RevisionClock } from './revision-clock.js';
 
 const gzipAsync = promisify(gzip);
@@ -57,8 +57,8 @@ export class ClientFeatureService {
     private readonly segmentStore: Pick<SegmentStore, 'list'>,
     private readonly clock: Pick<RevisionClock, 'current'>,
     limits: PayloadCacheLimits = DEFAULT_PAYLOAD_CACHE,
-    /** The ETag's short hash; a test forces collisions with it. */
-    private readonly shortHash: (query: ClientQuery) => string = queryHash,
+    /** The ETag's short hash of a scope key; a test forces collisions with it. */
+    private readonly shortHash: (scopeKey: string) => string = shortHashOf,
   ) {
     this.payloads = new BoundedCache({
       maxEntries: limits.maxEntries,
@@ -78,7 +78,8 @@ export class ClientFeatureService {
     checkedRevision?: number,
   ): Promise<FeaturesAnswer> {
     const query = resolveQuery(caller, request);
-    const scope: Scope = { query, key: scopeKeyOf(query), hash: this.shortHash(query) };
+    const key = scopeKeyOf(query);
+    const scope: Scope = { query, key, hash: this.shortHash(key) };
     const revision = await this.revisionFor(revisionNamedIn(ifNoneMatch), checkedRevision);
     // The ETag is compared with the one of the caller's own scope, so a short hash shared with
     // another scope can at most tell an SDK that changed its token that its old bytes are current.

@@ -68,7 +68,11 @@ export function scopeKeyOf(query: ClientQuery): string {
  * entry, and an SDK only ever compares it with the ETag of its own scope.
  */
 export function queryHash(query: ClientQuery): string {
-  const text = scopeKeyOf(query);
+  return shortHashOf(scopeKeyOf(query));
+}
+
+/** The short hash of a scope key already built (the poll path builds the key once). */
+export function shortHashOf(text: string): string {
   let hash = knownHashes.get(text);
   if (hash === undefined) {
     hash = createHash('sha256').update(text).digest('hex').slice(0, 8);
