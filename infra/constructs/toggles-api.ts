@@ -59,13 +59,20 @@ export class TogglesApi extends Construct {
     });
   }
 
-  /** One route per route-table row, each to its group's function; one integration per group. */
+  /**
+   * One route per route-table row, each to its group's function; one integration per group.
+   * One invoke permission per function for the whole API, not one per route: Lambda keeps each
+   * permission as a statement of the function's resource policy and refuses a deployment past
+   * 20 KB, which the features function's 48 route-scoped statements passed
+   * (test/infra/resource-policy.test.ts). Every route of a group runs the same handler, which
+   * routes and authorizes by the route table itself, so a per-route scope added no protection.
+   */
   addRouteTable(rows: readonly RouteSpec[], functions: Record<Group, IFunction>): void {
     const integrations = new Map<Group, HttpLambdaIntegration>();
     const integrationOf = (group: Group): HttpLambdaIntegration => {
       let integration = integrations.get(group);
       if (!integration) {
-        integration = new HttpLambdaIntegration(`${group}-integration`, functions[group]);
+        integration = new HttpLambdaIntegration(`${group}-integration`, functions[group], { scopePermissionToRoute: false });
         integrations.set(group, integration);
       }
       return integration;
