@@ -59,6 +59,9 @@ export class BootstrapAdminToken extends Construct {
       // A direct Lambda-backed resource: no Provider framework, so no extra functions or state machine.
       serviceToken: this.function.function.functionArn,
       resourceType: 'Custom::BootstrapAdminToken',
+      // Twice the function's timeout: a function that crashed before answering CloudFormation
+      // fails the deployment in two minutes instead of holding the stack for the default hour.
+      serviceTimeout: Duration.seconds(120),
       properties: {
         SecretArn: this.secret.secretArn,
         // A replaced table gets the token again.

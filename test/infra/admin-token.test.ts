@@ -84,6 +84,14 @@ describe('bootstrap admin token', () => {
     expect(resourcesOf(template, 'AWS::StepFunctions::StateMachine')).toHaveLength(0);
   });
 
+  it('makes CloudFormation give up on an unanswered bootstrap within minutes, not the default hour', () => {
+    const resource = bootstrapResource();
+
+    // A function that crashes before answering would otherwise hold the stack for an hour.
+    expect(Number(resource.Properties.ServiceTimeout)).toBeGreaterThanOrEqual(60);
+    expect(Number(resource.Properties.ServiceTimeout)).toBeLessThanOrEqual(300);
+  });
+
   it('grants the bootstrap function reading this one secret and writing the table', () => {
     const serviceToken = bootstrapResource().Properties.ServiceToken;
     const [, fn] = resourcesOf(template, 'AWS::Lambda::Function').find(([id]) => id === referencedId(serviceToken))!;
