@@ -95,7 +95,7 @@ export class ClientFeatureService {
   async feature(caller: Caller, request: ClientRequest, name: string, checkedRevision?: number): Promise<ClientFeature> {
     const query = { ...resolveQuery(caller, request), namePrefix: undefined };
     const snapshot = await this.snapshotAt(await this.revisionFor(0, checkedRevision));
-    const feature = snapshot.features.find((candidate) => candidate.name === name);
+    const feature = featuresByName(snapshot).get(name);
     if (!feature || !isServed(feature, query)) throw new NotFound(`Could not find feature toggle ${name}`);
     return toClientFeature(feature, query, snapshot.segmentsById);
   }
@@ -173,7 +173,7 @@ export class ClientFeatureService {
 type SnapshotFeature = ClientSnapshot['features'][number];
 const nameIndexes = new WeakMap<ClientSnapshot, ReadonlyMap<string, SnapshotFeature>>();
 
-/** A snapshot's features by name, built once per revision (the metrics path looks names up). */
+/** A snapshot's features by name, built once per revision (E18 and the metrics path look names up). */
 function featuresByName(snapshot: ClientSnapshot): ReadonlyMap<string, SnapshotFeature> {
   let index = nameIndexes.get(snapshot);
   if (!index) {

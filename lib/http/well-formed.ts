@@ -1,18 +1,15 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { ValidationFailed } from '../errors.js';
 
-/**
- * A lone UTF-16 surrogate. With the `u` flag a proper pair is one code point, so this matches
- * only halves without their partner: text that no UTF-8 store, hash or URL encoder can take
- * (`encodeURIComponent` throws on it, DynamoDB refuses it). JSON can spell one (`"\ud800"`),
- * raw bytes cannot: the UTF-8 decoder has already replaced invalid bytes by U+FFFD.
- */
-const LONE_SURROGATE = /\p{Cs}/u;
-const LONE_SURROGATES = /\p{Cs}/gu;
-
 type Path = Array<string | number>;
 
-const isIllFormed = (text: string): boolean => LONE_SURROGATE.test(text);
+/**
+ * A string with a lone UTF-16 surrogate (a half without its partner): text that no UTF-8
+ * store, hash or URL encoder can take (`encodeURIComponent` throws on it, DynamoDB refuses it).
+ * JSON can spell one (`"\ud800"`), raw bytes cannot: the UTF-8 decoder has already replaced
+ * invalid bytes by U+FFFD.
+ */
+const isIllFormed = (text: string): boolean => !text.isWellFormed();
 
 /** A node of the walk; its path is rebuilt from the parent links only when something is found. */
 interface Visit {
@@ -100,4 +97,4 @@ export function toWellFormedJson(value: unknown): unknown {
   return value;
 }
 
-const fix = (text: string): string => text.replace(LONE_SURROGATES, '\uFFFD');
+const fix = (text: string): string => text.toWellFormed();
