@@ -1,6 +1,6 @@
-import type { Group } from '../lib/api/route-types.js';
+import type { Group } from '../lib/http/route.js';
 import type { GroupOperations } from '../lib/http/operation.js';
-import type { Services } from '../lib/services.js';
+import type { Services } from '../lib/composition/services.js';
 import { defineOperations as access } from './access/handler.js';
 import { defineOperations as client } from './client/handler.js';
 import { defineOperations as features } from './features/handler.js';

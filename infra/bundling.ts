@@ -1,4 +1,4 @@
-import type { Group } from '../lib/api/route-types.js';
+import type { Group } from '../lib/http/route.js';
 
 /**
  * The esbuild settings every function is bundled with. The stack's `NodejsFunction`s and

@@ -1,4 +1,4 @@
-import type { Group } from '../lib/api/route-types.js';
+import type { Group } from '../lib/http/route.js';
 import { keys } from '../lib/store/table-design.js';
 
 /**

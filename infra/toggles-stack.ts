@@ -1,7 +1,7 @@
 import { CfnOutput, Fn, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import type { CfnTable } from 'aws-cdk-lib/aws-dynamodb';
 import type { Construct } from 'constructs';
-import { routeTable } from '../lib/api/route-table.js';
+import { routeTable } from '../lib/route-table.js';
 import { tableDefinition as defaultTableDefinition, type TableDefinition } from '../lib/store/table-design.js';
 import { BootstrapAdminToken } from './constructs/bootstrap-admin-token.js';
 import { GroupFunctions } from './constructs/group-functions.js';

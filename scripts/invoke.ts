@@ -3,7 +3,7 @@
  * sample API Gateway event against the local engine and prints the response.
  */
 import { resolve } from 'node:path';
-import { GROUPS, type Group } from '../lib/api/route-types.js';
+import { GROUPS, type Group } from '../lib/http/route.js';
 import { invokeSample } from './local/invoke-sample.js';
 import { startLocalRuntime } from './local/runtime.js';
 

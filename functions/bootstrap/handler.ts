@@ -1,7 +1,7 @@
 import type { CloudFormationCustomResourceEvent } from 'aws-lambda';
 import { loadConfig } from '../../lib/config.js';
-import { createServices } from '../../lib/services.js';
-import { readSecretString } from '../../lib/store/secret-source.js';
+import { createServices } from '../../lib/composition/services.js';
+import { readSecretString } from '../../lib/secrets/secret-source.js';
 import { applyBootstrapTokens, type BootstrapResult } from '../../lib/tokens/bootstrap.js';
 import { log } from '../../lib/log.js';
 import { sendCloudFormationResponse, type ResourceOutcome } from './cloudformation-response.js';

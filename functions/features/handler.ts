@@ -1,14 +1,19 @@
+import type { Services } from '../../lib/composition/services.js';
+import { contextFieldOperations } from '../../lib/context-fields/operations.js';
+import { featureOperations } from '../../lib/features/operations.js';
 import { groupHandler } from '../../lib/http/group-handler.js';
 import type { GroupOperations } from '../../lib/http/operation.js';
-import type { Services } from '../../lib/services.js';
-import { defineCatalogOperations } from './catalog-operations.js';
-import { defineFeatureOperations } from './feature-operations.js';
-import { defineTransferOperations } from './transfer-operations.js';
+import { segmentOperations } from '../../lib/segments/operations.js';
+import { tagTypeOperations } from '../../lib/tag-types/operations.js';
+import { transferOperations } from '../../lib/transfer/operations.js';
 
+/** Features with their strategies, variants and relations; the catalogues they draw on; export and import. */
 export const defineOperations = (services: Services): GroupOperations<'features'> => ({
-  ...defineCatalogOperations(services),
-  ...defineFeatureOperations(services),
-  ...defineTransferOperations(services),
+  ...featureOperations(services),
+  ...segmentOperations(services),
+  ...contextFieldOperations(services),
+  ...tagTypeOperations(services),
+  ...transferOperations(services),
 });
 
 export const handler = groupHandler('features', defineOperations);

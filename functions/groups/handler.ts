@@ -1,55 +1,6 @@
-import type { GroupWire } from '../../lib/api/schemas/groups.js';
-import type { GroupView } from '../../lib/groups/service.js';
+import { groupOperations } from '../../lib/groups/operations.js';
 import { groupHandler } from '../../lib/http/group-handler.js';
-import type { GroupOperations } from '../../lib/http/operation.js';
-import type { Services } from '../../lib/services.js';
-import { integerId, toUserWire } from '../commons/access-wire.js';
 
-/** User groups (E1, E4). The caller's token name is who created the group and who added members. */
-export const defineOperations = ({ groups, config }: Services): GroupOperations<'groups'> => {
-  const wire = (view: GroupView) => toWire(view, config.unleashUrl);
-  const input = (body: { name: string; users?: Array<{ user: { id: number } }> | undefined }) => ({
-    ...body,
-    userIds: (body.users ?? []).map((item) => item.user.id),
-  });
-  return {
-    listGroups: async () => ({ body: { groups: (await groups.list()).map(wire) } }),
-    createGroup: async ({ body, caller }) => {
-      const created = await groups.create(input(body), caller.tokenName);
-      return { body: wire(created), headers: { location: `groups/${created.group.id}` } };
-    },
-    getGroup: async ({ params }) => ({ body: wire(await groups.get(integerId(params.groupId, 'groupId'))) }),
-    updateGroup: async ({ params, body, caller }) => ({
-      body: wire(await groups.update(integerId(params.groupId, 'groupId'), input(body), caller.tokenName)),
-    }),
-    deleteGroup: async ({ params }) => {
-      await groups.delete(integerId(params.groupId, 'groupId'));
-      return {};
-    },
-  };
-};
+export const defineOperations = groupOperations;
 
 export const handler = groupHandler('groups', defineOperations);
-
-/**
- * Members whose user was deleted meanwhile are left out. Groups hold no project roles here, so
- * `projects` is empty.
- */
-function toWire({ group, users }: GroupView, unleashUrl: string): GroupWire {
-  const members = group.members.flatMap((member) => {
-    const user = users.get(member.userId);
-    return user ? [{ joinedAt: member.joinedAt, createdBy: member.createdBy, user: toUserWire(user, unleashUrl) }] : [];
-  });
-  return {
-    id: group.id,
-    name: group.name,
-    description: group.description,
-    mappingsSSO: group.mappingsSSO,
-    rootRole: group.rootRole,
-    createdBy: group.createdBy,
-    createdAt: group.createdAt,
-    projects: [],
-    userCount: members.length,
-    users: members,
-  };
-}

@@ -1,6 +1,6 @@
 import { loadConfig } from '../../lib/config.js';
 import { log } from '../../lib/log.js';
-import { createServices, type Services } from '../../lib/services.js';
+import { createServices, type Services } from '../../lib/composition/services.js';
 
 let services: Services | undefined;
 

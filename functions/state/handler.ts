@@ -1,22 +1,6 @@
 import { groupHandler } from '../../lib/http/group-handler.js';
-import type { GroupOperations } from '../../lib/http/operation.js';
-import type { Services } from '../../lib/services.js';
+import { stateOperations } from '../../lib/state/operations.js';
 
-export const defineOperations = ({ state }: Services): GroupOperations<'state'> => ({
-  exportState: async ({ query }) => {
-    const { format, download, ...parts } = query;
-    const exported = await state.export(parts, format);
-    const attachment: Record<string, string> = download
-      ? { 'content-disposition': `attachment; filename="export-${fileStamp(new Date())}.${format === 'yaml' ? 'yml' : 'json'}"` }
-      : {};
-    if ('yaml' in exported) return { json: exported.yaml, headers: { 'content-type': 'text/yaml; charset=utf-8', ...attachment } };
-    return { body: exported.json, headers: attachment };
-  },
-});
+export const defineOperations = stateOperations;
 
 export const handler = groupHandler('state', defineOperations);
-
-/** `YYYY-MM-DD_HH-mm-ss`, the stamp Unleash puts in export file names. */
-function fileStamp(at: Date): string {
-  return at.toISOString().slice(0, 19).replace('T', '_').replace(/:/g, '-');
-}

@@ -1,45 +1,6 @@
-import type { StrategyTypeWire } from '../../lib/api/schemas/strategy-types.js';
 import { groupHandler } from '../../lib/http/group-handler.js';
-import type { GroupOperations } from '../../lib/http/operation.js';
-import type { Services } from '../../lib/services.js';
-import type { StrategyType } from '../../lib/strategies/model.js';
+import { strategyTypeOperations } from '../../lib/strategies/operations.js';
 
-export const defineOperations = ({ strategyTypes }: Services): GroupOperations<'strategies'> => ({
-  listStrategyTypes: async () => ({
-    body: { version: 1, strategies: (await strategyTypes.list()).map(toWire) },
-  }),
-  getStrategyType: async ({ params }) => ({ body: toWire(await strategyTypes.get(params.strategyName)) }),
-  createStrategyType: async ({ body }) => {
-    const created = await strategyTypes.create(body);
-    return { body: toWire(created), headers: { location: `strategies/${created.name}` } };
-  },
-  updateStrategyType: async ({ params, body }) => ({
-    body: toWire(await strategyTypes.update(params.strategyName, body)),
-  }),
-  deleteStrategyType: async ({ params }) => {
-    await strategyTypes.delete(params.strategyName);
-    return {};
-  },
-  deprecateStrategyType: async ({ params }) => {
-    await strategyTypes.setDeprecated(params.strategyName, true);
-    return {};
-  },
-  reactivateStrategyType: async ({ params }) => {
-    await strategyTypes.setDeprecated(params.strategyName, false);
-    return {};
-  },
-});
+export const defineOperations = strategyTypeOperations;
 
 export const handler = groupHandler('strategies', defineOperations);
-
-function toWire(type: StrategyType): StrategyTypeWire {
-  return {
-    title: type.title,
-    name: type.name,
-    displayName: type.displayName,
-    description: type.description,
-    editable: type.editable,
-    deprecated: type.deprecated,
-    parameters: type.parameters,
-  };
-}

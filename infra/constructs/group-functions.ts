@@ -3,7 +3,7 @@ import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
-import { GROUPS, type Group } from '../../lib/api/route-types.js';
+import { GROUPS, type Group } from '../../lib/http/route.js';
 import { SWAGGER_UI_BUNDLE_DIR, SWAGGER_UI_FILES, SWAGGER_UI_PACKAGE } from '../../lib/docs/swagger-ui.js';
 import { GROUP_TABLE_ACCESS } from '../table-access.js';
 import { SECRETS_EXTENSION } from './secret-key.js';

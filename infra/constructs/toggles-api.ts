@@ -5,7 +5,7 @@ import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import type { Group, HttpMethod as RouteMethod, RouteSpec } from '../../lib/api/route-types.js';
+import type { Group, HttpMethod as RouteMethod, RouteSpec } from '../../lib/http/route.js';
 
 /**
  * Stage-wide limits. SDKs poll every few seconds from every application instance, so the

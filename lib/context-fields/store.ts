@@ -1,6 +1,6 @@
 import type { ContextField } from './model.js';
 
-/** The context-field store port; `lib/store/context-field-store.ts` implements it on DynamoDB. */
+/** The context-field store port; `dynamo-store.ts` beside it implements it on DynamoDB. */
 export interface ContextFieldStore {
   list(): Promise<ContextField[]>;
   get(name: string): Promise<ContextField | undefined>;

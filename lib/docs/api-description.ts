@@ -1,6 +1,6 @@
 import packageJson from '../../package.json' with { type: 'json' };
-import { buildOpenApiDocument, type OpenApiDocument } from '../api/openapi.js';
-import { routeTable } from '../api/route-table.js';
+import { buildOpenApiDocument, type OpenApiDocument } from './openapi.js';
+import { routeTable } from '../route-table.js';
 import { once, textAsset } from './text-asset.js';
 
 /** The document's own description, shown above the operations in Swagger UI. */

@@ -1,5 +1,5 @@
-import { featureUpdateSchema } from '../api/schemas/features.js';
-import type { PatchOperation } from '../api/schemas/json-patch.js';
+import { featureUpdateSchema } from './schemas.js';
+import type { PatchOperation } from './json-patch-schema.js';
 import { Conflict, NotFound, PermissionDenied, ValidationFailed } from '../errors.js';
 import type { Project } from '../projects/model.js';
 import { FeatureAggregates, featureInProject, replaced } from './aggregate.js';

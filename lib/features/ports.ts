@@ -4,7 +4,7 @@ import type { Segment } from '../segments/model.js';
 
 /**
  * What the feature services need to know about the rest of the catalogue. The composition
- * root (lib/services.ts) answers it from the project, segment, context-field, tag-type and
+ * root (lib/composition/services.ts) answers it from the project, segment, context-field, tag-type and
  * strategy-type services.
  */
 export interface FeatureCatalog {

@@ -29,7 +29,7 @@ export type CommitOutcome =
   | { ok: false; reason: 'strategy-type-missing'; strategyType: string }
   | { ok: false; reason: 'feature-limit' | 'project-missing'; project: string };
 
-/** The feature store port; `lib/store/feature-store.ts` implements it on DynamoDB. */
+/** The feature store port; `dynamo-store.ts` beside it implements it on DynamoDB. */
 export interface FeatureStore {
   get(name: string): Promise<Feature | undefined>;
   /** Every feature, archived ones included. */

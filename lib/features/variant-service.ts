@@ -1,6 +1,6 @@
-import type { PatchOperation } from '../api/schemas/json-patch.js';
+import type { PatchOperation } from './json-patch-schema.js';
 import * as z from 'zod';
-import { variantListSchema } from '../api/schemas/variants.js';
+import { variantListSchema } from './variant-schemas.js';
 import { NotFound } from '../errors.js';
 import { FeatureAggregates, featureInProject, replaced } from './aggregate.js';
 import { environmentOf, type Feature, type Variant } from './model.js';

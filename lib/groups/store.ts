@@ -8,7 +8,7 @@ export type GroupWriteOutcome =
   /** The group changed or disappeared since it was read. */
   | { kind: 'changed' };
 
-/** The group store port; `lib/store/group-store.ts` implements it on DynamoDB. */
+/** The group store port; `dynamo-store.ts` beside it implements it on DynamoDB. */
 export interface GroupStore {
   nextId(): Promise<number>;
   list(): Promise<Group[]>;

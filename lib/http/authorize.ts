@@ -1,6 +1,6 @@
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2 } from 'aws-lambda';
-import type { Access } from '../api/route-types.js';
+import type { Access } from './route.js';
 import { PermissionDenied } from '../errors.js';
 import type { Authentication } from '../tokens/authenticator.js';
 import type { Caller } from '../tokens/model.js';

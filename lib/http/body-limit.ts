@@ -1,6 +1,6 @@
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2 } from 'aws-lambda';
-import type { RouteSpec } from '../api/route-types.js';
+import type { RouteSpec } from './route.js';
 import { PayloadTooLarge } from '../errors.js';
 import { BODY_LIMITS } from '../limits.js';
 

@@ -1,7 +1,7 @@
-import { routeTable, routesOfGroup } from '../api/route-table.js';
-import type { Group, RouteSpec } from '../api/route-types.js';
+import { routeTable, routesOfGroup } from '../route-table.js';
+import type { Group, RouteSpec } from './route.js';
 import { loadConfig } from '../config.js';
-import { createServices, type Services } from '../services.js';
+import { createServices, type Services } from '../composition/services.js';
 import type { Authenticator } from './authorize.js';
 import type { GroupOperations, Operation } from './operation.js';
 import { buildRouter, lazyHandler, type LambdaHandler } from './router.js';

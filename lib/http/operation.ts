@@ -1,12 +1,8 @@
 import type * as z from 'zod';
-import type { OperationId, RouteTable } from '../api/route-table.js';
-import type { Group, RouteSpec } from '../api/route-types.js';
+import type { OperationId, RouteTable } from '../route-table.js';
+import type { PathParams } from './path-parameters.js';
+import type { Group, RouteSpec } from './route.js';
 import type { Caller } from '../tokens/model.js';
-
-/** `'/a/{x}/b/{y}'` → `'x' | 'y'`; a greedy `{proxy+}` is named `proxy`. */
-type PathParamNames<Path extends string> = Path extends `${string}{${infer Name}}${infer Rest}`
-  ? (Name extends `${infer Greedy}+` ? Greedy : Name) | PathParamNames<Rest>
-  : never;
 
 type BodyOf<R extends RouteSpec> = R extends { body: infer S extends z.ZodType } ? z.output<S> : undefined;
 type QueryOf<R extends RouteSpec> = R extends { query: infer S extends z.ZodType }
@@ -16,7 +12,8 @@ type ResponseOf<R extends RouteSpec> = R extends { response: infer S extends z.Z
 
 /** What a handler function receives: validated input, and the caller when the route needs a token. */
 export interface OperationInput<R extends RouteSpec> {
-  params: Record<PathParamNames<R['path']>, string>;
+  /** The path's parameters, each parsed by its rule (lib/http/path-parameters.ts). */
+  params: PathParams<R['path']>;
   query: QueryOf<R>;
   body: BodyOf<R>;
   caller: R['access'] extends { kind: 'public' } ? undefined : Caller;

@@ -3,7 +3,7 @@ import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import httpRouterHandler, { type Route } from '@middy/http-router';
 import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2, Context } from 'aws-lambda';
-import type { RouteSpec } from '../api/route-types.js';
+import type { RouteSpec } from './route.js';
 import { ServiceUnavailable } from '../errors.js';
 import { runInRequest } from '../request-scope.js';
 import { EARLY_ANSWER_MS } from '../time-budget.js';
@@ -88,7 +88,7 @@ function routeHandler(spec: RouteSpec, operation: Operation<RouteSpec>, tokens: 
     refuseIllFormedText(event, spec.body && !spec.lenientBody ? event.body : undefined);
     const caller = callerOf(event);
     const input = {
-      params: event.pathParameters ?? {},
+      params: spec.params.parse(event.pathParameters ?? {}),
       query: spec.query ? spec.query.parse(event.queryStringParameters ?? {}) : (event.queryStringParameters ?? {}),
       body: spec.body ? spec.body.parse(event.body) : undefined,
       caller,

@@ -13,7 +13,7 @@ export interface FirstStartData {
   tagTypes: TagType[];
 }
 
-/** The seed store port; `lib/store/seed-store.ts` writes it in one transaction. */
+/** The seed store port; `dynamo-seed-store.ts` beside it writes it in one transaction. */
 export interface SeedStore {
   /**
    * Writes the data together with the seed marker, only if the marker is absent. Answers

@@ -10,7 +10,7 @@ export interface StoredProject {
 export type EnvironmentLinkOutcome = 'done' | 'project-missing' | 'environment-missing' | 'already-added';
 export type EnvironmentUnlinkOutcome = 'done' | 'project-missing' | 'not-added' | 'last-environment';
 
-/** The project store port; `lib/store/project-store.ts` implements it on DynamoDB. */
+/** The project store port; `dynamo-store.ts` beside it implements it on DynamoDB. */
 export interface ProjectStore {
   list(): Promise<StoredProject[]>;
   get(id: string): Promise<StoredProject | undefined>;
@@ -31,7 +31,7 @@ export interface ProjectStore {
   setDefaultStrategy(id: string, environment: string, strategy: DefaultStrategy): Promise<boolean>;
 }
 
-/** The environment store port; `lib/store/environment-store.ts` implements it on DynamoDB. */
+/** The environment store port; `dynamo-store.ts` beside it implements it on DynamoDB. */
 export interface EnvironmentStore {
   list(): Promise<Environment[]>;
   get(name: string): Promise<Environment | undefined>;

@@ -1,5 +1,5 @@
 import type { AppConfig } from '../config.js';
-import { readSecretString } from '../store/secret-source.js';
+import { readSecretString } from './secret-source.js';
 import { noKeyConfigured, type KeyMaterialSource } from './secret-box.js';
 
 /**

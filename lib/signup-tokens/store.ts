@@ -5,7 +5,7 @@ export interface SignupTokenChanges {
   expiresAt?: string | undefined;
 }
 
-/** The signup token store port; `lib/store/signup-token-store.ts` implements it on DynamoDB. */
+/** The signup token store port; `dynamo-store.ts` beside it implements it on DynamoDB. */
 export interface SignupTokenStore {
   list(): Promise<SignupToken[]>;
   get(secret: string): Promise<SignupToken | undefined>;

@@ -2,7 +2,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { STORE_CONNECTION_TIMEOUT_MS, STORE_REQUEST_TIMEOUT_MS } from '../time-budget.js';
 import { refuseLateWrites } from './late-writes.js';
-import { translateSdkErrors } from './sdk-errors.js';
+import { translateSdkErrors } from './error-translation.js';
 
 export interface DynamoConnection {
   region: string;

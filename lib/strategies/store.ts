@@ -1,6 +1,6 @@
 import type { StrategyType } from './model.js';
 
-/** The strategy-type store port; `lib/store/strategy-type-store.ts` implements it on DynamoDB. */
+/** The strategy-type store port; `dynamo-store.ts` beside it implements it on DynamoDB. */
 export interface StrategyTypeStore {
   /** Custom types, and the `deprecated` overlays of built-in ones. */
   list(): Promise<StoredStrategyType[]>;

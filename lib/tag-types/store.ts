@@ -1,6 +1,6 @@
 import type { TagType } from './model.js';
 
-/** The tag-type store port; `lib/store/tag-type-store.ts` implements it on DynamoDB. */
+/** The tag-type store port; `dynamo-store.ts` beside it implements it on DynamoDB. */
 export interface TagTypeStore {
   list(): Promise<TagType[]>;
   get(name: string): Promise<TagType | undefined>;

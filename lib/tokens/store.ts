@@ -1,6 +1,6 @@
 import type { ApiToken } from './model.js';
 
-/** The token store port; `lib/store/api-token-store.ts` implements it on DynamoDB. */
+/** The token store port; `dynamo-store.ts` beside it implements it on DynamoDB. */
 export interface ApiTokenStore {
   findByHash(secretHash: string): Promise<ApiToken | undefined>;
   findById(tokenId: string): Promise<ApiToken | undefined>;

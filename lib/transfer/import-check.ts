@@ -1,4 +1,4 @@
-import type { ImportData } from '../api/schemas/export-import.js';
+import type { ImportData } from './schemas.js';
 import { DomainError } from '../errors.js';
 import type { Feature } from '../features/model.js';
 import { projectNameMatcher } from '../features/rules/naming.js';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { ImportData } from '../api/schemas/export-import.js';
+import type { ImportData } from './schemas.js';
 import { ValidationFailed } from '../errors.js';
 import { FeatureAggregates } from '../features/aggregate.js';
 import { featureChanges } from '../events/model.js';

@@ -3,7 +3,7 @@ import type { User } from './model.js';
 export type UserInsertOutcome = 'done' | 'email-taken' | 'username-taken' | 'signup-closed';
 export type UserReplaceOutcome = 'done' | 'email-taken' | 'username-taken' | 'changed';
 
-/** The user store port; `lib/store/user-store.ts` implements it on DynamoDB. */
+/** The user store port; `dynamo-store.ts` beside it implements it on DynamoDB. */
 export interface UserStore {
   /** A new id, never handed out before. */
   nextId(): Promise<number>;

@@ -10,7 +10,7 @@ import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { build } from 'esbuild';
 import { BUNDLING, bundleFor, type FunctionBundle } from '../../infra/bundling.js';
-import { GROUPS, type Group } from '../../lib/api/route-types.js';
+import { GROUPS, type Group } from '../../lib/http/route.js';
 
 const run = promisify(execFile);
 

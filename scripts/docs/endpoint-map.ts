@@ -1,6 +1,6 @@
-import { GROUP_HEADINGS, HEADING_ORDER } from '../../lib/api/group-headings.js';
-import { operationIds, routeTable } from '../../lib/api/route-table.js';
-import type { Access, RouteSpec } from '../../lib/api/route-types.js';
+import { GROUP_HEADINGS, HEADING_ORDER } from '../../lib/docs/group-headings.js';
+import { operationIds, routeTable } from '../../lib/route-table.js';
+import type { Access, RouteSpec } from '../../lib/http/route.js';
 
 /** The README's endpoint map sits between these lines; everything between them is generated. */
 export const BEGIN = '<!-- endpoints:begin: generated from the route table by `npm run docs:endpoints`; do not edit -->';

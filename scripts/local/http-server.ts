@@ -1,8 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { APIGatewayProxyResultV2 } from 'aws-lambda';
-import { routeTable } from '../../lib/api/route-table.js';
-import type { Group } from '../../lib/api/route-types.js';
+import { routeTable } from '../../lib/route-table.js';
+import type { Group } from '../../lib/http/route.js';
 import type { LambdaHandler } from '../../lib/http/group-handler.js';
 import { localContext, toApiGatewayEvent } from './api-gateway-event.js';
 import { matchRoute } from './match-route.js';

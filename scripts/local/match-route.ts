@@ -1,4 +1,4 @@
-import { operationIds, routeTable, type OperationId } from '../../lib/api/route-table.js';
+import { operationIds, routeTable, type OperationId } from '../../lib/route-table.js';
 
 export interface RouteMatch {
   operationId: OperationId;

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { chromium, type BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
-import { GROUP_HEADINGS } from '../../lib/api/group-headings.js';
+import { GROUP_HEADINGS } from '../../lib/docs/group-headings.js';
 import { startServerProcess, stopStartedServers, type StartedServer } from '../support/local-server.js';
 import { unique } from '../support/services.js';
 

@@ -1,4 +1,4 @@
-import { operationIds, routeTable } from '../../lib/api/route-table.js';
+import { operationIds, routeTable } from '../../lib/route-table.js';
 import { describeRouteFuzz } from './harness.js';
 
 /** Half of the route fuzz (the other half is other-routes.test.ts), so the two run in parallel. */

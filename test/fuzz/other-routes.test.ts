@@ -1,4 +1,4 @@
-import { operationIds, routeTable } from '../../lib/api/route-table.js';
+import { operationIds, routeTable } from '../../lib/route-table.js';
 import { describeRouteFuzz } from './harness.js';
 
 /** Every route outside the features group; with feature-routes.test.ts, the whole route table. */

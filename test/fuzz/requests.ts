@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import type { RouteSpec } from '../../lib/api/route-types.js';
+import type { RouteSpec } from '../../lib/http/route.js';
 import type { ApiRequest } from '../support/api.js';
 import { hostileValue, mutate, nastyStrings } from './hostile.js';
 import { arbitraryFor, jsonSchemaOf, type NamePool } from './schema-arbitrary.js';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { inject } from 'vitest';
 import { loadConfig } from '../../lib/config.js';
-import { createServices, type Services } from '../../lib/services.js';
+import { createServices, type Services } from '../../lib/composition/services.js';
 import { prepareLocalTable } from '../../lib/store/create-table.js';
 import { formatSecret } from '../../lib/tokens/model.js';
 import { apiClient, type ApiRequest, type ApiResponse } from '../support/api.js';

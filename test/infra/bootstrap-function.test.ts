@@ -4,7 +4,7 @@ import type { CloudFormationCustomResourceEvent } from 'aws-lambda';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { PHYSICAL_RESOURCE_ID } from '../../functions/bootstrap/cloudformation-response.js';
 import { createBootstrapHandler, type AdminTokenBootstrap } from '../../functions/bootstrap/handler.js';
-import { readSecretString } from '../../lib/store/secret-source.js';
+import { readSecretString } from '../../lib/secrets/secret-source.js';
 
 /**
  * The bootstrap custom resource's protocol, against a local HTTP server standing in for both

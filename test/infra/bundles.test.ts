@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GROUP_BUNDLED_FILES, GROUP_TAG } from '../../infra/constructs/group-functions.js';
 import { createTogglesApp } from '../../infra/toggles-app.js';
 import { bundleFor } from '../../infra/bundling.js';
-import { GROUPS, type Group } from '../../lib/api/route-types.js';
+import { GROUPS, type Group } from '../../lib/http/route.js';
 import { openApiDocument } from '../../lib/docs/api-description.js';
 import { SWAGGER_UI_BUNDLE_DIR } from '../../lib/docs/swagger-ui.js';
 import { cdkJsonContext } from './synth.js';

@@ -13,6 +13,6 @@ describe('the client function bundle', () => {
     expect(bundle.bytes).toBeLessThanOrEqual(250 * 1024);
     expect(bundle.inputs.some((input) => input.includes('node_modules/@aws-sdk/'))).toBe(false);
     expect(bundle.inputs.filter((input) => /lib\/(features|projects|users|groups|state|transfer)\/.*service/.test(input))).toEqual([]);
-    expect(bundle.inputs.some((input) => input.includes('lib/api/route-table'))).toBe(false);
+    expect(bundle.inputs.some((input) => input.includes('lib/route-table'))).toBe(false);
   });
 });

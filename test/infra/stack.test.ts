@@ -7,8 +7,8 @@ import { STAGE_THROTTLE } from '../../infra/constructs/toggles-api.js';
 import { addNagChecks } from '../../infra/nag.js';
 import { createTogglesApp } from '../../infra/toggles-app.js';
 import { TogglesStack } from '../../infra/toggles-stack.js';
-import { routeTable } from '../../lib/api/route-table.js';
-import { GROUPS } from '../../lib/api/route-types.js';
+import { routeTable } from '../../lib/route-table.js';
+import { GROUPS } from '../../lib/http/route.js';
 import { tableDefinition } from '../../lib/store/table-design.js';
 import { referencedId, resourcesOf, synthesizeStack, testContext, type Resource } from './synth.js';
 

@@ -2,7 +2,7 @@ import type { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { GROUP_TAG } from '../../infra/constructs/group-functions.js';
 import { actionsOf, BOOTSTRAP_TABLE_ACCESS, GROUP_TABLE_ACCESS, SNAPSHOT_TABLE_ACCESS, type TableAccess } from '../../infra/table-access.js';
-import { GROUPS } from '../../lib/api/route-types.js';
+import { GROUPS } from '../../lib/http/route.js';
 import { referencedId, resourcesOf, synthesizeStack, type Resource } from './synth.js';
 
 let template: Template;

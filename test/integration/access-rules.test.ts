@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { operationIds, routeTable } from '../../lib/api/route-table.js';
+import { operationIds, routeTable } from '../../lib/route-table.js';
 import { adminToken, testServices } from '../support/services.js';
 import { apiClient } from '../support/api.js';
 

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ClientMetricsService } from '../../lib/client/metrics-service.js';
 import type { Feature } from '../../lib/features/model.js';
 import { SDK_REPORT_LIMITS } from '../../lib/limits.js';
-import type { Services } from '../../lib/services.js';
+import type { Services } from '../../lib/composition/services.js';
 import { countsSince } from '../../lib/store/request-counter.js';
 import { apiClient } from '../support/api.js';
 import { isolatedServices, putFeature, rollout, sdkToken } from '../support/client.js';

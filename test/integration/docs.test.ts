@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { routeTable } from '../../lib/api/route-table.js';
+import { routeTable } from '../../lib/route-table.js';
 import { openApiDocument } from '../../lib/docs/api-description.js';
 import { apiClient, type ApiRequest } from '../support/api.js';
 import { adminToken, testServices } from '../support/services.js';

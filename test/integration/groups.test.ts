@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { groupSchema } from '../../lib/api/schemas/groups.js';
+import { groupSchema } from '../../lib/groups/schemas.js';
 import { createUser, namedAdminToken } from '../support/access.js';
 import { apiClient } from '../support/api.js';
 import { testServices, unique } from '../support/services.js';

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { InsightsService } from '../../lib/insights/insights-service.js';
+import { InsightsService } from '../../lib/insights/service.js';
 import { createDocumentClient } from '../../lib/store/document-client.js';
-import { DynamoSnapshotStore } from '../../lib/store/snapshot-store.js';
+import { DynamoSnapshotStore } from '../../lib/insights/dynamo-store.js';
 import { apiClient } from '../support/api.js';
 import { featureSteps } from '../support/features.js';
 import { adminToken, testConfig, testServices, unique } from '../support/services.js';

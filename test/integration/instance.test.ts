@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import packageJson from '../../package.json' with { type: 'json' };
-import { uiConfigSchema } from '../../lib/api/schemas/instance.js';
+import { uiConfigSchema } from '../../lib/instance/schemas.js';
 import { adminToken, testServices } from '../support/services.js';
 import { apiClient } from '../support/api.js';
 

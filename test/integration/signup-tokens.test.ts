@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { signupTokenSchema } from '../../lib/api/schemas/signup-tokens.js';
+import { signupTokenSchema } from '../../lib/signup-tokens/schemas.js';
 import { createUser, namedAdminToken } from '../support/access.js';
 import { apiClient } from '../support/api.js';
 import { testServices, unique } from '../support/services.js';

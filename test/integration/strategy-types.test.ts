@@ -3,7 +3,7 @@ import { adminToken, testServices, unique } from '../support/services.js';
 import { apiClient } from '../support/api.js';
 import { isolatedServices, sdkToken } from '../support/client.js';
 import { createDocumentClient } from '../../lib/store/document-client.js';
-import { DynamoStrategyTypeStore } from '../../lib/store/strategy-type-store.js';
+import { DynamoStrategyTypeStore } from '../../lib/strategies/dynamo-store.js';
 import { featureSteps } from '../support/features.js';
 
 const services = testServices();

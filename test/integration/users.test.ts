@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { userSchema } from '../../lib/api/schemas/users.js';
+import { userSchema } from '../../lib/users/schemas.js';
 import { createUser, namedAdminToken } from '../support/access.js';
 import { apiClient } from '../support/api.js';
 import { testServices, unique } from '../support/services.js';

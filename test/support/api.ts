@@ -1,9 +1,9 @@
 import { gunzipSync } from 'node:zlib';
 import type { APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import { GROUPS, type Group } from '../../lib/api/route-types.js';
-import { routeTable } from '../../lib/api/route-table.js';
+import { GROUPS, type Group } from '../../lib/http/route.js';
+import { routeTable } from '../../lib/route-table.js';
 import { buildGroupHandler, type LambdaHandler } from '../../lib/http/group-handler.js';
-import type { Services } from '../../lib/services.js';
+import type { Services } from '../../lib/composition/services.js';
 import { groupOperations } from '../../functions/registry.js';
 import { localContext, toApiGatewayEvent } from '../../scripts/local/api-gateway-event.js';
 import { matchRoute } from '../../scripts/local/match-route.js';

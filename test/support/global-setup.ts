@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { TestProject } from 'vitest/node';
 import { loadConfig } from '../../lib/config.js';
-import { createServices } from '../../lib/services.js';
+import { createServices } from '../../lib/composition/services.js';
 import { prepareLocalTable } from '../../lib/store/create-table.js';
 import { startDynamoDbLocal } from '../../scripts/local/dynamodb-local.js';
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { inject } from 'vitest';
 import { loadConfig, type AppConfig } from '../../lib/config.js';
-import { createServices, type Services } from '../../lib/services.js';
+import { createServices, type Services } from '../../lib/composition/services.js';
 import { prepareLocalTable } from '../../lib/store/create-table.js';
 import { formatSecret } from '../../lib/tokens/model.js';
 

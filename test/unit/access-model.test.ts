@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { integerId } from '../../functions/commons/access-wire.js';
+import { pathSchemaOf } from '../../lib/http/path-parameters.js';
 import { newMembers, replaceMembers } from '../../lib/groups/model.js';
 import { invalidEmailDomains } from '../../lib/oidc/model.js';
 import { resolveRootRole, ROOT_ROLE } from '../../lib/roles/model.js';
@@ -54,10 +54,13 @@ describe('public signup tokens', () => {
 });
 
 describe('small access rules', () => {
-  it('take path ids as integers only', () => {
-    expect(integerId('42', 'id')).toBe(42);
-    for (const bad of ['abc', '1.5', '-1', '', '1e3', '99999999999999999']) {
-      expect(() => integerId(bad, 'id')).toThrow(/id: ID should be an integer/);
+  it('take numeric path ids (users, groups, segments) as whole numbers only, by one rule', () => {
+    const schema = pathSchemaOf('/api/admin/groups/{groupId}/users/{id}');
+    expect(schema.parse({ groupId: '42', id: '7' })).toEqual({ groupId: 42, id: 7 });
+    for (const bad of ['abc', '1.5', '-1', '', '1e3', '0042', '9999999999999999']) {
+      const result = schema.safeParse({ groupId: bad, id: '1' });
+      expect(result.success).toBe(false);
+      expect(result.error?.issues[0]).toMatchObject({ path: ['groupId'], message: 'ID should be a whole number' });
     }
   });
 

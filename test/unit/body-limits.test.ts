@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { routeTable } from '../../lib/api/route-table.js';
-import type { RouteSpec } from '../../lib/api/route-types.js';
+import { routeTable } from '../../lib/route-table.js';
+import type { RouteSpec } from '../../lib/http/route.js';
 import { maxBodyBytesOf } from '../../lib/http/body-limit.js';
 import { BODY_LIMITS } from '../../lib/limits.js';
 import { MAX_BODY_BYTES as LOCAL_SERVER_CAP } from '../../scripts/local/http-server.js';

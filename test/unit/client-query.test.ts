@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clientFeaturesQuerySchema, clientMetricsSchema, clientRegisterSchema } from '../../lib/api/schemas/client.js';
+import { clientFeaturesQuerySchema, clientMetricsSchema, clientRegisterSchema } from '../../lib/client/schemas.js';
 import { BoundedCache } from '../../lib/bounded-cache.js';
 import { hourOf, isStorableName, reportingEnvironment } from '../../lib/client/metrics-service.js';
 import { queryHash, resolveQuery, speaksSegmentList } from '../../lib/client/query.js';

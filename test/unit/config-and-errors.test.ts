@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { strategyTypeInputSchema } from '../../lib/api/schemas/strategy-types.js';
+import { strategyTypeInputSchema } from '../../lib/strategies/schemas.js';
 import { loadConfig } from '../../lib/config.js';
 import { describeZodError } from '../../lib/http/map-errors.js';
 

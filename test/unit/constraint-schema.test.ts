@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { constraintSchema } from '../../lib/api/schemas/constraints.js';
+import { constraintSchema } from '../../lib/features/constraint-schemas.js';
 import { describeZodError } from '../../lib/http/map-errors.js';
 
 const list = z.object({ constraints: z.array(constraintSchema) });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { patchSchema, reachesPrototype } from '../../lib/api/schemas/json-patch.js';
+import { patchSchema, reachesPrototype } from '../../lib/features/json-patch-schema.js';
 import { ValidationFailed } from '../../lib/errors.js';
 import { applyJsonPatch } from '../../lib/features/rules/json-patch.js';
 

@@ -1,10 +1,10 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import * as z from 'zod';
 import { describe, expect, it } from 'vitest';
-import { GROUP_HEADINGS } from '../../lib/api/group-headings.js';
-import { buildOpenApiDocument, errorStatuses, SECURITY_SCHEME } from '../../lib/api/openapi.js';
-import { operationIds, routeTable } from '../../lib/api/route-table.js';
-import { route, type RouteSpec } from '../../lib/api/route-types.js';
+import { GROUP_HEADINGS } from '../../lib/docs/group-headings.js';
+import { buildOpenApiDocument, errorStatuses, SECURITY_SCHEME } from '../../lib/docs/openapi.js';
+import { operationIds, routeTable } from '../../lib/route-table.js';
+import { admin, defineRoutes, type RouteSpec } from '../../lib/http/route.js';
 import { API_INFO, openApiDocument, openApiJson } from '../../lib/docs/api-description.js';
 
 type Operation = Record<string, any>;
@@ -109,12 +109,12 @@ describe('the OpenAPI document', () => {
 
   it('moves recursive schemas into components, so their references resolve inside the document', async () => {
     const node: z.ZodType = z.object({ name: z.string(), get children() { return z.array(node); } });
-    const rows = {
-      putTree: route({
-        method: 'PUT', path: '/api/admin/trees/{treeId}', group: 'features', access: { kind: 'admin', permission: 'ADMIN' },
+    const rows = defineRoutes('features', {
+      putTree: {
+        method: 'PUT', path: '/api/admin/trees/{name}', access: admin('ADMIN'),
         status: 200, summary: 'A recursive body', body: z.object({ root: node, label: z.string().meta({ id: 'TreeLabel' }) }),
-      }),
-    } satisfies Record<string, RouteSpec>;
+      },
+    });
 
     const doc = buildOpenApiDocument(rows, API_INFO);
 

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { operationIds, routeTable } from '../../lib/api/route-table.js';
+import { operationIds, routeTable } from '../../lib/route-table.js';
 import { configSchema } from '../../lib/config.js';
 import { BEGIN, END, renderEndpointMap, withEndpointMap } from '../../scripts/docs/endpoint-map.js';
 

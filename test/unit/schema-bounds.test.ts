@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { describe, expect, it } from 'vitest';
-import { routeTable } from '../../lib/api/route-table.js';
-import type { RouteSpec } from '../../lib/api/route-types.js';
+import { routeTable } from '../../lib/route-table.js';
+import type { RouteSpec } from '../../lib/http/route.js';
 
 type Schema = { type?: string | string[]; maxLength?: number; properties?: Record<string, Schema>; items?: Schema; anyOf?: Schema[] };
 

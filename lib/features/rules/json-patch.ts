@@ -1,5 +1,5 @@
 import jsonpatch from 'fast-json-patch';
-import { reachesPrototype, type PatchOperation } from '../../api/schemas/json-patch.js';
+import { reachesPrototype, type PatchOperation } from '../json-patch-schema.js';
 import { ValidationFailed } from '../../errors.js';
 
 /**

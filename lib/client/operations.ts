@@ -1,0 +1,47 @@
+import type { clientRoutes } from './routes.js';
+import type { ClientFeaturesQuery } from './schemas.js';
+import type { ClientServices } from '../composition/client-services.js';
+import type { ServedPayload } from './features-service.js';
+import type { ClientRequest } from './query.js';
+import { acceptsGzip } from '../http/accept-encoding.js';
+import type { OperationsFor, Reply } from '../http/operation.js';
+
+type SdkServices = Pick<ClientServices, 'clientFeatures' | 'clientMetrics'>;
+
+/** The SDK API. Every route admits client, backend and admin tokens; the caller's token record scopes the answer. */
+export const clientOperations = ({ clientFeatures, clientMetrics }: SdkServices): OperationsFor<typeof clientRoutes> => ({
+  getClientFeatures: async ({ caller, query, headers, checkedRevision }) => {
+    const answer = await clientFeatures.features(caller, toRequest(query, headers), headers['if-none-match'], checkedRevision);
+    // 304 carries no body; the ETag repeats so caches along the way keep validating.
+    if (!answer.modified) return { status: 304, headers: { etag: answer.etag, vary: 'Accept-Encoding' } };
+    return storedBytes(answer.payload, acceptsGzip(headers['accept-encoding']));
+  },
+  getClientFeature: async ({ caller, query, headers, params, checkedRevision }) => ({
+    body: await clientFeatures.feature(caller, toRequest(query, headers), params.featureName, checkedRevision),
+  }),
+  registerClient: async ({ caller, body }) => {
+    await clientMetrics.register(caller, body);
+    return {};
+  },
+  reportClientMetrics: async ({ caller, body }) => {
+    await clientMetrics.recordMetrics(caller, body);
+    return {};
+  },
+});
+
+/** The payload as stored: gzip bytes when the SDK accepts them (they all do), else the JSON text. */
+function storedBytes(payload: ServedPayload, gzip: boolean): Reply<(typeof clientRoutes)['getClientFeatures']> {
+  const headers = { etag: payload.etag, vary: 'Accept-Encoding' };
+  if (gzip) return { base64: payload.gzipBase64, headers: { ...headers, 'content-encoding': 'gzip' } };
+  return { json: payload.json, headers };
+}
+
+function toRequest(query: ClientFeaturesQuery, headers: Record<string, string | undefined>): ClientRequest {
+  return {
+    projects: query.project,
+    namePrefix: query.namePrefix,
+    tags: query.tag,
+    environment: query.environment,
+    clientSpec: headers['unleash-client-spec'],
+  };
+}

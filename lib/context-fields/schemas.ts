@@ -1,0 +1,35 @@
+import * as z from 'zod';
+import { isoDateTime, urlFriendlyName } from '../http/schemas.js';
+
+const legalValueSchema = z.object({
+  value: z.string().min(1).max(100),
+  description: z.string().max(500).optional(),
+});
+
+const contextFieldFields = {
+  description: z.string().max(250).nullish(),
+  legalValues: z
+    .array(legalValueSchema)
+    .refine((values) => new Set(values.map((legal) => legal.value)).size === values.length, {
+      error: 'each legal value may appear only once',
+    })
+    .optional(),
+  stickiness: z.boolean().optional(),
+  sortOrder: z.number().int().optional(),
+};
+
+export const contextFieldCreateSchema = z.object({ name: urlFriendlyName, ...contextFieldFields });
+
+/** PUT replaces the field's details; the name comes from the path (a different one is refused). */
+export const contextFieldUpdateSchema = z.object({ name: z.string().optional(), ...contextFieldFields });
+
+export const contextFieldSchema = z.object({
+  name: z.string(),
+  description: z.string().nullable(),
+  stickiness: z.boolean(),
+  sortOrder: z.number(),
+  legalValues: z.array(z.object({ value: z.string(), description: z.string().optional() })),
+  createdAt: isoDateTime,
+});
+
+export const contextFieldListSchema = z.array(contextFieldSchema);

@@ -1,0 +1,37 @@
+import { routeTable } from '../route-table.js';
+import type { docsRoutes } from './routes.js';
+import { openApiAsset } from './api-description.js';
+import { ASSET_CACHE_CONTROL, SWAGGER_UI_FILES, swaggerUiAsset, swaggerUiPage } from './swagger-ui.js';
+import type { TextAsset } from './text-asset.js';
+import { acceptsGzip } from '../http/accept-encoding.js';
+import type { OperationsFor } from '../http/operation.js';
+
+const page = swaggerUiPage({
+  document: routeTable.getOpenApiDocument.path,
+  styles: routeTable.getSwaggerUiStyles.path,
+  script: routeTable.getSwaggerUiScript.path,
+});
+
+type Headers = Record<string, string | undefined>;
+
+/**
+ * The API description and its Swagger UI page. `json` sends a body that is already text; for
+ * the page and its files the content type header says what that text is.
+ */
+export const docsOperations = (): OperationsFor<typeof docsRoutes> => ({
+  getOpenApiDocument: async ({ headers }) => send(await openApiAsset(), 'application/json; charset=utf-8', headers),
+  getDocsPage: async () => ({ json: page.html, headers: { 'content-type': 'text/html; charset=utf-8', ...page.headers } }),
+  getSwaggerUiStyles: async ({ headers }) =>
+    send(await swaggerUiAsset('styles'), SWAGGER_UI_FILES.styles.contentType, headers, ASSET_CACHE_CONTROL),
+  getSwaggerUiScript: async ({ headers }) =>
+    send(await swaggerUiAsset('script'), SWAGGER_UI_FILES.script.contentType, headers, ASSET_CACHE_CONTROL),
+});
+
+/** Gzip-compressed when the client takes it; `vary` keeps caches from mixing the two forms. */
+function send(asset: TextAsset, contentType: string, request: Headers, cacheControl?: string) {
+  const headers = { 'content-type': contentType, vary: 'accept-encoding', ...(cacheControl ? { 'cache-control': cacheControl } : {}) };
+  if (acceptsGzip(request['accept-encoding'])) {
+    return { base64: asset.gzipBase64, headers: { ...headers, 'content-encoding': 'gzip' } };
+  }
+  return { json: asset.text, headers };
+}

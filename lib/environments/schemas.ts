@@ -1,0 +1,21 @@
+import * as z from 'zod';
+import { isoDateTime, urlFriendlyName } from '../http/schemas.js';
+
+export const environmentCreateSchema = z.object({
+  name: urlFriendlyName,
+  type: z.string().trim().min(1).max(100),
+  enabled: z.boolean().optional(),
+  sortOrder: z.number().int().optional(),
+});
+
+export const environmentSchema = z.object({
+  name: z.string(),
+  type: z.string(),
+  enabled: z.boolean(),
+  protected: z.boolean(),
+  sortOrder: z.number(),
+  createdAt: isoDateTime,
+});
+export type EnvironmentWire = z.input<typeof environmentSchema>;
+
+export const environmentListSchema = z.object({ version: z.literal(1), environments: z.array(environmentSchema) });

@@ -1,0 +1,133 @@
+import type { featureEnvironmentRoutes } from './environment-routes.js';
+import type { featureRelationRoutes } from './relation-routes.js';
+import type { featureRoutes } from './routes.js';
+import { ValidationFailed } from '../errors.js';
+import type { OperationsFor } from '../http/operation.js';
+import type { Feature } from './model.js';
+import type { Services } from '../composition/services.js';
+import { toFeatureWire, toProjectFeatureItem, toStrategyWire } from './wire.js';
+
+type FeatureRows = typeof featureRoutes & typeof featureEnvironmentRoutes & typeof featureRelationRoutes;
+
+export const featureOperations = ({ features }: Services): OperationsFor<FeatureRows> => {
+  const { lifecycle, strategies, variants, relations, views } = features;
+  const wire = async (feature: Feature) => toFeatureWire(feature, await views.contextFor(feature));
+  const wireList = async (list: Feature[]) => {
+    const contexts = await views.contextsFor(list);
+    return list.map((feature, index) => toFeatureWire(feature, contexts[index] as (typeof contexts)[number]));
+  };
+  const envRef = (params: { projectId: string; featureName: string; environment: string }) => params;
+
+  return {
+    listProjectFeatures: async ({ params, query }) => {
+      const { features: list } = await lifecycle.listProject(params.projectId);
+      const selected = list.filter(matchesListQuery(query)).sort((a, b) => a.name.localeCompare(b.name));
+      const contexts = await views.contextsFor(selected);
+      return { body: { version: 2, features: selected.map((f, i) => toProjectFeatureItem(f, contexts[i] as (typeof contexts)[number])) } };
+    },
+    createFeature: async ({ params, body }) => ({ body: await wire(await lifecycle.create(params.projectId, body)) }),
+    getFeature: async ({ params }) => ({ body: await wire(await lifecycle.get(params.projectId, params.featureName)) }),
+    updateFeature: async ({ params, body }) => {
+      if (body.name !== undefined && body.name !== params.featureName) {
+        throw new ValidationFailed(`name: must match the feature in the path (${params.featureName})`);
+      }
+      if (body.archived !== undefined) {
+        throw new ValidationFailed('archived: archive or revive a feature with its own endpoints');
+      }
+      return { body: await wire(await lifecycle.update(params.projectId, params.featureName, body)) };
+    },
+    patchFeature: async ({ params, body }) => ({
+      body: await wire(await lifecycle.patch(params.projectId, params.featureName, body)),
+    }),
+    archiveFeature: async ({ params }) => {
+      await lifecycle.get(params.projectId, params.featureName);
+      await lifecycle.archive(params.projectId, [params.featureName]);
+      return {};
+    },
+    markFeaturesStale: async ({ params, body }) => {
+      await lifecycle.markStale(params.projectId, body.features, body.stale);
+      return {};
+    },
+    archiveFeatures: async ({ params, body }) => {
+      await lifecycle.archive(params.projectId, body.features);
+      return {};
+    },
+    listAllFeatures: async () => ({ body: { version: 1, features: await wireList(sortByName(await lifecycle.listActive())) } }),
+    listArchivedFeatures: async ({ query }) => ({
+      body: { version: 1, features: await wireList(sortByName(await lifecycle.listArchived(query.project))) },
+    }),
+    reviveFeature: async ({ params }) => {
+      await lifecycle.revive(params.featureName);
+      return {};
+    },
+    deleteArchivedFeature: async ({ params }) => {
+      await lifecycle.deleteArchived(params.featureName);
+      return {};
+    },
+
+    listStrategies: async ({ params }) => ({
+      body: (await strategies.list(envRef(params))).map((s) => toStrategyWire(params.featureName, s)),
+    }),
+    addStrategy: async ({ params, body }) => ({
+      body: toStrategyWire(params.featureName, await strategies.add(envRef(params), body)),
+    }),
+    getStrategy: async ({ params }) => ({
+      body: toStrategyWire(params.featureName, await strategies.get(envRef(params), params.strategyId)),
+    }),
+    updateStrategy: async ({ params, body }) => ({
+      body: toStrategyWire(params.featureName, await strategies.update(envRef(params), params.strategyId, body)),
+    }),
+    deleteStrategy: async ({ params }) => {
+      await strategies.remove(envRef(params), params.strategyId);
+      return {};
+    },
+    enableFeatureEnvironment: async ({ params }) => ({ body: await wire(await strategies.turnOn(envRef(params))) }),
+    disableFeatureEnvironment: async ({ params }) => ({ body: await wire(await strategies.turnOff(envRef(params))) }),
+    getEnvironmentVariants: async ({ params }) => ({ body: { version: 1, variants: await variants.get(envRef(params)) } }),
+    replaceEnvironmentVariants: async ({ params, body }) => ({
+      body: { version: 1, variants: await variants.replace(envRef(params), body) },
+    }),
+    patchEnvironmentVariants: async ({ params, body }) => ({
+      body: { version: 1, variants: await variants.patch(envRef(params), body) },
+    }),
+    patchVariantsAllEnvironments: async ({ params, body }) => ({
+      body: { version: 1, variants: await variants.patchAllEnvironments(params.projectId, params.featureName, body) },
+    }),
+
+    addDependency: async ({ params, body }) => ({ body: await relations.addDependency(params.projectId, params.featureName, body) }),
+    deleteDependency: async ({ params }) => {
+      await relations.removeDependency(params.projectId, params.featureName, params.parentName);
+      return {};
+    },
+    deleteDependencies: async ({ params }) => {
+      await relations.removeDependency(params.projectId, params.featureName);
+      return {};
+    },
+    listFeatureTags: async ({ params }) => ({ body: { version: 1, tags: await relations.tags(params.featureName) } }),
+    addFeatureTag: async ({ params, body }) => {
+      await relations.changeTags(params.featureName, [body], []);
+      return { body: { value: body.value, type: body.type }, headers: { location: tagsLocation(params.featureName) } };
+    },
+    updateFeatureTags: async ({ params, body }) => ({
+      body: { version: 1, tags: await relations.changeTags(params.featureName, body.addedTags, body.removedTags) },
+      headers: { location: tagsLocation(params.featureName) },
+    }),
+    deleteFeatureTag: async ({ params }) => {
+      await relations.changeTags(params.featureName, [], [{ type: params.type, value: params.value }]);
+      return {};
+    },
+  };
+};
+
+const tagsLocation = (featureName: string) => `/api/admin/features/${encodeURIComponent(featureName)}/tags`;
+
+const sortByName = (list: Feature[]) => [...list].sort((a, b) => a.name.localeCompare(b.name));
+
+/** `namePrefix` (case-insensitive, as Unleash's admin list) and `tag=type:value` (any of several). */
+function matchesListQuery(query: Record<string, string | undefined>) {
+  const prefix = query.namePrefix?.toLowerCase();
+  const tags = query.tag ? query.tag.split(',').filter(Boolean) : [];
+  return (feature: Feature) =>
+    (!prefix || feature.name.toLowerCase().startsWith(prefix)) &&
+    (tags.length === 0 || feature.tags.some((tag) => tags.includes(`${tag.type}:${tag.value}`)));
+}

@@ -1,0 +1,65 @@
+import { admin, defineRoutes } from '../http/route.js';
+import {
+  archiveSchema,
+  featureCreateSchema,
+  featureListSchema,
+  featureSchema,
+  featureUpdateSchema,
+  projectFeatureListSchema,
+  staleSchema,
+} from './schemas.js';
+import { patchSchema } from './json-patch-schema.js';
+
+const FEATURE = '/api/admin/projects/{projectId}/features/{featureName}';
+
+/** A feature's life: create, read, describe, patch, mark stale, archive, revive, delete. */
+export const featureRoutes = defineRoutes('features', {
+  listProjectFeatures: {
+    method: 'GET', path: '/api/admin/projects/{projectId}/features', access: admin('READ_FEATURE'),
+    status: 200, summary: 'List the features of a project', response: projectFeatureListSchema,
+  },
+  createFeature: {
+    method: 'POST', path: '/api/admin/projects/{projectId}/features', access: admin('CREATE_FEATURE'),
+    status: 201, summary: 'Create a feature', body: featureCreateSchema, response: featureSchema,
+  },
+  getFeature: {
+    method: 'GET', path: FEATURE, access: admin('READ_FEATURE'), status: 200,
+    summary: 'Get a feature with its environments, strategies and variants', response: featureSchema,
+  },
+  updateFeature: {
+    method: 'PUT', path: FEATURE, access: admin('UPDATE_FEATURE'), status: 200,
+    summary: "Update a feature's description, type, stale and impressionData", body: featureUpdateSchema, response: featureSchema,
+  },
+  patchFeature: {
+    method: 'PATCH', path: FEATURE, access: admin('UPDATE_FEATURE'), status: 200,
+    summary: 'E9. Modify a feature with JSON Patch', body: patchSchema, response: featureSchema,
+  },
+  archiveFeature: {
+    method: 'DELETE', path: FEATURE, access: admin('DELETE_FEATURE'), status: 202,
+    summary: 'Archive one feature',
+  },
+  markFeaturesStale: {
+    method: 'POST', path: '/api/admin/projects/{projectId}/stale', access: admin('UPDATE_FEATURE'),
+    status: 202, summary: 'E5. Mark features stale or not stale', body: staleSchema,
+  },
+  archiveFeatures: {
+    method: 'POST', path: '/api/admin/projects/{projectId}/archive', access: admin('DELETE_FEATURE'),
+    status: 202, summary: 'E6. Archive a list of features', body: archiveSchema,
+  },
+  listAllFeatures: {
+    method: 'GET', path: '/api/admin/features', access: admin('READ_FEATURE'), status: 200,
+    summary: 'E15. Get all features (deprecated)', response: featureListSchema, deprecated: true,
+  },
+  listArchivedFeatures: {
+    method: 'GET', path: '/api/admin/archive/features', access: admin('READ_FEATURE'), status: 200,
+    summary: 'List archived features', response: featureListSchema,
+  },
+  reviveFeature: {
+    method: 'POST', path: '/api/admin/archive/revive/{featureName}', access: admin('UPDATE_FEATURE'),
+    status: 200, summary: 'Revive an archived feature (every environment off)',
+  },
+  deleteArchivedFeature: {
+    method: 'DELETE', path: '/api/admin/archive/{featureName}', access: admin('DELETE_FEATURE'),
+    status: 200, summary: 'Delete an archived feature for good',
+  },
+});

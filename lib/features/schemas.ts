@@ -1,0 +1,144 @@
+import * as z from 'zod';
+import { CONSTRAINT_OPERATORS } from './model.js';
+import { isoDateTime, urlFriendlyName } from '../http/schemas.js';
+import { constraintSchema } from './constraint-schemas.js';
+import { strategyVariantSchema } from './variant-schemas.js';
+
+// ── requests ────────────────────────────────────────────────────────────────
+
+export const featureCreateSchema = z.object({
+  name: urlFriendlyName,
+  type: z.string().min(1).max(100).optional(),
+  description: z.string().max(2000).nullish(),
+  impressionData: z.boolean().optional(),
+});
+
+/** PUT of a feature's metadata; a `name` that differs from the path is refused. */
+export const featureUpdateSchema = z.object({
+  name: z.string().optional(),
+  type: z.string().min(1).max(100).optional(),
+  description: z.string().max(2000).nullish(),
+  stale: z.boolean().optional(),
+  impressionData: z.boolean().optional(),
+  archived: z.boolean().optional(),
+});
+
+/** Strategy parameters are strings on the wire to SDKs; numbers and booleans are accepted and turned into text. */
+const parameterValue = z.union([z.string(), z.number(), z.boolean()]).transform((value) => String(value));
+
+export const strategyInputSchema = z.object({
+  name: z.string().min(1).max(100),
+  title: z.string().max(255).nullish(),
+  disabled: z.boolean().nullish().transform((disabled) => disabled ?? false),
+  sortOrder: z.number().int().optional(),
+  constraints: z.array(constraintSchema).default([]),
+  parameters: z.record(z.string(), parameterValue).default({}),
+  variants: z.array(strategyVariantSchema).default([]),
+  segments: z.array(z.number().int().positive()).default([]),
+});
+
+/** Names are at most 100 characters; a batch call is refused past its own limit in any case. */
+const featureNames = z.array(z.string().max(100)).max(1000);
+export const staleSchema = z.object({ features: featureNames, stale: z.boolean() });
+export const archiveSchema = z.object({ features: featureNames });
+
+export const tagSchema = z.object({
+  value: z.string().trim().min(2).max(50),
+  type: urlFriendlyName.pipe(z.string().min(2).max(50)).default('simple'),
+});
+
+export const tagsUpdateSchema = z.strictObject({ addedTags: z.array(tagSchema), removedTags: z.array(tagSchema) });
+
+export const dependencyInputSchema = z.object({
+  feature: z.string().min(1).max(100),
+  enabled: z.boolean().optional(),
+  variants: z.array(z.string()).optional(),
+});
+
+// ── responses ───────────────────────────────────────────────────────────────
+
+/** A constraint as answered, to admins and SDKs alike. */
+export const wireConstraint = z.object({
+  contextName: z.string(),
+  operator: z.enum(CONSTRAINT_OPERATORS),
+  values: z.array(z.string()),
+  value: z.string().optional(),
+  caseInsensitive: z.boolean(),
+  inverted: z.boolean(),
+});
+
+const wirePayload = z.object({ type: z.string(), value: z.string() });
+
+export const wireStrategyVariant = z.object({
+  name: z.string(), weight: z.number(), weightType: z.string(), stickiness: z.string(), payload: wirePayload.optional(),
+});
+
+export const wireVariant = wireStrategyVariant.extend({
+  overrides: z.array(z.object({ contextName: z.string(), values: z.array(z.string()) })),
+});
+
+export const featureStrategySchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  title: z.string().nullable(),
+  disabled: z.boolean(),
+  featureName: z.string(),
+  sortOrder: z.number(),
+  segments: z.array(z.number()),
+  constraints: z.array(wireConstraint),
+  variants: z.array(wireStrategyVariant),
+  parameters: z.record(z.string(), z.string()),
+});
+
+export const featureEnvironmentSchema = z.object({
+  name: z.string(),
+  featureName: z.string(),
+  environment: z.string(),
+  type: z.string(),
+  enabled: z.boolean(),
+  sortOrder: z.number(),
+  variantCount: z.number(),
+  strategies: z.array(featureStrategySchema),
+  variants: z.array(wireVariant),
+  lastSeenAt: z.string().nullable(),
+  hasStrategies: z.boolean(),
+  hasEnabledStrategies: z.boolean(),
+});
+
+export const wireTag = z.object({ value: z.string(), type: z.string() });
+export const wireDependency = z.object({ feature: z.string(), enabled: z.boolean(), variants: z.array(z.string()) });
+
+export const featureSchema = z.object({
+  name: z.string(),
+  type: z.string(),
+  description: z.string().nullable(),
+  archived: z.boolean(),
+  project: z.string(),
+  enabled: z.boolean(),
+  stale: z.boolean(),
+  favorite: z.boolean(),
+  impressionData: z.boolean(),
+  createdAt: isoDateTime.nullable(),
+  archivedAt: isoDateTime.nullable(),
+  lastSeenAt: z.string().nullable(),
+  environments: z.array(featureEnvironmentSchema),
+  variants: z.array(wireVariant),
+  strategies: z.array(featureStrategySchema),
+  tags: z.array(wireTag).nullable(),
+  children: z.array(z.string()),
+  dependencies: z.array(wireDependency),
+});
+export type FeatureWire = z.input<typeof featureSchema>;
+
+export const featureListSchema = z.object({ version: z.number(), features: z.array(featureSchema) });
+
+/** The project feature list's items: the overview without strategies. */
+export const projectFeatureItemSchema = featureSchema
+  .pick({ name: true, type: true, description: true, createdAt: true, lastSeenAt: true, stale: true, impressionData: true, favorite: true, tags: true })
+  .extend({ environments: z.array(featureEnvironmentSchema.omit({ strategies: true, variants: true, featureName: true, environment: true })) });
+
+export const projectFeatureListSchema = z.object({ version: z.literal(2), features: z.array(projectFeatureItemSchema) });
+
+export const strategyListSchema = z.array(featureStrategySchema);
+export const variantsResponseSchema = z.object({ version: z.number(), variants: z.array(wireVariant) });
+export const tagListSchema = z.object({ version: z.literal(1), tags: z.array(wireTag) });

@@ -1,0 +1,53 @@
+import type { groupRoutes } from './routes.js';
+import type { GroupWire } from '../groups/schemas.js';
+import type { GroupView } from './service.js';
+import type { OperationsFor } from '../http/operation.js';
+import type { Services } from '../composition/services.js';
+import { toUserWire } from '../users/wire.js';
+
+/** User groups (E1, E4). The caller's token name is who created the group and who added members. */
+export const groupOperations = ({ groups, config }: Services): OperationsFor<typeof groupRoutes> => {
+  const wire = (view: GroupView) => toWire(view, config.unleashUrl);
+  const input = (body: { name: string; users?: Array<{ user: { id: number } }> | undefined }) => ({
+    ...body,
+    userIds: (body.users ?? []).map((item) => item.user.id),
+  });
+  return {
+    listGroups: async () => ({ body: { groups: (await groups.list()).map(wire) } }),
+    createGroup: async ({ body, caller }) => {
+      const created = await groups.create(input(body), caller.tokenName);
+      return { body: wire(created), headers: { location: `groups/${created.group.id}` } };
+    },
+    getGroup: async ({ params }) => ({ body: wire(await groups.get(params.groupId)) }),
+    updateGroup: async ({ params, body, caller }) => ({
+      body: wire(await groups.update(params.groupId, input(body), caller.tokenName)),
+    }),
+    deleteGroup: async ({ params }) => {
+      await groups.delete(params.groupId);
+      return {};
+    },
+  };
+};
+
+/**
+ * Members whose user was deleted meanwhile are left out. Groups hold no project roles here, so
+ * `projects` is empty.
+ */
+function toWire({ group, users }: GroupView, unleashUrl: string): GroupWire {
+  const members = group.members.flatMap((member) => {
+    const user = users.get(member.userId);
+    return user ? [{ joinedAt: member.joinedAt, createdBy: member.createdBy, user: toUserWire(user, unleashUrl) }] : [];
+  });
+  return {
+    id: group.id,
+    name: group.name,
+    description: group.description,
+    mappingsSSO: group.mappingsSSO,
+    rootRole: group.rootRole,
+    createdBy: group.createdBy,
+    createdAt: group.createdAt,
+    projects: [],
+    userCount: members.length,
+    users: members,
+  };
+}

@@ -1,0 +1,99 @@
+import type * as z from 'zod';
+import { pathSchemaOf } from './path-parameters.js';
+
+/** The endpoint groups: one Lambda function each, named after the interface's own headings. */
+export const GROUPS = ['groups', 'strategies', 'features', 'projects', 'state', 'access', 'instance', 'client'] as const;
+export type Group = (typeof GROUPS)[number];
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'ANY';
+
+/**
+ * The Unleash permissions the admin API's routes require: a closed set, so a misspelt one does
+ * not compile. A refused caller is told which one it lacks (403 NoAccessError), as Unleash does.
+ */
+export const PERMISSIONS = [
+  'ADMIN',
+  'READ_UI_CONFIG',
+  'READ_FEATURE', 'CREATE_FEATURE', 'UPDATE_FEATURE', 'DELETE_FEATURE',
+  'CREATE_FEATURE_STRATEGY', 'UPDATE_FEATURE_STRATEGY', 'DELETE_FEATURE_STRATEGY',
+  'UPDATE_FEATURE_ENVIRONMENT', 'UPDATE_FEATURE_VARIANTS', 'UPDATE_FEATURE_DEPENDENCY',
+  'READ_PROJECT', 'CREATE_PROJECT', 'UPDATE_PROJECT', 'DELETE_PROJECT',
+  'READ_ENVIRONMENT', 'CREATE_ENVIRONMENT',
+  'READ_STRATEGY', 'CREATE_STRATEGY', 'UPDATE_STRATEGY', 'DELETE_STRATEGY',
+  'READ_SEGMENT', 'CREATE_SEGMENT', 'UPDATE_SEGMENT', 'DELETE_SEGMENT',
+  'READ_CONTEXT_FIELD', 'CREATE_CONTEXT_FIELD', 'UPDATE_CONTEXT_FIELD', 'DELETE_CONTEXT_FIELD',
+  'READ_TAG_TYPE', 'CREATE_TAG_TYPE', 'UPDATE_TAG_TYPE', 'DELETE_TAG_TYPE',
+  'READ_API_TOKEN', 'CREATE_API_TOKEN', 'DELETE_API_TOKEN',
+] as const;
+export type Permission = (typeof PERMISSIONS)[number];
+
+/**
+ * Who may call a route. `public` needs no token; `any-token` takes every valid API token
+ * (client, backend or admin: the SDK API); `admin` takes admin tokens only, and
+ * `permission` is the Unleash permission that a refused caller is told it lacks.
+ */
+export type Access = { kind: 'public' } | { kind: 'any-token' } | { kind: 'admin'; permission: Permission };
+
+/** No token needed (health, the API description). */
+export const PUBLIC = { kind: 'public' } as const;
+/** Any valid API token: the SDK API. */
+export const ANY_TOKEN = { kind: 'any-token' } as const;
+/** An admin token, refused without `permission`. */
+export const admin = <const P extends Permission>(permission: P) => ({ kind: 'admin', permission }) as const;
+
+export interface RouteSpec {
+  method: HttpMethod;
+  /**
+   * API Gateway path syntax: `{param}` segments, `{proxy+}` for a greedy tail. Each parameter is
+   * parsed by its rule in path-parameters.ts (`params` below, filled in by `defineRoutes`).
+   */
+  path: string;
+  /** Which endpoint group (Lambda function) serves it; declared once per module by `defineRoutes`. */
+  group: Group;
+  /** Parses API Gateway's `pathParameters`; built from the path by `defineRoutes`. */
+  params: z.ZodType;
+  access: Access;
+  summary: string;
+  /** Present on routes that take a JSON body; only those parse JSON and check Content-Type. */
+  body?: z.ZodType;
+  /**
+   * SDK reporting routes (register, metrics): the body is read as JSON whatever its
+   * Content-Type, and text that is not JSON reaches the schema as `undefined` instead of
+   * failing, because the Node SDK stops reporting for good after a 400 or a 415. `'capped'`:
+   * the schema still refuses one thing, a report above its documented cap (400).
+   */
+  lenientBody?: boolean | 'capped';
+  /** The largest body accepted, in bytes (413 above it); 100 KB unless the row says otherwise. */
+  maxBodyBytes?: number;
+  query?: z.ZodType;
+  /** The success body's wire shape; absent when the success response has no body. */
+  response?: z.ZodType;
+  /**
+   * The success body's media types when it is not only JSON, the default first (the docs page
+   * is HTML; the state export answers YAML on request). The OpenAPI document lists them.
+   */
+  mediaTypes?: readonly string[];
+  status: number;
+  deprecated?: boolean;
+  /**
+   * Kept out of the OpenAPI document: the authenticated not-found fallback, and the Swagger UI
+   * page's static files, which belong to the page rather than to the API.
+   */
+  internal?: boolean;
+}
+
+/** A row as a resource module writes it: its group and path schema come from `defineRoutes`. */
+export type RouteRow = Omit<RouteSpec, 'group' | 'params'>;
+
+/**
+ * One resource module's rows, all served by `group`'s function. Keeps each row's literal types
+ * (paths, access, schemas) so handlers get typed input, and derives each row's path schema.
+ */
+export function defineRoutes<G extends Group, const Rows extends Record<string, RouteRow>>(
+  group: G,
+  rows: Rows,
+): { [K in keyof Rows]: Rows[K] & { group: G; params: z.ZodType } } {
+  return Object.fromEntries(
+    Object.entries(rows).map(([id, row]) => [id, { ...row, group, params: pathSchemaOf(row.path) }]),
+  ) as { [K in keyof Rows]: Rows[K] & { group: G; params: z.ZodType } };
+}

@@ -1,0 +1,34 @@
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { FirstStartData, SeedStore } from './first-start.js';
+import { projectItem } from '../projects/dynamo-store.js';
+import { keys } from '../store/table-design.js';
+import { transactWrite, type TransactWriteItem } from '../store/transact.js';
+
+/**
+ * Writes the first start's data and the seed marker in one transaction, conditional on the
+ * marker. Concurrent first starts (several Lambdas, or the bootstrap resource on every deploy)
+ * therefore write it exactly once, and never again once the marker exists.
+ */
+export class DynamoSeedStore implements SeedStore {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  plant(data: FirstStartData): Promise<boolean> {
+    const put = (item: Record<string, unknown>): TransactWriteItem => ({ Put: { TableName: this.tableName, Item: item } });
+    return transactWrite(this.db, [
+      {
+        Put: {
+          TableName: this.tableName,
+          Item: { ...keys.seed(), seededAt: data.project.createdAt },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+      put(projectItem(data.project)),
+      ...data.environments.map((environment) => put({ ...keys.environment(environment.name), ...environment })),
+      ...data.contextFields.map((field) => put({ ...keys.contextField(field.name), ...field })),
+      ...data.tagTypes.map((type) => put({ ...keys.tagType(type.name), ...type })),
+    ]);
+  }
+}

@@ -1,0 +1,41 @@
+import * as z from 'zod';
+import { ID_TOKEN_SIGNING_ALGORITHMS, invalidEmailDomains } from './model.js';
+import { ROOT_ROLE_NAMES } from '../roles/model.js';
+
+/** E19's body. The secret is checked for presence only; it is never echoed in an error. */
+export const oidcSettingsInputSchema = z.object({
+  enabled: z.boolean().optional(),
+  // The admin UI sends an empty field as ''; that means no URL.
+  discoverUrl: z.preprocess((value) => (value === '' ? undefined : value), z.url({ protocol: /^https?$/ }).optional()),
+  clientId: z.string().trim().min(1),
+  secret: z.string().min(1),
+  autoCreate: z.boolean().optional(),
+  enableSingleSignOut: z.boolean().optional(),
+  defaultRootRole: z.enum(ROOT_ROLE_NAMES).optional(),
+  defaultRootRoleId: z.int().optional(),
+  emailDomains: z
+    .string()
+    .refine((list) => invalidEmailDomains(list).length === 0, {
+      error: 'must be a comma-separated list of domains, such as example.com,example.org',
+    })
+    .optional(),
+  acrValues: z.string().optional(),
+  idTokenSigningAlgorithm: z.enum(ID_TOKEN_SIGNING_ALGORITHMS).optional(),
+});
+export type OidcSettingsInput = z.infer<typeof oidcSettingsInputSchema>;
+
+/** The settings as answered: `secret` is masked whenever one is stored, never in plain text. */
+export const oidcSettingsSchema = z.object({
+  enabled: z.boolean(),
+  discoverUrl: z.string().optional(),
+  clientId: z.string(),
+  secret: z.string(),
+  autoCreate: z.boolean(),
+  enableSingleSignOut: z.boolean(),
+  defaultRootRole: z.string(),
+  defaultRootRoleId: z.int().optional(),
+  emailDomains: z.string().optional(),
+  acrValues: z.string().optional(),
+  idTokenSigningAlgorithm: z.string(),
+});
+export type OidcSettingsWire = z.infer<typeof oidcSettingsSchema>;

@@ -1,0 +1,57 @@
+import type { RouteSpec } from './http/route.js';
+import { apiTokenRoutes } from './tokens/routes.js';
+import { authSettingsRoutes } from './oidc/routes.js';
+import { clientRoutes } from './client/routes.js';
+import { contextFieldRoutes } from './context-fields/routes.js';
+import { docsRoutes } from './docs/routes.js';
+import { environmentRoutes } from './environments/routes.js';
+import { featureEnvironmentRoutes } from './features/environment-routes.js';
+import { featureRelationRoutes } from './features/relation-routes.js';
+import { exportImportRoutes } from './transfer/routes.js';
+import { stateRoutes } from './state/routes.js';
+import { featureRoutes } from './features/routes.js';
+import { groupRoutes } from './groups/routes.js';
+import { insightRoutes } from './insights/routes.js';
+import { instanceRoutes } from './instance/routes.js';
+import { projectRoutes } from './projects/routes.js';
+import { segmentRoutes } from './segments/routes.js';
+import { signupTokenRoutes } from './signup-tokens/routes.js';
+import { strategyTypeRoutes } from './strategies/routes.js';
+import { tagTypeRoutes } from './tag-types/routes.js';
+import { userRoutes } from './users/routes.js';
+
+/**
+ * The route table: the single map of the API. The CDK stack makes one API Gateway route per
+ * row, the local server dispatches from it, each group's Lambda routes with it, and the auth
+ * test walks it. Keys are operation ids; adding an endpoint is one row in its resource's
+ * `routes.ts` plus one handler function in the same folder's `operations.ts`. Rows live with
+ * their resource; this object is the one table, and `mergeRows` refuses an operation id used twice.
+ */
+export const routeTable = mergeRows(
+  instanceRoutes, insightRoutes, docsRoutes, strategyTypeRoutes, apiTokenRoutes, clientRoutes,
+  userRoutes, authSettingsRoutes, signupTokenRoutes, groupRoutes,
+  projectRoutes, environmentRoutes, segmentRoutes, contextFieldRoutes, tagTypeRoutes,
+  featureRoutes, featureEnvironmentRoutes, featureRelationRoutes, exportImportRoutes, stateRoutes,
+);
+
+export type RouteTable = typeof routeTable;
+export type OperationId = keyof RouteTable;
+
+export const operationIds = Object.keys(routeTable) as OperationId[];
+
+export function routesOfGroup(group: RouteSpec['group']): OperationId[] {
+  return operationIds.filter((id) => routeTable[id].group === group);
+}
+
+type UnionToIntersection<U> = (U extends unknown ? (k: U) => void : never) extends (k: infer I) => void ? I : never;
+
+function mergeRows<Modules extends Record<string, RouteSpec>[]>(...modules: Modules): UnionToIntersection<Modules[number]> {
+  const merged: Record<string, RouteSpec> = {};
+  for (const rows of modules) {
+    for (const [id, spec] of Object.entries(rows)) {
+      if (id in merged) throw new Error(`Route table: operation id ${id} is used twice`);
+      merged[id] = spec;
+    }
+  }
+  return merged as UnionToIntersection<Modules[number]>;
+}

@@ -1,0 +1,27 @@
+import { admin, defineRoutes } from '../http/route.js';
+import { segmentInputSchema, segmentListSchema, segmentSchema } from './schemas.js';
+
+
+/** Segments: named, reusable constraint lists that strategies refer to by id. */
+export const segmentRoutes = defineRoutes('features', {
+  listSegments: {
+    method: 'GET', path: '/api/admin/segments', access: admin('READ_SEGMENT'), status: 200,
+    summary: 'List segments with how many features and projects use each', response: segmentListSchema,
+  },
+  createSegment: {
+    method: 'POST', path: '/api/admin/segments', access: admin('CREATE_SEGMENT'), status: 201,
+    summary: 'Create a segment', body: segmentInputSchema, response: segmentSchema,
+  },
+  getSegment: {
+    method: 'GET', path: '/api/admin/segments/{id}', access: admin('READ_SEGMENT'), status: 200,
+    summary: 'Get a segment', response: segmentSchema,
+  },
+  updateSegment: {
+    method: 'PUT', path: '/api/admin/segments/{id}', access: admin('UPDATE_SEGMENT'), status: 204,
+    summary: "Replace a segment's name, description, project and constraints", body: segmentInputSchema,
+  },
+  deleteSegment: {
+    method: 'DELETE', path: '/api/admin/segments/{id}', access: admin('DELETE_SEGMENT'), status: 204,
+    summary: 'Delete a segment that no strategy uses',
+  },
+});

@@ -1,0 +1,22 @@
+import type { OperationsFor } from '../http/operation.js';
+import type { Services } from '../composition/services.js';
+import type { tagTypeRoutes } from './routes.js';
+
+export function tagTypeOperations({ tagTypes }: Services): OperationsFor<typeof tagTypeRoutes> {
+  return {
+    listTagTypes: async () => ({ body: { version: 1, tagTypes: await tagTypes.list() } }),
+    getTagType: async ({ params }) => ({ body: { version: 1, tagType: await tagTypes.get(params.name) } }),
+    createTagType: async ({ body }) => {
+      const type = await tagTypes.create(body.name, body);
+      return { body: type, headers: { location: `tag-types/${type.name}` } };
+    },
+    updateTagType: async ({ params, body }) => {
+      await tagTypes.update(params.name, body);
+      return {};
+    },
+    deleteTagType: async ({ params }) => {
+      await tagTypes.delete(params.name);
+      return {};
+    },
+  };
+}

@@ -1,0 +1,27 @@
+import { admin, defineRoutes } from '../http/route.js';
+import { tagTypeCreateSchema, tagTypeListSchema, tagTypeOneSchema, tagTypeSchema, tagTypeUpdateSchema } from './schemas.js';
+
+
+/** Tag types: the kinds of tags features carry (`simple` from the first start). */
+export const tagTypeRoutes = defineRoutes('features', {
+  listTagTypes: {
+    method: 'GET', path: '/api/admin/tag-types', access: admin('READ_TAG_TYPE'), status: 200,
+    summary: 'List tag types', response: tagTypeListSchema,
+  },
+  getTagType: {
+    method: 'GET', path: '/api/admin/tag-types/{name}', access: admin('READ_TAG_TYPE'), status: 200,
+    summary: 'Get a tag type', response: tagTypeOneSchema,
+  },
+  createTagType: {
+    method: 'POST', path: '/api/admin/tag-types', access: admin('CREATE_TAG_TYPE'), status: 201,
+    summary: 'Create a tag type', body: tagTypeCreateSchema, response: tagTypeSchema,
+  },
+  updateTagType: {
+    method: 'PUT', path: '/api/admin/tag-types/{name}', access: admin('UPDATE_TAG_TYPE'), status: 200,
+    summary: "Change a tag type's description and icon", body: tagTypeUpdateSchema,
+  },
+  deleteTagType: {
+    method: 'DELETE', path: '/api/admin/tag-types/{name}', access: admin('DELETE_TAG_TYPE'), status: 200,
+    summary: 'Delete a tag type',
+  },
+});

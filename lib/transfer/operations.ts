@@ -1,0 +1,17 @@
+import type { exportImportRoutes } from './routes.js';
+import type { OperationsFor } from '../http/operation.js';
+import type { Services } from '../composition/services.js';
+
+export const transferOperations = ({ transfer }: Services): OperationsFor<typeof exportImportRoutes> => ({
+  exportFeatures: async ({ body }) => {
+    const result = await transfer.exports.export(body);
+    if (!body.downloadFile) return { body: result };
+    const day = new Date().toISOString().slice(0, 10);
+    return { body: result, headers: { 'content-disposition': `attachment; filename="export-${day}.json"` } };
+  },
+  importFeatures: async ({ body }) => {
+    await transfer.imports.import(body);
+    return {};
+  },
+  validateImport: async ({ body }) => ({ body: await transfer.imports.validate(body) }),
+});

@@ -1,0 +1,162 @@
+import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { uniqueKeysOf, type User } from './model.js';
+import type { UserInsertOutcome, UserReplaceOutcome, UserStore } from './store.js';
+import { batchGet } from '../store/batch-get.js';
+import { nextCounterValue } from '../store/counter.js';
+import { queryCollection } from '../store/query.js';
+import { keys, type ItemKey } from '../store/table-design.js';
+import { currentActor } from '../events/actor.js';
+import { changeEvent } from '../events/model.js';
+import { eventItem } from '../events/dynamo-store.js';
+import { transactWriteDetailed, type TransactWriteItem } from '../store/transact.js';
+import { claimGuard, moveGuard, releaseGuard } from '../store/unique-guard.js';
+
+/**
+ * Users are numbered by an atomic counter. Each e-mail and username is held by a guard item
+ * written in the user's own transaction, so two concurrent creates with one e-mail end with
+ * one user. Memberships live in the group items; deleting a user removes them in the same
+ * transaction.
+ */
+export class DynamoUserStore implements UserStore {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  nextId(): Promise<number> {
+    return nextCounterValue(this.db, this.tableName, 'user');
+  }
+
+  async list(): Promise<User[]> {
+    return (await queryCollection(this.db, this.tableName, keys.users())).map(toUser);
+  }
+
+  async get(id: number): Promise<User | undefined> {
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: keys.user(id), ConsistentRead: true }));
+    return Item ? toUser(Item) : undefined;
+  }
+
+  async getMany(ids: number[]): Promise<User[]> {
+    const unique = [...new Set(ids)];
+    return (await batchGet(this.db, this.tableName, unique.map(keys.user))).map(toUser);
+  }
+
+  async insert(user: User, now: string): Promise<UserInsertOutcome> {
+    const guards = guardKeys(user);
+    const items: TransactWriteItem[] = [
+      { Put: { TableName: this.tableName, Item: { ...keys.user(user.id), ...user }, ConditionExpression: 'attribute_not_exists(pk)' } },
+      ...(guards.email ? [claimGuard(this.tableName, guards.email, user.id)] : []),
+      ...(guards.username ? [claimGuard(this.tableName, guards.username, user.id)] : []),
+      ...(user.signupToken ? [this.signupStillOpen(user.signupToken, now)] : []),
+      this.event('user-created', user.id),
+    ];
+    const outcome = await transactWriteDetailed(this.db, items);
+    if (outcome.ok) return 'done';
+    const failed = outcomeAt(items, outcome.failedIndex, guards);
+    // Ids come from the counter, so only a broken counter could make the user item itself fail.
+    if (failed === 'changed') throw new Error(`User id ${user.id} is already in use`);
+    return failed;
+  }
+
+  async replace(before: User, after: User): Promise<UserReplaceOutcome> {
+    const [was, will] = [guardKeys(before), guardKeys(after)];
+    const items: TransactWriteItem[] = [
+      {
+        Put: {
+          TableName: this.tableName,
+          Item: { ...keys.user(after.id), ...after, version: before.version + 1 },
+          ConditionExpression: 'version = :version',
+          ExpressionAttributeValues: { ':version': before.version },
+        },
+      },
+      ...moveGuard(this.tableName, was.email, will.email, before.id),
+      ...moveGuard(this.tableName, was.username, will.username, before.id),
+      this.event('user-updated', after.id),
+    ];
+    const outcome = await transactWriteDetailed(this.db, items);
+    if (outcome.ok) return 'done';
+    const failed = outcomeAt(items, outcome.failedIndex, will);
+    return failed === 'signup-closed' ? 'changed' : failed;
+  }
+
+  async delete(user: User, groupIds: number[]): Promise<'done' | 'changed'> {
+    const guards = guardKeys(user);
+    const items: TransactWriteItem[] = [
+      {
+        Delete: {
+          TableName: this.tableName,
+          Key: keys.user(user.id),
+          ConditionExpression: 'version = :version',
+          ExpressionAttributeValues: { ':version': user.version },
+        },
+      },
+      ...(guards.email ? [releaseGuard(this.tableName, guards.email, user.id)] : []),
+      ...(guards.username ? [releaseGuard(this.tableName, guards.username, user.id)] : []),
+      ...groupIds.map((groupId) => this.leaveGroup(groupId, user.id)),
+      this.event('user-deleted', user.id),
+    ];
+    return (await transactWriteDetailed(this.db, items)).ok ? 'done' : 'changed';
+  }
+
+  /** Access changes are recorded in the transactions that make them (no personal data in the event). */
+  private event(type: string, userId: number): TransactWriteItem {
+    return eventItem(this.tableName, changeEvent(type, { changes: [`user:${userId}`] }, currentActor()));
+  }
+
+  /** The group's version moves too, so a group update computed before this delete is retried. */
+  private leaveGroup(groupId: number, userId: number): TransactWriteItem {
+    return {
+      Update: {
+        TableName: this.tableName,
+        Key: keys.group(groupId),
+        UpdateExpression: 'REMOVE members.#user SET version = version + :one',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeNames: { '#user': String(userId) },
+        ExpressionAttributeValues: { ':one': 1 },
+      },
+    };
+  }
+
+  private signupStillOpen(secret: string, now: string): TransactWriteItem {
+    return {
+      ConditionCheck: {
+        TableName: this.tableName,
+        Key: keys.signupToken(secret),
+        ConditionExpression: 'enabled = :true AND expiresAt > :now',
+        ExpressionAttributeValues: { ':true': true, ':now': now },
+      },
+    };
+  }
+}
+
+interface GuardKeys {
+  email: ItemKey | undefined;
+  username: ItemKey | undefined;
+}
+
+function guardKeys(user: User): GuardKeys {
+  const unique = uniqueKeysOf(user);
+  return {
+    email: unique.email === null ? undefined : keys.userEmail(unique.email),
+    username: unique.username === null ? undefined : keys.userUsername(unique.username),
+  };
+}
+
+/** Names the outcome from the item whose condition failed: a claimed guard, the signup token, or the user itself. */
+function outcomeAt(
+  items: TransactWriteItem[],
+  failedIndex: number,
+  claimed: GuardKeys,
+): 'email-taken' | 'username-taken' | 'signup-closed' | 'changed' {
+  const item = items[failedIndex];
+  if (item?.ConditionCheck) return 'signup-closed';
+  const sk = item?.Put?.Item?.sk;
+  if (item?.Put && sk === claimed.email?.sk) return 'email-taken';
+  if (item?.Put && sk === claimed.username?.sk) return 'username-taken';
+  return 'changed';
+}
+
+function toUser(item: Record<string, unknown>): User {
+  const { pk: _pk, sk: _sk, ...user } = item;
+  return user as unknown as User;
+}
