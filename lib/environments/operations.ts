@@ -1,6 +1,6 @@
 import type { Services } from '../composition/services.js';
 import type { OperationsFor } from '../http/operation.js';
-import type { Environment } from '../projects/model.js';
+import type { Environment } from './model.js';
 import type { environmentRoutes } from './routes.js';
 import type { EnvironmentWire } from './schemas.js';
 

@@ -1,7 +1,7 @@
 import { Conflict } from '../errors.js';
-import { compareEnvironments, type Environment } from '../projects/model.js';
 import { environmentNotFound } from '../projects/project-environments.js';
-import type { EnvironmentStore } from '../projects/store.js';
+import { compareEnvironments, type Environment } from './model.js';
+import type { EnvironmentStore } from './store.js';
 
 export interface NewEnvironment {
   name: string;

@@ -1,4 +1,4 @@
-import type { Environment } from '../projects/model.js';
+import type { Environment } from '../environments/model.js';
 import type { Feature } from './model.js';
 import type { FeatureCatalog, LastSeenReader } from './ports.js';
 

@@ -1,6 +1,6 @@
+import type { Environment } from '../environments/model.js';
 import type { EventReader } from '../events/store.js';
 import type { Feature } from '../features/model.js';
-import type { Environment } from '../projects/model.js';
 import { projectStats, WINDOW_DAYS, type ProjectStats } from './project-stats.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;

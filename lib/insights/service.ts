@@ -1,6 +1,7 @@
+import type { Environment } from '../environments/model.js';
 import type { EventReader } from '../events/store.js';
 import type { Feature } from '../features/model.js';
-import type { Environment, Project } from '../projects/model.js';
+import type { Project } from '../projects/model.js';
 import { flagFigures, isoWeek, takeSnapshot, userFigures, type DailySnapshot, type UsageCount } from './snapshot.js';
 import type { SnapshotStore } from './store.js';
 

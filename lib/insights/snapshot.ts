@@ -1,7 +1,8 @@
+import type { Environment } from '../environments/model.js';
 import type { ChangeEvent } from '../events/model.js';
 import type { Feature } from '../features/model.js';
 import { isPotentiallyStale, projectHealth } from '../projects/health.js';
-import type { Environment, Project } from '../projects/model.js';
+import type { Project } from '../projects/model.js';
 import { averageDaysToProduction } from './time-to-production.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;

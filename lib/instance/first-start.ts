@@ -1,7 +1,8 @@
 import { defaultContextFields } from '../context-fields/defaults.js';
 import type { ContextField } from '../context-fields/model.js';
+import type { Environment } from '../environments/model.js';
 import { defaultEnvironments, defaultProject } from '../projects/defaults.js';
-import type { Environment, Project } from '../projects/model.js';
+import type { Project } from '../projects/model.js';
 import { DEFAULT_TAG_TYPES } from '../tag-types/defaults.js';
 import type { TagType } from '../tag-types/model.js';
 

@@ -1,4 +1,5 @@
-import type { Environment, Project } from './model.js';
+import type { Environment } from '../environments/model.js';
+import type { Project } from './model.js';
 
 /**
  * What exists from the first start, as on a fresh Unleash install: project `default` and

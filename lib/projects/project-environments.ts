@@ -1,8 +1,9 @@
+import type { EnvironmentStore } from '../environments/store.js';
 import { Conflict, NotFound, ValidationFailed } from '../errors.js';
 import type { Constraint } from '../features/model.js';
 import type { DefaultStrategy } from './model.js';
 import { projectNotFound } from './project-service.js';
-import type { EnvironmentStore, ProjectStore } from './store.js';
+import type { ProjectStore } from './store.js';
 
 export interface DefaultStrategyInput {
   name: string;

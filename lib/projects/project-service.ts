@@ -1,11 +1,13 @@
+import { compareEnvironments, type Environment } from '../environments/model.js';
+import type { EnvironmentStore } from '../environments/store.js';
 import { Conflict, NotFound, ValidationFailed } from '../errors.js';
 import type { Feature } from '../features/model.js';
 import type { FeatureStore } from '../features/store.js';
 import { DEFAULT_PROJECT, PROJECT_SETTING_DEFAULTS } from './defaults.js';
 import { projectHealth } from './health.js';
-import { compareEnvironments, type Environment, type FeatureNaming, type Project, type ProjectMode, type ProjectSettings } from './model.js';
+import type { FeatureNaming, Project, ProjectMode, ProjectSettings } from './model.js';
 import { checkFeatureNaming } from './naming.js';
-import type { EnvironmentStore, ProjectStore } from './store.js';
+import type { ProjectStore } from './store.js';
 
 /** Settings as a caller sends them: anything left out takes its default. */
 export interface ProjectSettingsInput {

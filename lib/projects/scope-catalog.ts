@@ -1,4 +1,5 @@
-import type { EnvironmentStore, ProjectStore } from './store.js';
+import type { EnvironmentStore } from '../environments/store.js';
+import type { ProjectStore } from './store.js';
 
 /** Answers whether the projects and environments a token names exist. */
 export interface ScopeCatalog {

@@ -1,4 +1,4 @@
-import type { DefaultStrategy, Environment, Project, ProjectSettings } from './model.js';
+import type { DefaultStrategy, Project, ProjectSettings } from './model.js';
 
 /** A project as stored, with the count of its active features that the feature store keeps. */
 export interface StoredProject {
@@ -29,12 +29,4 @@ export interface ProjectStore {
   removeEnvironment(id: string, environment: string): Promise<EnvironmentUnlinkOutcome>;
   /** Answers false when the project is missing or the environment is not added to it. */
   setDefaultStrategy(id: string, environment: string, strategy: DefaultStrategy): Promise<boolean>;
-}
-
-/** The environment store port; `dynamo-store.ts` beside it implements it on DynamoDB. */
-export interface EnvironmentStore {
-  list(): Promise<Environment[]>;
-  get(name: string): Promise<Environment | undefined>;
-  /** Answers false when the name is taken. */
-  insert(environment: Environment): Promise<boolean>;
 }

@@ -1,9 +1,9 @@
 import { stringify } from 'yaml';
+import type { Environment } from '../environments/model.js';
 import type { ChangeEvent } from '../events/model.js';
 import type { Feature } from '../features/model.js';
 import { averageDaysToProduction } from '../insights/time-to-production.js';
 import { isPotentiallyStale } from '../projects/health.js';
-import type { Environment } from '../projects/model.js';
 import type { ProjectSummary } from '../projects/project-service.js';
 import type { Segment } from '../segments/model.js';
 import type { StrategyType } from '../strategies/model.js';

@@ -1,6 +1,7 @@
+import type { Environment } from '../environments/model.js';
 import { NotFound } from '../errors.js';
 import type { ContextField } from '../context-fields/model.js';
-import type { Environment, Project } from '../projects/model.js';
+import type { Project } from '../projects/model.js';
 import type { Segment } from '../segments/model.js';
 import type { TagType } from '../tag-types/model.js';
 import type { TransferCatalog } from './ports.js';

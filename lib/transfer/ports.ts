@@ -1,5 +1,6 @@
 import type { ContextField } from '../context-fields/model.js';
-import type { Environment, Project } from '../projects/model.js';
+import type { Environment } from '../environments/model.js';
+import type { Project } from '../projects/model.js';
 import type { Segment } from '../segments/model.js';
 import type { TagType } from '../tag-types/model.js';
 
