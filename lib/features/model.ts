@@ -106,7 +106,12 @@ export interface Feature {
 }
 
 export function environmentOf(feature: Feature, environment: string): FeatureEnvironment {
-  return feature.environments[environment] ?? { enabled: false, strategies: [], variants: [] };
+  // Own properties only: `?environment=toString` must find nothing, not Object.prototype's method.
+  return (Object.hasOwn(feature.environments, environment) ? feature.environments[environment] : undefined) ?? {
+    enabled: false,
+    strategies: [],
+    variants: [],
+  };
 }
 
 /** Strategy type names that any strategy of the feature uses, in any environment. */

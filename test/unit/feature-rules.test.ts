@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FeatureAggregates, type Change } from '../../lib/features/aggregate.js';
-import type { Feature, FeatureEnvironment, FeatureStrategy } from '../../lib/features/model.js';
+import { environmentOf, type Feature, type FeatureEnvironment, type FeatureStrategy } from '../../lib/features/model.js';
 import { keepEnabledInvariant, turnOn } from '../../lib/features/rules/environments.js';
 import { normaliseVariants } from '../../lib/features/rules/variants.js';
 import type { CommitOutcome, FeatureCommit, FeatureStore } from '../../lib/features/store.js';
@@ -45,6 +45,17 @@ const feature = (development: FeatureEnvironment, version = 1): Feature => ({
   name: 'checkout', project: 'default', type: 'release', description: null, impressionData: false, stale: false,
   archived: false, archivedAt: null, createdAt: '2026-01-01T00:00:00.000Z', environments: { development },
   tags: [], dependencies: [], children: [], version,
+});
+
+describe("a feature's state in one environment", () => {
+  it('is off with nothing in it for an environment named after an Object.prototype property', () => {
+    const feature = { environments: { development: { enabled: true, strategies: [], variants: [] } } } as unknown as Feature;
+
+    for (const name of ['toString', 'constructor', '__proto__', 'hasOwnProperty']) {
+      expect(environmentOf(feature, name)).toEqual({ enabled: false, strategies: [], variants: [] });
+    }
+    expect(environmentOf(feature, 'development').enabled).toBe(true);
+  });
 });
 
 describe('an environment is on only while it has an active strategy', () => {
