@@ -5,9 +5,10 @@ import type { FeatureStore } from '../features/store.js';
 import type { SegmentStore } from '../segments/store.js';
 import type { Caller } from '../tokens/model.js';
 import { BoundedCache } from '../bounded-cache.js';
-import { buildClientPayload, isServed, toClientFeature, type ClientFeature, type ClientSnapshot } from './payload.js';
+import { buildClientPayload, isServed, toClientFeature, type ClientSnapshot } from './payload.js';
 import { resolveQuery, scopeKeyOf, shortHashOf, type ClientQuery, type ClientRequest } from './query.js';
 import type { RevisionClock } from './revision-clock.js';
+import type { ClientFeature } from './schemas.js';
 
 const gzipAsync = promisify(gzip);
 

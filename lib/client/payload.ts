@@ -8,66 +8,23 @@ import {
 } from '../features/model.js';
 import type { Segment } from '../segments/model.js';
 import { queryEcho, type ClientQuery } from './query.js';
+import type {
+  ClientConstraint,
+  ClientDependency,
+  ClientFeature,
+  ClientPayload,
+  ClientPayloadMeta,
+  ClientSegment,
+  ClientStrategy,
+  ClientStrategyVariant,
+  ClientVariant,
+} from './schemas.js';
 
 /**
  * The SDK payload (E17/E18) in Unleash's wire form, built from the feature aggregates of one
- * environment. Pure: the service reads the data and caches the result.
+ * environment. Pure: the service reads the data and caches the result. Its output types come
+ * from the response schemas in schemas.ts.
  */
-
-export type ClientConstraint = Pick<Constraint, 'contextName' | 'operator' | 'values' | 'caseInsensitive' | 'inverted'> & {
-  value?: string;
-};
-export type ClientStrategyVariant = Pick<StrategyVariant, 'name' | 'weight' | 'weightType' | 'stickiness' | 'payload'>;
-export type ClientVariant = ClientStrategyVariant & Partial<Pick<Variant, 'overrides'>>;
-
-export interface ClientStrategy {
-  name: string;
-  constraints: ClientConstraint[];
-  parameters: Record<string, string>;
-  variants: ClientStrategyVariant[];
-  /** Present only when the strategy has segments and the SDK reads them as a list. */
-  segments?: number[];
-}
-
-export interface ClientDependency {
-  feature: string;
-  enabled: boolean;
-  /** Present only when the parent must be enabled. */
-  variants?: string[];
-}
-
-export interface ClientFeature {
-  name: string;
-  type: string;
-  description: string | null;
-  project: string;
-  enabled: boolean;
-  stale: boolean;
-  impressionData: boolean;
-  strategies: ClientStrategy[];
-  variants: ClientVariant[];
-  dependencies?: ClientDependency[];
-}
-
-export interface ClientSegment {
-  id: number;
-  name: string;
-  constraints: ClientConstraint[];
-}
-
-export interface ClientPayloadMeta {
-  revisionId: number;
-  etag: string;
-  queryHash: string;
-}
-
-export interface ClientPayload {
-  version: 2;
-  features: ClientFeature[];
-  segments?: ClientSegment[];
-  query: ReturnType<typeof queryEcho>;
-  meta: ClientPayloadMeta;
-}
 
 /** The data a payload is built from: every feature and every segment at one revision. */
 export interface ClientSnapshot {

@@ -39,7 +39,8 @@ export const clientFeaturesQuerySchema = z.object({
 export type ClientFeaturesQuery = z.output<typeof clientFeaturesQuerySchema>;
 
 // ── E17/E18 responses ───────────────────────────────────────────────────────
-
+// The payload builder (payload.ts) is typed by these schemas, so the wire shape is declared
+// once; it is never parsed with them at run time, as the payload is built once per revision.
 
 const variantPayloadSchema = z.object({ type: z.enum(['json', 'csv', 'string', 'number']), value: z.string() });
 
@@ -60,8 +61,12 @@ const clientStrategySchema = z.object({
   constraints: z.array(wireConstraint),
   parameters: z.record(z.string(), z.string()),
   variants: z.array(clientStrategyVariantSchema),
+  // Present only when the strategy has segments and the SDK reads them as a list.
   segments: z.array(z.number().int()).optional(),
 });
+
+// `variants` is present only when the parent must be enabled.
+const clientDependencySchema = z.object({ feature: z.string(), enabled: z.boolean(), variants: z.array(z.string()).optional() });
 
 export const clientFeatureSchema = z.object({
   name: z.string(),
@@ -73,15 +78,17 @@ export const clientFeatureSchema = z.object({
   impressionData: z.boolean(),
   strategies: z.array(clientStrategySchema),
   variants: z.array(clientVariantSchema),
-  dependencies: z
-    .array(z.object({ feature: z.string(), enabled: z.boolean(), variants: z.array(z.string()).optional() }))
-    .optional(),
+  dependencies: z.array(clientDependencySchema).optional(),
 });
+
+const clientSegmentSchema = z.object({ id: z.number().int(), name: z.string(), constraints: z.array(wireConstraint) });
+
+const clientPayloadMetaSchema = z.object({ revisionId: z.number().int(), etag: z.string(), queryHash: z.string() });
 
 export const clientFeaturesSchema = z.object({
   version: z.literal(2),
   features: z.array(clientFeatureSchema),
-  segments: z.array(z.object({ id: z.number().int(), name: z.string(), constraints: z.array(wireConstraint) })).optional(),
+  segments: z.array(clientSegmentSchema).optional(),
   query: z.object({
     environment: z.string(),
     inlineSegmentConstraints: z.boolean(),
@@ -89,8 +96,19 @@ export const clientFeaturesSchema = z.object({
     namePrefix: z.string().optional(),
     tag: z.array(z.array(z.string())).optional(),
   }),
-  meta: z.object({ revisionId: z.number().int(), etag: z.string(), queryHash: z.string() }),
+  meta: clientPayloadMetaSchema,
 });
+
+// z.input, as route handlers answer with a response schema's input (lib/http/operation.ts).
+export type ClientConstraint = z.input<typeof wireConstraint>;
+export type ClientStrategyVariant = z.input<typeof clientStrategyVariantSchema>;
+export type ClientVariant = z.input<typeof clientVariantSchema>;
+export type ClientStrategy = z.input<typeof clientStrategySchema>;
+export type ClientDependency = z.input<typeof clientDependencySchema>;
+export type ClientFeature = z.input<typeof clientFeatureSchema>;
+export type ClientSegment = z.input<typeof clientSegmentSchema>;
+export type ClientPayloadMeta = z.input<typeof clientPayloadMetaSchema>;
+export type ClientPayload = z.input<typeof clientFeaturesSchema>;
 
 // ── register and metrics (lenient) ──────────────────────────────────────────
 
