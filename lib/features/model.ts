@@ -114,6 +114,24 @@ export function environmentOf(feature: Feature, environment: string): FeatureEnv
   };
 }
 
+/**
+ * The feature types Unleash knows (reference §6.1) and how long a feature of each is expected to
+ * live before it counts as potentially stale; `null` means it is meant to stay. A feature's
+ * `type` is an open set, as in Unleash: a type not listed here is accepted and never ages.
+ */
+export const FEATURE_TYPES = [
+  { id: 'release', name: 'Release', description: 'Ships a new feature gradually, then goes away', lifetimeDays: 40 },
+  { id: 'experiment', name: 'Experiment', description: 'Compares variants of a feature while an experiment runs', lifetimeDays: 40 },
+  { id: 'operational', name: 'Operational', description: 'Controls how a change is rolled out and operated', lifetimeDays: 7 },
+  { id: 'kill-switch', name: 'Kill switch', description: 'Turns a critical function off quickly when it misbehaves', lifetimeDays: null },
+  { id: 'permission', name: 'Permission', description: 'Grants a function to some users only', lifetimeDays: null },
+] as const satisfies ReadonlyArray<{ id: string; name: string; description: string; lifetimeDays: number | null }>;
+
+/** Days a feature of this type is expected to live; null for a permanent or unknown type. */
+export function expectedLifetimeDays(type: string): number | null {
+  return FEATURE_TYPES.find((known) => known.id === type)?.lifetimeDays ?? null;
+}
+
 /** Strategy type names that any strategy of the feature uses, in any environment. */
 export function strategyTypeNamesOf(feature: Feature | undefined): Set<string> {
   const names = new Set<string>();
