@@ -6,7 +6,7 @@ import { eventItem } from '../events/dynamo-store.js';
 import { queryCollection } from '../store/query.js';
 import type { DynamoRevisionStore } from '../store/revision-store.js';
 import { keys } from '../store/table-design.js';
-import { transactWriteDetailed, type TransactWriteItem } from '../store/transact.js';
+import type { TransactWriteItem } from '../store/transact.js';
 
 /** What each transaction item stands for, so a failed condition can be explained. */
 type ItemMeaning =
@@ -14,8 +14,7 @@ type ItemMeaning =
   | { kind: 'segment'; segmentId: number }
   | { kind: 'strategy-type'; name: string }
   | { kind: 'project'; project: string; delta: number }
-  | { kind: 'event' }
-  | { kind: 'revision' };
+  | { kind: 'event' };
 
 export class DynamoFeatureStore implements FeatureStore {
   constructor(
@@ -45,7 +44,6 @@ export class DynamoFeatureStore implements FeatureStore {
         item: eventItem(this.tableName, event),
         meaning: { kind: 'event' } as const,
       })),
-      { item: this.revisions.bump(), meaning: { kind: 'revision' } },
     ];
     // Another writer of the same aggregate wins the race: re-read and recompute (the service's
     // optimistic retry) rather than resend a transaction whose version is about to be stale.
@@ -53,7 +51,7 @@ export class DynamoFeatureStore implements FeatureStore {
       const meaning = planned[index]?.meaning;
       return meaning?.kind === 'feature' && meaning.write.before !== undefined;
     };
-    const outcome = await transactWriteDetailed(this.db, planned.map((entry) => entry.item), { lostRace });
+    const outcome = await this.revisions.commit(planned.map((entry) => entry.item), { lostRace });
     if (outcome.ok) return { ok: true };
     return explain(planned[outcome.failedIndex]?.meaning);
   }

@@ -66,7 +66,7 @@ export class DynamoProjectStore implements ProjectStore {
   }
 
   async addEnvironment(id: string, environment: string): Promise<EnvironmentLinkOutcome> {
-    const outcome = await transactWriteDetailed(this.db, [
+    const outcome = await this.revisions.commit([
       {
         Update: {
           TableName: this.tableName,
@@ -77,7 +77,6 @@ export class DynamoProjectStore implements ProjectStore {
         },
       },
       { ConditionCheck: { TableName: this.tableName, Key: keys.environment(environment), ConditionExpression: 'attribute_exists(pk)' } },
-      this.revisions.bump(),
       this.event('project-environment-added', id, [environment]),
     ]);
     if (outcome.ok) return 'done';
@@ -86,7 +85,7 @@ export class DynamoProjectStore implements ProjectStore {
   }
 
   async removeEnvironment(id: string, environment: string): Promise<EnvironmentUnlinkOutcome> {
-    const outcome = await transactWriteDetailed(this.db, [
+    const outcome = await this.revisions.commit([
       {
         Update: {
           TableName: this.tableName,
@@ -97,7 +96,6 @@ export class DynamoProjectStore implements ProjectStore {
           ExpressionAttributeValues: { ':names': new Set([environment]), ':name': environment, ':one': 1 },
         },
       },
-      this.revisions.bump(),
       this.event('project-environment-removed', id, [environment]),
     ]);
     if (outcome.ok) return 'done';

@@ -4,7 +4,7 @@ import type { EditableSegmentStore, SegmentDeleteOutcome, SegmentWriteOutcome } 
 import { queryCollection } from '../store/query.js';
 import type { DynamoRevisionStore } from '../store/revision-store.js';
 import { keys } from '../store/table-design.js';
-import { transactWriteDetailed, type TransactWriteItem } from '../store/transact.js';
+import type { TransactWriteItem } from '../store/transact.js';
 import { setAttributes } from '../store/update-expression.js';
 
 /**
@@ -43,10 +43,9 @@ export class DynamoSegmentStore implements EditableSegmentStore {
   }
 
   async insert(segment: Segment): Promise<'done' | 'name-taken'> {
-    const outcome = await transactWriteDetailed(this.db, [
+    const outcome = await this.revisions.commit([
       this.claimName(segment),
       { Put: { TableName: this.tableName, Item: segmentItem(segment), ConditionExpression: 'attribute_not_exists(pk)' } },
-      this.revisions.bump(),
     ]);
     return outcome.ok ? 'done' : 'name-taken';
   }
@@ -66,16 +65,15 @@ export class DynamoSegmentStore implements EditableSegmentStore {
         },
       },
       ...(renamed ? [this.claimName(after), { Delete: { TableName: this.tableName, Key: keys.segmentName(before.name) } }] : []),
-      this.revisions.bump(),
     ];
-    const outcome = await transactWriteDetailed(this.db, items);
+    const outcome = await this.revisions.commit(items);
     if (outcome.ok) return 'done';
     if (outcome.failedIndex === 1) return 'name-taken';
     return (await this.get(before.id)) ? 'changed' : 'missing';
   }
 
   async delete(segment: Segment): Promise<SegmentDeleteOutcome> {
-    const outcome = await transactWriteDetailed(this.db, [
+    const outcome = await this.revisions.commit([
       {
         Delete: {
           TableName: this.tableName,
@@ -86,7 +84,6 @@ export class DynamoSegmentStore implements EditableSegmentStore {
         },
       },
       { Delete: { TableName: this.tableName, Key: keys.segmentName(segment.name) } },
-      this.revisions.bump(),
     ]);
     if (outcome.ok) return 'done';
     const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: keys.segment(segment.id), ConsistentRead: true }));

@@ -42,7 +42,7 @@ const LOCAL_MAX_ATTEMPTS = 2;
 /**
  * One document client per process. Locally the credentials only pick the engine's database
  * (`localCredentials`); in Lambda the SDK's default chain supplies the role's credentials.
- * AWS errors become domain errors on this client (`sdk-errors.ts`), so none leaves lib/store.
+ * AWS errors become domain errors on this client (`error-translation.ts`), so none leaves lib/store.
  */
 export function createDocumentClient(connection: DynamoConnection): DynamoDBDocumentClient {
   const client = new DynamoDBClient({

@@ -7,7 +7,7 @@ import { ServiceUnavailable, ValidationFailed } from '../errors.js';
  */
 const LIMITS: Array<{ pattern: RegExp; message: string }> = [
   {
-    pattern: /primary key values must be under|key.*(size|length).*exceed|exceeded the size limit of 1024/i,
+    pattern: /primary key values must be under|key.*(size|length).*exceed|exceeded the size limit of 1024|size of (hash|range) ?key/i,
     message: 'A name or identifier is longer than the store allows (a key may hold at most 1024 bytes)',
   },
   {
@@ -30,9 +30,12 @@ const UNAVAILABLE_NAMES = new Set([
 ]);
 
 /**
- * Installs the translation on the client: the outermost middleware, so it sees each call's
- * final error after the SDK's own retries. A store that wants to tell a failed condition
- * apart still catches those itself; they pass through untouched.
+ * The one place where DynamoDB's errors become domain errors. Installed on the one client of
+ * the process (document-client.ts) as its outermost middleware, so it sees each call's final
+ * error after the SDK's own retries, and every store, whether it sends a command itself or
+ * goes through transact.ts or dynamo-errors.ts, gets the same answer for the same refusal.
+ * A failed condition is the store's business (a concurrent change, a taken name): it passes
+ * through untouched.
  */
 export function translateSdkErrors(db: DynamoDBDocumentClient): void {
   db.middlewareStack.add(
@@ -59,8 +62,11 @@ export function domainErrorFor(error: unknown): Error | undefined {
     const reasons = (error as { CancellationReasons?: Array<{ Code?: string; Message?: string }> }).CancellationReasons ?? [];
     // Refused conditions are the caller's business (a concurrent change, a taken name).
     if (reasons.some((reason) => reason.Code === 'ConditionalCheckFailed')) return undefined;
-    const invalid = reasons.find((reason) => reason.Code === 'ValidationError');
-    return invalid ? limitFor(invalid.Message ?? '') : undefined;
+    // Any refused item may be the one over a limit; the first that names one is the answer.
+    return reasons
+      .filter((reason) => reason.Code === 'ValidationError')
+      .map((reason) => limitFor(reason.Message ?? ''))
+      .find((limit) => limit !== undefined);
   }
   return undefined;
 }

@@ -1,6 +1,6 @@
 import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { RevisionState } from '../client/revision-clock.js';
-import type { TransactWriteItem } from './transact.js';
+import { transactWriteDetailed, type TransactionOutcome, type TransactOptions, type TransactWriteItem } from './transact.js';
 import { keys } from './table-design.js';
 
 /**
@@ -8,6 +8,10 @@ import { keys } from './table-design.js';
  * transaction. The SDK path keys its cache and ETag on it, so reading it is the whole cost
  * of a warm poll. A second counter on the same item, `tokenChanges`, moves with every token
  * created or deleted: the read that every instance makes anyway carries revocations to it.
+ *
+ * The counters move only through `commit` and `commitTokenChange`, which also tell this
+ * process's listeners once the transaction succeeded: a store cannot move the revision
+ * without the notification, and the notification is an ordinary call, not a hook on the client.
  */
 export class DynamoRevisionStore {
   private readonly bumpListeners = new Set<() => void>();
@@ -15,11 +19,7 @@ export class DynamoRevisionStore {
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly tableName: string,
-  ) {
-    watchCommittedBumps(db, tableName, () => {
-      for (const listener of this.bumpListeners) listener();
-    });
-  }
+  ) {}
 
   /** Strongly consistent, so a poll after an acknowledged write sees that write. */
   async current(): Promise<number> {
@@ -35,60 +35,45 @@ export class DynamoRevisionStore {
     return { revision: counter(Item?.revision), tokenChanges: counter(Item?.tokenChanges) };
   }
 
-  /** The transaction item that moves the revision on by one. */
-  bump(): TransactWriteItem {
-    return {
-      Update: {
-        TableName: this.tableName,
-        Key: keys.revision(),
-        UpdateExpression: 'ADD revision :one',
-        ExpressionAttributeValues: { ':one': 1 },
-      },
-    };
-  }
-
   /**
-   * The transaction item that records a token created or deleted. It leaves the revision (and
-   * so every SDK's ETag) alone: the payload did not change, only who may fetch it.
+   * Applies a change SDKs can see: `items` and the revision bump in one transaction (the bump
+   * last, so a failed index still points into `items`), then the listeners.
    */
-  tokenChange(): TransactWriteItem {
-    return {
-      Update: {
-        TableName: this.tableName,
-        Key: keys.revision(),
-        UpdateExpression: 'ADD tokenChanges :one',
-        ExpressionAttributeValues: { ':one': 1 },
-      },
-    };
+  async commit(items: TransactWriteItem[], options: TransactOptions = {}): Promise<TransactionOutcome> {
+    return this.committed(await transactWriteDetailed(this.db, [...items, this.counterMove('revision')], options));
   }
 
   /**
-   * Calls `listener` after each transaction of this process that moved the revision has
+   * Applies a token created or deleted with the token-change counter moved. It leaves the
+   * revision (and so every SDK's ETag) alone: the payload did not change, only who may fetch it.
+   * Listeners are told too, so this process reads the counter again at once.
+   */
+  async commitTokenChange(items: TransactWriteItem[]): Promise<TransactionOutcome> {
+    return this.committed(await transactWriteDetailed(this.db, [...items, this.counterMove('tokenChanges')]));
+  }
+
+  /**
+   * Calls `listener` after each transaction of this process that moved the revision item has
    * succeeded, so a cached revision can be dropped the moment this process writes (the
    * SDK path serves a same-process write at once, whatever its revision-check interval).
    */
   onCommittedBump(listener: () => void): void {
     this.bumpListeners.add(listener);
   }
-}
 
-/**
- * A middleware on the client rather than a call in each store: every store's transaction
- * goes through the one client, so no write path, present or future, can forget to report.
- * It runs before marshalling, where keys are still plain values.
- */
-function watchCommittedBumps(db: DynamoDBDocumentClient, tableName: string, onBump: () => void): void {
-  const revisionKey = keys.revision();
-  const movesRevision = (input: unknown): boolean => {
-    const items = (input as { TransactItems?: TransactWriteItem[] }).TransactItems ?? [];
-    return items.some(({ Update }) => Update?.TableName === tableName && Update.Key?.pk === revisionKey.pk && Update.Key.sk === revisionKey.sk);
-  };
-  db.middlewareStack.add(
-    (next, context) => async (args) => {
-      const result = await next(args);
-      if (context.commandName === 'TransactWriteItemsCommand' && movesRevision(args.input)) onBump();
-      return result;
-    },
-    { step: 'initialize', priority: 'low' },
-  );
+  private committed(outcome: TransactionOutcome): TransactionOutcome {
+    if (outcome.ok) for (const listener of this.bumpListeners) listener();
+    return outcome;
+  }
+
+  private counterMove(counter: 'revision' | 'tokenChanges'): TransactWriteItem {
+    return {
+      Update: {
+        TableName: this.tableName,
+        Key: keys.revision(),
+        UpdateExpression: `ADD ${counter} :one`,
+        ExpressionAttributeValues: { ':one': 1 },
+      },
+    };
+  }
 }

@@ -11,7 +11,9 @@ export type TransactionOutcome = { ok: true } | { ok: false; failedIndex: number
 
 /**
  * Applies all items or none. When a condition fails it answers which item's condition it was,
- * so the caller can tell a concurrent change from a taken name or a missing reference.
+ * so the caller can tell a concurrent change from a taken name or a missing reference. Every
+ * other refusal (a DynamoDB limit, an outage) arrives already translated by the client
+ * (error-translation.ts) and passes through.
  */
 export async function transactWriteDetailed(
   db: DynamoDBDocumentClient,
@@ -32,9 +34,6 @@ export async function transactWriteDetailed(
       if (failedIndex >= 0) return { ok: false, failedIndex };
       const lostRace = reasons.findIndex((reason, index) => reason.Code === 'TransactionConflict' && options.lostRace?.(index));
       if (lostRace >= 0) return { ok: false, failedIndex: lostRace };
-      if (reasons.some((reason) => reason.Code === 'ValidationError' && /size/i.test(reason.Message ?? ''))) {
-        throw new ValidationFailed('The change would make a stored item larger than DynamoDB allows (400 KB)');
-      }
       // Another transaction held one of the items. Nothing was applied, so the same transaction
       // is tried again; its conditions then decide against whatever the other one wrote.
       if (!reasons.some((reason) => reason.Code === 'TransactionConflict') || attempt >= CONFLICT_ATTEMPTS) throw error;

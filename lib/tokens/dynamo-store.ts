@@ -4,7 +4,6 @@ import type { ApiTokenStore } from './store.js';
 import { queryCollection } from '../store/query.js';
 import type { DynamoRevisionStore } from '../store/revision-store.js';
 import { keys } from '../store/table-design.js';
-import { transactWrite } from '../store/transact.js';
 
 /**
  * API tokens, one item per secret hash. Every insert and delete moves the token-change counter
@@ -14,7 +13,7 @@ export class DynamoApiTokenStore implements ApiTokenStore {
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly tableName: string,
-    private readonly revisions: Pick<DynamoRevisionStore, 'tokenChange'>,
+    private readonly revisions: Pick<DynamoRevisionStore, 'commitTokenChange'>,
   ) {}
 
   async findByHash(secretHash: string): Promise<ApiToken | undefined> {
@@ -34,8 +33,8 @@ export class DynamoApiTokenStore implements ApiTokenStore {
     return items.map(toToken);
   }
 
-  insert(token: ApiToken): Promise<boolean> {
-    return transactWrite(this.db, [
+  async insert(token: ApiToken): Promise<boolean> {
+    const outcome = await this.revisions.commitTokenChange([
       {
         Put: {
           TableName: this.tableName,
@@ -43,15 +42,12 @@ export class DynamoApiTokenStore implements ApiTokenStore {
           ConditionExpression: 'attribute_not_exists(pk)',
         },
       },
-      this.revisions.tokenChange(),
     ]);
+    return outcome.ok;
   }
 
   async delete(secretHash: string): Promise<void> {
-    await transactWrite(this.db, [
-      { Delete: { TableName: this.tableName, Key: keys.apiToken(secretHash) } },
-      this.revisions.tokenChange(),
-    ]);
+    await this.revisions.commitTokenChange([{ Delete: { TableName: this.tableName, Key: keys.apiToken(secretHash) } }]);
   }
 }
 

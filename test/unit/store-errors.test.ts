@@ -1,0 +1,71 @@
+import { DynamoDBClient, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { describe, expect, it } from 'vitest';
+import { ServiceUnavailable, ValidationFailed } from '../../lib/errors.js';
+import { conditionalWrite } from '../../lib/store/dynamo-errors.js';
+import { translateSdkErrors } from '../../lib/store/error-translation.js';
+import { transactWriteDetailed } from '../../lib/store/transact.js';
+
+const ITEM_LIMIT = /larger than DynamoDB allows \(400 KB\)/;
+const KEY_LIMIT = /a key may hold at most 1024 bytes/;
+
+/** A client whose every call fails with `error`, as DynamoDB would answer, behind the translation. */
+function failingClient(error: Error): DynamoDBDocumentClient {
+  const db = DynamoDBDocumentClient.from(
+    new DynamoDBClient({ region: 'local', endpoint: 'http://127.0.0.1:1', credentials: { accessKeyId: 'x', secretAccessKey: 'x' } }),
+  );
+  translateSdkErrors(db);
+  db.middlewareStack.add(() => async () => Promise.reject(error), { step: 'initialize', priority: 'low' });
+  return db;
+}
+
+function validation(message: string): Error {
+  return Object.assign(new Error(message), { name: 'ValidationException' });
+}
+
+function cancelled(...reasons: Array<{ Code: string; Message?: string }>): TransactionCanceledException {
+  return new TransactionCanceledException({ message: 'Transaction cancelled', $metadata: {}, CancellationReasons: reasons });
+}
+
+const put = new PutCommand({ TableName: 't', Item: { pk: 'a', sk: 'b' } });
+const item = { Put: { TableName: 't', Item: { pk: 'a', sk: 'b' } } };
+
+// The messages are DynamoDB's (the service's and DynamoDB Local's): the client translates each
+// before a store's own catch sees it, so conditionalWrite and transact.ts need no size rules.
+describe('DynamoDB refusals, as every store sees them', () => {
+  it.each([
+    ['Item size has exceeded the maximum allowed size', ITEM_LIMIT],
+    ['Item size to update has exceeded the maximum allowed size', ITEM_LIMIT],
+    ['Hash primary key values must be under 2048 bytes, and range primary key values must be under 1024 bytes', KEY_LIMIT],
+  ])('a single write refused with "%s" is a 400 naming the limit', async (message, limit) => {
+    const refused = conditionalWrite(() => failingClient(validation(message)).send(put));
+
+    await expect(refused).rejects.toThrow(ValidationFailed);
+    await expect(refused).rejects.toThrow(limit);
+  });
+
+  it.each([
+    ['Item size has exceeded the maximum allowed size', ITEM_LIMIT],
+    ['Item size to update has exceeded the maximum allowed size', ITEM_LIMIT],
+    ['Aggregated size of all range keys has exceeded the size limit of 1024 bytes', KEY_LIMIT],
+    ['One or more parameter values were invalid: Size of hashkey has exceeded the maximum size limit of2048 bytes', KEY_LIMIT],
+  ])('a transaction with an item refused with "%s" is a 400 naming the limit', async (message, limit) => {
+    const refused = transactWriteDetailed(failingClient(cancelled({ Code: 'None' }, { Code: 'ValidationError', Message: message })), [item, item]);
+
+    await expect(refused).rejects.toThrow(ValidationFailed);
+    await expect(refused).rejects.toThrow(limit);
+  });
+
+  it('leaves a failed condition to the store, even beside an item over a limit', async () => {
+    const db = failingClient(cancelled({ Code: 'ValidationError', Message: 'Item size has exceeded the maximum allowed size' }, { Code: 'ConditionalCheckFailed' }));
+
+    expect(await transactWriteDetailed(db, [item, item])).toEqual({ ok: false, failedIndex: 1 });
+  });
+
+  it('answers an outage as 503 on every path', async () => {
+    const throttled = Object.assign(new Error('slow down'), { name: 'ThrottlingException' });
+
+    await expect(conditionalWrite(() => failingClient(throttled).send(put))).rejects.toThrow(ServiceUnavailable);
+    await expect(transactWriteDetailed(failingClient(throttled), [item])).rejects.toThrow(ServiceUnavailable);
+  });
+});
