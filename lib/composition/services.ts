@@ -1,114 +1,147 @@
 import packageJson from '../../package.json' with { type: 'json' };
 import type { AppConfig } from '../config.js';
-import { createClientServices } from './client-services.js';
 import type { ClientApplicationStore, MetricsStore } from '../client/store.js';
 import { ContextFieldService } from '../context-fields/service.js';
-import { featureCatalog } from '../features/catalog.js';
-import { transferCatalog } from '../transfer/catalog.js';
-import { ExportService } from '../transfer/export-service.js';
-import { ImportService } from '../transfer/import-service.js';
-import { StateExportService } from '../state/service.js';
+import { DynamoContextFieldStore } from '../context-fields/dynamo-store.js';
+import { DynamoEnvironmentStore } from '../environments/dynamo-store.js';
+import { EnvironmentService } from '../environments/service.js';
+import { DynamoEventStore } from '../events/dynamo-store.js';
+import { FeatureAggregates } from '../features/aggregate.js';
+import { FeatureLifecycleService } from '../features/lifecycle-service.js';
+import type { FeatureCatalog, LastSeenReader } from '../features/ports.js';
+import { FeatureRelationService } from '../features/relation-service.js';
+import type { FeatureStore } from '../features/store.js';
+import { FeatureStrategyService } from '../features/strategy-service.js';
+import { FeatureVariantService } from '../features/variant-service.js';
+import { FeatureViews } from '../features/views.js';
+import { DynamoGroupStore } from '../groups/dynamo-store.js';
+import { GroupService } from '../groups/service.js';
+import { DynamoSnapshotStore } from '../insights/dynamo-store.js';
 import { ProjectStatsService } from '../insights/project-stats-service.js';
 import { InsightsService } from '../insights/service.js';
-import { DynamoSnapshotStore } from '../insights/dynamo-store.js';
-import { createFeatureServices } from './feature-services.js';
-import type { LastSeenReader } from '../features/ports.js';
+import { DynamoInstanceStore } from '../instance/dynamo-store.js';
+import { DynamoSeedStore } from '../instance/dynamo-seed-store.js';
 import { FirstStart } from '../instance/first-start.js';
 import { UiConfigService } from '../instance/ui-config.js';
-import { EnvironmentService } from '../environments/service.js';
+import { DynamoOidcSettingsStore } from '../oidc/dynamo-store.js';
+import { OidcSettingsService } from '../oidc/service.js';
+import { DynamoProjectStore } from '../projects/dynamo-store.js';
 import { ProjectEnvironmentService } from '../projects/project-environments.js';
 import { ProjectService } from '../projects/project-service.js';
 import { storedScopeCatalog } from '../projects/scope-catalog.js';
-import { SegmentService } from '../segments/service.js';
-import type { SegmentStore } from '../segments/store.js';
-import { DynamoContextFieldStore } from '../context-fields/dynamo-store.js';
-import { DynamoEnvironmentStore } from '../environments/dynamo-store.js';
-import { DynamoEventStore } from '../events/dynamo-store.js';
-import { DynamoInstanceStore } from '../instance/dynamo-store.js';
-import { DynamoProjectStore } from '../projects/dynamo-store.js';
-import { DynamoSeedStore } from '../instance/dynamo-seed-store.js';
-import { DynamoStrategyTypeStore } from '../strategies/dynamo-store.js';
-import { DynamoTagTypeStore } from '../tag-types/dynamo-store.js';
-import { StrategyTypeService } from '../strategies/service.js';
-import { TagTypeService } from '../tag-types/service.js';
-import { ApiTokenService } from '../tokens/service.js';
-import { GroupService } from '../groups/service.js';
-import { OidcSettingsService } from '../oidc/service.js';
 import { keyMaterialSource } from '../secrets/key-source.js';
 import { SecretBox } from '../secrets/secret-box.js';
-import { SignupTokenService } from '../signup-tokens/service.js';
-import { DynamoGroupStore } from '../groups/dynamo-store.js';
-import { DynamoOidcSettingsStore } from '../oidc/dynamo-store.js';
+import { SegmentService } from '../segments/service.js';
+import type { SegmentStore } from '../segments/store.js';
 import { DynamoSignupTokenStore } from '../signup-tokens/dynamo-store.js';
+import { SignupTokenService } from '../signup-tokens/service.js';
+import { StateExportService } from '../state/service.js';
+import { DynamoStrategyTypeStore } from '../strategies/dynamo-store.js';
+import { StrategyTypeService } from '../strategies/service.js';
+import { DynamoTagTypeStore } from '../tag-types/dynamo-store.js';
+import { TagTypeService } from '../tag-types/service.js';
+import { ApiTokenService } from '../tokens/service.js';
+import { ExportService } from '../transfer/export-service.js';
+import { ImportService } from '../transfer/import-service.js';
 import { DynamoUserStore } from '../users/dynamo-store.js';
 import { UserService } from '../users/service.js';
+import { featureCatalog, insightCatalog, stateCatalog, transferCatalog } from './catalogs.js';
+import { createClientServices, type StoreContext } from './client-services.js';
 
-/** The composition root: builds every service from one parsed configuration. */
+/**
+ * The composition root: builds every service from one parsed configuration, on top of the SDK
+ * root (client-services.ts), which stays a root of its own only so the client function's bundle
+ * holds no admin module (ADR 9). Every resource's services are built here the same way, the
+ * feature services included (they once had a builder of their own, the one resource that did):
+ * from named stores and services, and where a service reads other resources, from the port its
+ * own folder declares, built in catalogs.ts. Nothing is filled from this object as a whole.
+ */
 export function createServices(config: AppConfig) {
   // The SDK path's wiring is shared, not repeated: same stores, revision clock and token cache.
   const sdk = createClientServices(config);
-  const { db, tableName: table, revisions } = sdk.store;
-  const { featureStore, metricsStore, segmentStore, clientApplications } = sdk;
-  const projectStore = new DynamoProjectStore(db, table, revisions);
-  const environmentStore = new DynamoEnvironmentStore(db, table);
-  const scopeCatalog = storedScopeCatalog(projectStore, environmentStore);
-  const strategyTypes = new StrategyTypeService(new DynamoStrategyTypeStore(db, table), featureStore);
+  const { featureStore, revisions } = sdk;
+  const stores = adminStores(sdk.store);
+  // Admin callers see the SDK root's stores through the ports they need, not as DynamoDB adapters.
+  const lastSeen: LastSeenReader = sdk.metricsStore;
+  const metrics: MetricsStore = sdk.metricsStore;
+  const clientApplications: ClientApplicationStore = sdk.clientApplications;
+  const segmentStore: SegmentStore = sdk.segmentStore;
+  const events = stores.eventStore;
+  const scopeCatalog = storedScopeCatalog(stores.projectStore, stores.environmentStore);
+  const projects = new ProjectService(stores.projectStore, stores.environmentStore, featureStore);
+  const environments = new EnvironmentService(stores.environmentStore);
+  const strategyTypes = new StrategyTypeService(stores.strategyTypeStore, featureStore);
+  const contextFields = new ContextFieldService(stores.contextFieldStore);
+  const tagTypes = new TagTypeService(stores.tagTypeStore);
   // Groups resolve members through the user store; deleting a user asks the groups it is in.
-  const userStore = new DynamoUserStore(db, table);
-  const groups = new GroupService(new DynamoGroupStore(db, table), userStore);
-  const users = new UserService(userStore, groups);
-  const oidcSettings = new OidcSettingsService(new DynamoOidcSettingsStore(db, table), new SecretBox(keyMaterialSource(config)));
-  const services = {
-    config,
-    revisions,
-    dynamoRequests: sdk.dynamoRequests,
-    featureStore,
+  const groups = new GroupService(stores.groupStore, stores.userStore);
+  const users = new UserService(stores.userStore, groups);
+  const apiTokens = new ApiTokenService(sdk.tokenStore, scopeCatalog, sdk.tokens);
+  const oidcSettings = new OidcSettingsService(stores.oidcSettingsStore, new SecretBox(keyMaterialSource(config)));
+  const features = featureServices(featureStore, featureCatalog({ projects, strategyTypes, segmentStore, contextFields, tagTypes }), lastSeen);
+  const transfers = transferCatalog({ environments, projects, contextFields, segmentStore, tagTypes, strategyTypes });
+  const insightReads = insightCatalog({ users, featureStore, projects, environments, events, metrics });
+  return {
+    config, revisions, dynamoRequests: sdk.dynamoRequests, featureStore,
     /** Change events, written by the stores inside each change's transaction. */
-    events: new DynamoEventStore(db, table),
-    clientFeatures: sdk.clientFeatures,
-    clientMetrics: sdk.clientMetrics,
-    clientApplications: clientApplications as ClientApplicationStore,
+    events,
+    clientFeatures: sdk.clientFeatures, clientMetrics: sdk.clientMetrics, clientApplications,
     /** When SDKs last reported each feature, for the admin feature views. */
-    lastSeen: metricsStore as LastSeenReader,
-    metrics: metricsStore as MetricsStore,
-    apiTokens: new ApiTokenService(sdk.tokenStore, scopeCatalog, sdk.tokens),
-    strategyTypes,
-    users,
-    groups,
-    oidcSettings,
-    signupTokens: new SignupTokenService(new DynamoSignupTokenStore(db, table), users, config.unleashUrl),
+    lastSeen, metrics,
+    apiTokens, strategyTypes, users, groups, oidcSettings,
+    signupTokens: new SignupTokenService(stores.signupTokenStore, users, config.unleashUrl),
     /** Writes a fresh install's data once per table (local start, tests, cloud bootstrap). */
-    firstStart: new FirstStart(new DynamoSeedStore(db, table)),
-    projects: new ProjectService(projectStore, environmentStore, featureStore),
-    projectEnvironments: new ProjectEnvironmentService(projectStore, environmentStore, strategyTypes),
-    environments: new EnvironmentService(environmentStore),
+    firstStart: new FirstStart(stores.seedStore),
+    projects,
+    projectEnvironments: new ProjectEnvironmentService(stores.projectStore, stores.environmentStore, strategyTypes),
+    environments,
     /** Read-only segments for the SDK payload and the feature services. */
-    segmentStore: segmentStore as SegmentStore,
-    segments: new SegmentService(segmentStore, scopeCatalog, featureStore),
-    contextFields: new ContextFieldService(new DynamoContextFieldStore(db, table)),
-    tagTypes: new TagTypeService(new DynamoTagTypeStore(db, table)),
+    segmentStore,
+    segments: new SegmentService(sdk.segmentStore, scopeCatalog, featureStore),
+    contextFields, tagTypes,
     uiConfig: new UiConfigService(
       { version: packageJson.version, unleashUrl: config.unleashUrl, baseUriPath: config.baseUriPath },
-      new DynamoInstanceStore(db, table),
+      stores.instanceStore,
       oidcSettings,
     ),
-  };
-  const features = createFeatureServices(featureStore, featureCatalog(services), services.lastSeen);
-  const transfers = transferCatalog(services);
-  return {
-    ...services,
     features,
-    state: new StateExportService({ ...services, features: featureStore }),
-    projectStats: new ProjectStatsService(featureStore, services.environments, services.events),
-    insights: new InsightsService(
-      { ...services, features: featureStore, usage: (day) => metricsStore.hourlyCounts(day) },
-      new DynamoSnapshotStore(db, table),
-    ),
-    transfer: {
-      exports: new ExportService(featureStore, transfers),
-      imports: new ImportService(features.aggregates, transfers),
-    },
+    state: new StateExportService(stateCatalog({ featureStore, strategyTypes, projects, tagTypes, environments, apiTokens, segmentStore, events })),
+    projectStats: new ProjectStatsService(insightReads),
+    insights: new InsightsService(insightReads, stores.snapshotStore),
+    transfer: { exports: new ExportService(featureStore, transfers), imports: new ImportService(features.aggregates, transfers) },
   };
 }
 
 export type Services = ReturnType<typeof createServices>;
+
+/** The feature services, sharing one optimistic-concurrency runner over the store. */
+function featureServices(featureStore: FeatureStore, catalog: FeatureCatalog, lastSeen: LastSeenReader) {
+  const aggregates = new FeatureAggregates(featureStore);
+  return {
+    aggregates,
+    lifecycle: new FeatureLifecycleService(aggregates, catalog),
+    strategies: new FeatureStrategyService(aggregates, catalog),
+    variants: new FeatureVariantService(aggregates, catalog),
+    relations: new FeatureRelationService(aggregates, catalog),
+    views: new FeatureViews(catalog, lastSeen),
+  };
+}
+
+/** The DynamoDB adapters only the admin API uses; the SDK root built the ones it shares. */
+function adminStores({ db, tableName: table, revisions }: StoreContext) {
+  return {
+    projectStore: new DynamoProjectStore(db, table, revisions),
+    environmentStore: new DynamoEnvironmentStore(db, table),
+    eventStore: new DynamoEventStore(db, table),
+    strategyTypeStore: new DynamoStrategyTypeStore(db, table),
+    contextFieldStore: new DynamoContextFieldStore(db, table),
+    tagTypeStore: new DynamoTagTypeStore(db, table),
+    userStore: new DynamoUserStore(db, table),
+    groupStore: new DynamoGroupStore(db, table),
+    oidcSettingsStore: new DynamoOidcSettingsStore(db, table),
+    signupTokenStore: new DynamoSignupTokenStore(db, table),
+    seedStore: new DynamoSeedStore(db, table),
+    instanceStore: new DynamoInstanceStore(db, table),
+    snapshotStore: new DynamoSnapshotStore(db, table),
+  };
+}

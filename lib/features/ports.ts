@@ -5,8 +5,8 @@ import type { Segment } from '../segments/model.js';
 
 /**
  * What the feature services need to know about the rest of the catalogue. The composition
- * root (lib/composition/services.ts) answers it from the project, segment, context-field, tag-type and
- * strategy-type services.
+ * root builds it (lib/composition/catalogs.ts) from the project, segment, context-field,
+ * tag-type and strategy-type services.
  */
 export interface FeatureCatalog {
   /** The project, or NotFound. */

@@ -1,15 +1,11 @@
-import type { Environment } from '../environments/model.js';
-import type { EventReader } from '../events/store.js';
-import type { Feature } from '../features/model.js';
+import type { ProjectStatsCatalog } from './ports.js';
 import { projectStats, WINDOW_DAYS, type ProjectStats } from './project-stats.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 export class ProjectStatsService {
   constructor(
-    private readonly features: { listAll(): Promise<Feature[]> },
-    private readonly environments: { list(): Promise<Environment[]> },
-    private readonly events: EventReader,
+    private readonly catalog: ProjectStatsCatalog,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
@@ -19,11 +15,11 @@ export class ProjectStatsService {
    */
   async forProject(projectId: string): Promise<ProjectStats> {
     const now = this.now();
-    const [features, environments] = await Promise.all([this.features.listAll(), this.environments.list()]);
+    const [features, environments] = await Promise.all([this.catalog.allFeatures(), this.catalog.environments()]);
     const own = features.filter((feature) => feature.project === projectId);
     const windows = now.getTime() - 2 * WINDOW_DAYS * DAY_MS;
     const since = own.reduce((earliest, feature) => Math.min(earliest, Date.parse(feature.createdAt)), windows);
-    const events = await this.events.between(new Date(since), now);
+    const events = await this.catalog.eventsBetween(new Date(since), now);
     const production = new Set(environments.filter((e) => e.type === 'production').map((e) => e.name));
     return projectStats(projectId, own, events, production, now);
   }

@@ -1,21 +1,8 @@
-import type { Environment } from '../environments/model.js';
-import type { EventReader } from '../events/store.js';
-import type { Feature } from '../features/model.js';
-import type { Project } from '../projects/model.js';
-import { flagFigures, isoWeek, takeSnapshot, userFigures, type DailySnapshot, type UsageCount } from './snapshot.js';
+import type { InsightCatalog } from './ports.js';
+import { flagFigures, isoWeek, takeSnapshot, userFigures, type DailySnapshot } from './snapshot.js';
 import type { SnapshotStore } from './store.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-
-export interface InsightSources {
-  users: { list(): Promise<Array<{ seenAt: string | null }>> };
-  features: { listAll(): Promise<Feature[]> };
-  projects: { list(): Promise<Project[]> };
-  environments: { list(): Promise<Environment[]> };
-  events: EventReader;
-  /** SDK usage counts of one UTC day (`yyyy-mm-dd`). */
-  usage(day: string): Promise<UsageCount[]>;
-}
 
 /**
  * E14. Totals are read live; trends come from daily snapshots, taken by a scheduled function
@@ -23,7 +10,7 @@ export interface InsightSources {
  */
 export class InsightsService {
   constructor(
-    private readonly sources: InsightSources,
+    private readonly catalog: InsightCatalog,
     private readonly snapshots: SnapshotStore,
     private readonly now: () => Date = () => new Date(),
   ) {}
@@ -37,13 +24,13 @@ export class InsightsService {
     const dayEnd = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
     const dayStart = new Date(dayEnd.getTime() - DAY_MS);
     const [users, features, projects, environments, dayEvents] = await Promise.all([
-      this.sources.users.list(), this.sources.features.listAll(), this.sources.projects.list(),
-      this.sources.environments.list(), this.sources.events.between(dayStart, dayEnd),
+      this.catalog.users(), this.catalog.allFeatures(), this.catalog.projects(),
+      this.catalog.environments(), this.catalog.eventsBetween(dayStart, dayEnd),
     ]);
     const since = features.reduce((earliest, f) => Math.min(earliest, Date.parse(f.createdAt)), dayStart.getTime());
     const [history, usage] = await Promise.all([
-      this.sources.events.between(new Date(since), now),
-      this.sources.usage(dayStart.toISOString().slice(0, 10)),
+      this.catalog.eventsBetween(new Date(since), now),
+      this.catalog.usage(dayStart.toISOString().slice(0, 10)),
     ]);
     const snapshot = takeSnapshot({ now, users, features, projects, environments, dayEvents, history, usage });
     await this.snapshots.save(snapshot);
@@ -53,7 +40,7 @@ export class InsightsService {
   async insights() {
     const now = this.now();
     const [users, features, snapshots] = await Promise.all([
-      this.sources.users.list(), this.sources.features.listAll(), this.snapshots.list(),
+      this.catalog.users(), this.catalog.allFeatures(), this.snapshots.list(),
     ]);
     const week = (date: string) => isoWeek(date);
     return {

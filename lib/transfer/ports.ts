@@ -4,7 +4,11 @@ import type { Project } from '../projects/model.js';
 import type { Segment } from '../segments/model.js';
 import type { TagType } from '../tag-types/model.js';
 
-/** What export and import read from, and create in, the rest of the catalogue. */
+/**
+ * What export and import read from, and create in, the rest of the catalogue. The composition
+ * root builds it (lib/composition/catalogs.ts) from the environment, project, context-field,
+ * segment, tag-type and strategy-type services.
+ */
 export interface TransferCatalog {
   environments(): Promise<Environment[]>;
   project(id: string): Promise<Project>;

@@ -1,0 +1,26 @@
+import type { Environment } from '../environments/model.js';
+import type { ChangeEvent } from '../events/model.js';
+import type { Feature } from '../features/model.js';
+import type { Project } from '../projects/model.js';
+import type { User } from '../users/model.js';
+import type { UsageCount } from './snapshot.js';
+
+/**
+ * What insights and project statistics read from the rest of the instance. The composition
+ * root builds it (lib/composition/catalogs.ts) from the feature, event and metrics stores and
+ * the user, project and environment services.
+ */
+export interface InsightCatalog {
+  users(): Promise<Array<Pick<User, 'seenAt'>>>;
+  /** Every feature, archived ones included. */
+  allFeatures(): Promise<Feature[]>;
+  projects(): Promise<Project[]>;
+  environments(): Promise<Environment[]>;
+  /** Change events with from <= createdAt < to, oldest first. */
+  eventsBetween(from: Date, to: Date): Promise<ChangeEvent[]>;
+  /** SDK usage counts of one UTC day (`yyyy-mm-dd`). */
+  usage(day: string): Promise<UsageCount[]>;
+}
+
+/** The part of the catalogue one project's statistics read. */
+export type ProjectStatsCatalog = Pick<InsightCatalog, 'allFeatures' | 'environments' | 'eventsBetween'>;

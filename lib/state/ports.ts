@@ -1,0 +1,25 @@
+import type { Environment } from '../environments/model.js';
+import type { ChangeEvent } from '../events/model.js';
+import type { Feature } from '../features/model.js';
+import type { ProjectSummary } from '../projects/project-service.js';
+import type { Segment } from '../segments/model.js';
+import type { StrategyType } from '../strategies/model.js';
+import type { TagType } from '../tag-types/model.js';
+import type { ApiToken } from '../tokens/model.js';
+
+/**
+ * What the state export reads from the rest of the instance. The composition root builds it
+ * (lib/composition/catalogs.ts) from the feature and event stores and the other resources' services.
+ */
+export interface StateCatalog {
+  /** Every feature, archived ones included (the export leaves archived ones out itself). */
+  allFeatures(): Promise<Feature[]>;
+  strategyTypes(): Promise<StrategyType[]>;
+  projects(): Promise<ProjectSummary[]>;
+  tagTypes(): Promise<TagType[]>;
+  environments(): Promise<Environment[]>;
+  apiTokens(): Promise<ApiToken[]>;
+  segments(): Promise<Segment[]>;
+  /** Change events with from <= createdAt < to, oldest first. */
+  eventsBetween(from: Date, to: Date): Promise<ChangeEvent[]>;
+}
