@@ -12,5 +12,5 @@ export const defineOperations = clientOperations;
  */
 export const handler = lazyHandler(() => {
   const services = createClientServices(loadConfig(process.env));
-  return buildRouter(clientRoutes, clientOperations(services), services.tokens, { namesActor: false });
+  return buildRouter(clientRoutes, clientOperations(services), services.tokens, { keepsDeadline: false });
 });

@@ -19,7 +19,7 @@ export interface ChangeEvent {
   changes?: string[] | undefined;
 }
 
-/** An event made now, by whoever is acting (see actor.ts). */
+/** An event made now by `createdBy`, the actor the service was given by its caller. */
 export function changeEvent(type: string, details: Omit<ChangeEvent, 'id' | 'type' | 'createdAt' | 'createdBy'>, createdBy: string): ChangeEvent {
   return { id: randomUUID(), type, createdAt: new Date().toISOString(), createdBy, ...details };
 }

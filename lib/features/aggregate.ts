@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Conflict, NotFound, ValidationFailed } from '../errors.js';
-import { currentActor } from '../events/actor.js';
-import { hasTimeToWrite, TooLateToWrite } from '../request-scope.js';
+import { hasTimeToWrite, TooLateToWrite } from '../request-deadline.js';
 import { featureChanges, type ChangeEvent } from '../events/model.js';
 import type { Feature } from './model.js';
 import type { CommitOutcome, FeatureCommit, FeatureStore } from './store.js';
@@ -39,21 +38,21 @@ export class FeatureAggregates {
    * The first attempt is optimistic. A change that lost a race retries in turn with the other
    * losers of this process, one attempt at a time: many writers in one process (the local
    * server, a burst of tests) then stop colliding with each other, and only writers in other
-   * processes can still move a version under them.
+   * processes can still move a version under them. `actor` is who the change events name.
    */
-  async apply<T>(change: Change<T>): Promise<T> {
+  async apply<T>(actor: string, change: Change<T>): Promise<T> {
     for (let attempt = 1; ; attempt += 1) {
-      const outcome = attempt === 1 ? await this.attempt(change) : await this.inTurn(() => this.attemptInTime(change));
+      const outcome = attempt === 1 ? await this.attempt(change, actor) : await this.inTurn(() => this.attemptInTime(change, actor));
       if (outcome.ok) return outcome.result;
       if (outcome.refusal.reason !== 'version-changed' || attempt >= MAX_ATTEMPTS) throw refusal(outcome.refusal);
       await backoff(attempt);
     }
   }
 
-  private async attempt<T>(change: Change<T>): Promise<{ ok: true; result: T } | { ok: false; refusal: Exclude<CommitOutcome, { ok: true }> }> {
+  private async attempt<T>(change: Change<T>, actor: string): Promise<{ ok: true; result: T } | { ok: false; refusal: Exclude<CommitOutcome, { ok: true }> }> {
     const { commit, result } = await change((name) => this.store.get(name));
     if (commit.writes.length === 0) return { ok: true, result };
-    const outcome = await this.store.commit({ ...commit, events: [...(commit.events ?? []), ...changeEvents(commit)] });
+    const outcome = await this.store.commit({ ...commit, events: [...(commit.events ?? []), ...changeEvents(commit, actor)] });
     return outcome.ok ? { ok: true, result } : { ok: false, refusal: outcome };
   }
 
@@ -61,9 +60,9 @@ export class FeatureAggregates {
    * A retry that could no longer write in time gives up before reading: the store would refuse
    * its commit anyway, and the other writers waiting their turn get it sooner.
    */
-  private attemptInTime<T>(change: Change<T>) {
+  private attemptInTime<T>(change: Change<T>, actor: string) {
     if (!hasTimeToWrite()) throw new TooLateToWrite();
-    return this.attempt(change);
+    return this.attempt(change, actor);
   }
 
   private async inTurn<T>(step: () => Promise<T>): Promise<T> {
@@ -113,9 +112,8 @@ function backoff(attempt: number): Promise<void> {
 }
 
 /** One event per feature written, listing what changed; writes that change nothing leave none. */
-function changeEvents(commit: FeatureCommit): ChangeEvent[] {
+function changeEvents(commit: FeatureCommit, createdBy: string): ChangeEvent[] {
   const createdAt = new Date().toISOString();
-  const createdBy = currentActor();
   return commit.writes.flatMap(({ before, after }) => {
     const changes = featureChanges(before, after);
     const feature = (after ?? before) as Feature;

@@ -34,7 +34,7 @@ export class FeatureLifecycleService {
     private readonly now: () => Date = () => new Date(),
   ) {}
 
-  async create(projectId: string, input: NewFeature): Promise<Feature> {
+  async create(projectId: string, input: NewFeature, actor: string): Promise<Feature> {
     const project = await this.catalog.project(projectId);
     checkFeatureName(input.name, project);
     const existing = await this.aggregates.store.get(input.name);
@@ -55,7 +55,7 @@ export class FeatureLifecycleService {
       children: [],
       version: 1,
     };
-    return this.aggregates.apply(async () => ({
+    return this.aggregates.apply(actor, async () => ({
       commit: {
         writes: [{ before: undefined, after: feature }],
         projectFeatureCounts: { [project.id]: { delta: 1, limit: project.featureLimit } },
@@ -86,8 +86,8 @@ export class FeatureLifecycleService {
     return all.filter((feature) => feature.archived && (projectId === undefined || feature.project === projectId));
   }
 
-  async update(projectId: string, name: string, details: FeatureDetails): Promise<Feature> {
-    return this.aggregates.apply(async (read) => {
+  async update(projectId: string, name: string, details: FeatureDetails, actor: string): Promise<Feature> {
+    return this.aggregates.apply(actor, async (read) => {
       const before = await this.aggregates.activeFeature(projectId, name, read);
       const write = replaced(before, { ...before, ...definedOnly(details) });
       return { commit: { writes: [write] }, result: write.after };
@@ -99,14 +99,14 @@ export class FeatureLifecycleService {
    * impressionData are kept; name and project stay as the URL says; variants have their own
    * endpoints, and archiving has its own (Unleash's archive-by-patch skips its checks).
    */
-  async patch(projectId: string, name: string, operations: PatchOperation[]): Promise<Feature> {
+  async patch(projectId: string, name: string, operations: PatchOperation[], actor: string): Promise<Feature> {
     if (operations.some((op) => op.path.includes('/variants') || ('from' in op && String(op.from).includes('/variants')))) {
       throw new PermissionDenied(
         'UPDATE_FEATURE_VARIANTS',
         `Variants cannot be changed here; use /api/admin/projects/${projectId}/features/${name}/variants`,
       );
     }
-    return this.aggregates.apply(async (read) => {
+    return this.aggregates.apply(actor, async (read) => {
       const before = await this.aggregates.activeFeature(projectId, name, read);
       const patched = applyMetadataPatch(before, operations);
       const write = replaced(before, { ...before, ...patched });
@@ -115,8 +115,8 @@ export class FeatureLifecycleService {
   }
 
   /** E5: unknown names are ignored; archived features of the project change too. */
-  async markStale(projectId: string, names: string[], stale: boolean): Promise<void> {
-    await this.aggregates.apply(async (read) => {
+  async markStale(projectId: string, names: string[], stale: boolean, actor: string): Promise<void> {
+    await this.aggregates.apply(actor, async (read) => {
       const features = await this.ofProject(projectId, names, read, 'UPDATE_FEATURE');
       const writes = features.filter((f) => f.stale !== stale).map((f) => replaced(f, { ...f, stale }));
       if (writes.length > BATCH_WRITES) throw new ValidationFailed(`features: change at most ${BATCH_WRITES} features per call`);
@@ -128,8 +128,8 @@ export class FeatureLifecycleService {
    * E6: archives the named features of the project. A parent can only go together with all of
    * its children; an archived child loses its dependency. Nothing is archived when any check fails.
    */
-  async archive(projectId: string, names: string[]): Promise<void> {
-    await this.aggregates.apply(async (read) => {
+  async archive(projectId: string, names: string[], actor: string): Promise<void> {
+    await this.aggregates.apply(actor, async (read) => {
       const features = (await this.ofProject(projectId, names, read, 'DELETE_FEATURE')).filter((f) => !f.archived);
       const archiving = new Set(features.map((f) => f.name));
       const blocked = features.filter((f) => f.children.some((child) => !archiving.has(child)));
@@ -149,8 +149,8 @@ export class FeatureLifecycleService {
   }
 
   /** Reviving switches every environment off, as in Unleash; strategies are kept. */
-  async revive(name: string): Promise<Feature> {
-    return this.aggregates.apply(async (read) => {
+  async revive(name: string, actor: string): Promise<Feature> {
+    return this.aggregates.apply(actor, async (read) => {
       const before = await read(name);
       if (!before?.archived) throw new NotFound(`Could not find an archived feature named ${name}`);
       const environments = Object.fromEntries(
@@ -165,8 +165,8 @@ export class FeatureLifecycleService {
   }
 
   /** Deletes an archived feature for good; a feature that is not archived is left alone. */
-  async deleteArchived(name: string): Promise<void> {
-    await this.aggregates.apply(async (read) => {
+  async deleteArchived(name: string, actor: string): Promise<void> {
+    await this.aggregates.apply(actor, async (read) => {
       const before = await read(name);
       if (!before) throw new NotFound(`Could not find a feature named ${name}`);
       if (!before.archived) return { commit: { writes: [] }, result: undefined };

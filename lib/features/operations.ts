@@ -25,95 +25,97 @@ export const featureOperations = ({ features }: Services): OperationsFor<Feature
       const contexts = await views.contextsFor(selected);
       return { body: { version: 2, features: selected.map((f, i) => toProjectFeatureItem(f, contexts[i] as (typeof contexts)[number])) } };
     },
-    createFeature: async ({ params, body }) => ({ body: await wire(await lifecycle.create(params.projectId, body)) }),
+    createFeature: async ({ params, body, caller }) => ({ body: await wire(await lifecycle.create(params.projectId, body, caller.tokenName)) }),
     getFeature: async ({ params }) => ({ body: await wire(await lifecycle.get(params.projectId, params.featureName)) }),
-    updateFeature: async ({ params, body }) => {
+    updateFeature: async ({ params, body, caller }) => {
       if (body.name !== undefined && body.name !== params.featureName) {
         throw new ValidationFailed(`name: must match the feature in the path (${params.featureName})`);
       }
       if (body.archived !== undefined) {
         throw new ValidationFailed('archived: archive or revive a feature with its own endpoints');
       }
-      return { body: await wire(await lifecycle.update(params.projectId, params.featureName, body)) };
+      return { body: await wire(await lifecycle.update(params.projectId, params.featureName, body, caller.tokenName)) };
     },
-    patchFeature: async ({ params, body }) => ({
-      body: await wire(await lifecycle.patch(params.projectId, params.featureName, body)),
+    patchFeature: async ({ params, body, caller }) => ({
+      body: await wire(await lifecycle.patch(params.projectId, params.featureName, body, caller.tokenName)),
     }),
-    archiveFeature: async ({ params }) => {
+    archiveFeature: async ({ params, caller }) => {
       await lifecycle.get(params.projectId, params.featureName);
-      await lifecycle.archive(params.projectId, [params.featureName]);
+      await lifecycle.archive(params.projectId, [params.featureName], caller.tokenName);
       return {};
     },
-    markFeaturesStale: async ({ params, body }) => {
-      await lifecycle.markStale(params.projectId, body.features, body.stale);
+    markFeaturesStale: async ({ params, body, caller }) => {
+      await lifecycle.markStale(params.projectId, body.features, body.stale, caller.tokenName);
       return {};
     },
-    archiveFeatures: async ({ params, body }) => {
-      await lifecycle.archive(params.projectId, body.features);
+    archiveFeatures: async ({ params, body, caller }) => {
+      await lifecycle.archive(params.projectId, body.features, caller.tokenName);
       return {};
     },
     listAllFeatures: async () => ({ body: { version: 1, features: await wireList(sortByName(await lifecycle.listActive())) } }),
     listArchivedFeatures: async ({ query }) => ({
       body: { version: 1, features: await wireList(sortByName(await lifecycle.listArchived(query.project))) },
     }),
-    reviveFeature: async ({ params }) => {
-      await lifecycle.revive(params.featureName);
+    reviveFeature: async ({ params, caller }) => {
+      await lifecycle.revive(params.featureName, caller.tokenName);
       return {};
     },
-    deleteArchivedFeature: async ({ params }) => {
-      await lifecycle.deleteArchived(params.featureName);
+    deleteArchivedFeature: async ({ params, caller }) => {
+      await lifecycle.deleteArchived(params.featureName, caller.tokenName);
       return {};
     },
 
     listStrategies: async ({ params }) => ({
       body: (await strategies.list(envRef(params))).map((s) => toStrategyWire(params.featureName, s)),
     }),
-    addStrategy: async ({ params, body }) => ({
-      body: toStrategyWire(params.featureName, await strategies.add(envRef(params), body)),
+    addStrategy: async ({ params, body, caller }) => ({
+      body: toStrategyWire(params.featureName, await strategies.add(envRef(params), body, caller.tokenName)),
     }),
     getStrategy: async ({ params }) => ({
       body: toStrategyWire(params.featureName, await strategies.get(envRef(params), params.strategyId)),
     }),
-    updateStrategy: async ({ params, body }) => ({
-      body: toStrategyWire(params.featureName, await strategies.update(envRef(params), params.strategyId, body)),
+    updateStrategy: async ({ params, body, caller }) => ({
+      body: toStrategyWire(params.featureName, await strategies.update(envRef(params), params.strategyId, body, caller.tokenName)),
     }),
-    deleteStrategy: async ({ params }) => {
-      await strategies.remove(envRef(params), params.strategyId);
+    deleteStrategy: async ({ params, caller }) => {
+      await strategies.remove(envRef(params), params.strategyId, caller.tokenName);
       return {};
     },
-    enableFeatureEnvironment: async ({ params }) => ({ body: await wire(await strategies.turnOn(envRef(params))) }),
-    disableFeatureEnvironment: async ({ params }) => ({ body: await wire(await strategies.turnOff(envRef(params))) }),
+    enableFeatureEnvironment: async ({ params, caller }) => ({ body: await wire(await strategies.turnOn(envRef(params), caller.tokenName)) }),
+    disableFeatureEnvironment: async ({ params, caller }) => ({ body: await wire(await strategies.turnOff(envRef(params), caller.tokenName)) }),
     getEnvironmentVariants: async ({ params }) => ({ body: { version: 1, variants: await variants.get(envRef(params)) } }),
-    replaceEnvironmentVariants: async ({ params, body }) => ({
-      body: { version: 1, variants: await variants.replace(envRef(params), body) },
+    replaceEnvironmentVariants: async ({ params, body, caller }) => ({
+      body: { version: 1, variants: await variants.replace(envRef(params), body, caller.tokenName) },
     }),
-    patchEnvironmentVariants: async ({ params, body }) => ({
-      body: { version: 1, variants: await variants.patch(envRef(params), body) },
+    patchEnvironmentVariants: async ({ params, body, caller }) => ({
+      body: { version: 1, variants: await variants.patch(envRef(params), body, caller.tokenName) },
     }),
-    patchVariantsAllEnvironments: async ({ params, body }) => ({
-      body: { version: 1, variants: await variants.patchAllEnvironments(params.projectId, params.featureName, body) },
+    patchVariantsAllEnvironments: async ({ params, body, caller }) => ({
+      body: { version: 1, variants: await variants.patchAllEnvironments(params.projectId, params.featureName, body, caller.tokenName) },
     }),
 
-    addDependency: async ({ params, body }) => ({ body: await relations.addDependency(params.projectId, params.featureName, body) }),
-    deleteDependency: async ({ params }) => {
-      await relations.removeDependency(params.projectId, params.featureName, params.parentName);
+    addDependency: async ({ params, body, caller }) => ({
+      body: await relations.addDependency(params.projectId, params.featureName, body, caller.tokenName),
+    }),
+    deleteDependency: async ({ params, caller }) => {
+      await relations.removeDependency(params.projectId, params.featureName, params.parentName, caller.tokenName);
       return {};
     },
-    deleteDependencies: async ({ params }) => {
-      await relations.removeDependency(params.projectId, params.featureName);
+    deleteDependencies: async ({ params, caller }) => {
+      await relations.removeDependency(params.projectId, params.featureName, undefined, caller.tokenName);
       return {};
     },
     listFeatureTags: async ({ params }) => ({ body: { version: 1, tags: await relations.tags(params.featureName) } }),
-    addFeatureTag: async ({ params, body }) => {
-      await relations.changeTags(params.featureName, [body], []);
+    addFeatureTag: async ({ params, body, caller }) => {
+      await relations.changeTags(params.featureName, [body], [], caller.tokenName);
       return { body: { value: body.value, type: body.type }, headers: { location: tagsLocation(params.featureName) } };
     },
-    updateFeatureTags: async ({ params, body }) => ({
-      body: { version: 1, tags: await relations.changeTags(params.featureName, body.addedTags, body.removedTags) },
+    updateFeatureTags: async ({ params, body, caller }) => ({
+      body: { version: 1, tags: await relations.changeTags(params.featureName, body.addedTags, body.removedTags, caller.tokenName) },
       headers: { location: tagsLocation(params.featureName) },
     }),
-    deleteFeatureTag: async ({ params }) => {
-      await relations.changeTags(params.featureName, [], [{ type: params.type, value: params.value }]);
+    deleteFeatureTag: async ({ params, caller }) => {
+      await relations.changeTags(params.featureName, [], [{ type: params.type, value: params.value }], caller.tokenName);
       return {};
     },
   };

@@ -23,8 +23,8 @@ export class FeatureRelationService {
    * Unleash's rules: same project, a parent has no parent, a child has no children, and one
    * parent per child (a new one replaces the old). Child and parents change in one transaction.
    */
-  async addDependency(projectId: string, childName: string, input: NewDependency): Promise<Dependency> {
-    return this.aggregates.apply(async (read) => {
+  async addDependency(projectId: string, childName: string, input: NewDependency, actor: string): Promise<Dependency> {
+    return this.aggregates.apply(actor, async (read) => {
       const child = await this.aggregates.activeFeature(projectId, childName, read);
       if (input.feature === childName) throw refuse('A feature cannot depend on itself');
       const parent = await read(input.feature);
@@ -48,8 +48,8 @@ export class FeatureRelationService {
   }
 
   /** Removes one parent, or all (`parentName` undefined). Removing what is not there is fine. */
-  async removeDependency(projectId: string, childName: string, parentName?: string): Promise<void> {
-    await this.aggregates.apply(async (read) => {
+  async removeDependency(projectId: string, childName: string, parentName: string | undefined, actor: string): Promise<void> {
+    await this.aggregates.apply(actor, async (read) => {
       const child = await this.aggregates.activeFeature(projectId, childName, read);
       const removed = child.dependencies.filter((d) => parentName === undefined || d.feature === parentName);
       if (removed.length === 0) return { commit: { writes: [] }, result: undefined };
@@ -72,13 +72,13 @@ export class FeatureRelationService {
    * E13 and the single-tag endpoints: added tags first, then removed ones. Archived features
    * can be tagged; every added tag's type must exist.
    */
-  async changeTags(featureName: string, added: Tag[], removed: Tag[]): Promise<Tag[]> {
+  async changeTags(featureName: string, added: Tag[], removed: Tag[], actor: string): Promise<Tag[]> {
     for (const [index, tag] of added.entries()) {
       if (!(await this.catalog.tagTypeExists(tag.type))) {
         throw new ValidationFailed(`addedTags.${index}.type: Tag type '${tag.type}' does not exist`);
       }
     }
-    return this.aggregates.apply(async (read) => {
+    return this.aggregates.apply(actor, async (read) => {
       const before = await this.tagTarget(featureName, read);
       const key = (tag: Tag) => `${tag.type}:${tag.value}`;
       const tags = new Map(before.tags.map((tag) => [key(tag), tag]));

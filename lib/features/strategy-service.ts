@@ -52,9 +52,9 @@ export class FeatureStrategyService {
   }
 
   /** Adding a strategy does not switch the environment on, as in Unleash. */
-  async add(ref: FeatureEnvironmentRef, input: StrategyInput): Promise<FeatureStrategy> {
+  async add(ref: FeatureEnvironmentRef, input: StrategyInput, actor: string): Promise<FeatureStrategy> {
     const id = randomUUID();
-    return this.change(ref, input, (feature) => {
+    return this.change(ref, input, actor, (feature) => {
       let added: FeatureStrategy | undefined;
       const after = withEnvironment(feature, ref.environment, (state) => {
         added = toStrategy(id, input, input.sortOrder ?? nextSortOrder(state));
@@ -65,8 +65,8 @@ export class FeatureStrategyService {
   }
 
   /** Replaces a strategy; if no active strategy remains, the environment goes off. */
-  async update(ref: FeatureEnvironmentRef, id: string, input: StrategyInput): Promise<FeatureStrategy> {
-    return this.change(ref, input, (feature) => {
+  async update(ref: FeatureEnvironmentRef, id: string, input: StrategyInput, actor: string): Promise<FeatureStrategy> {
+    return this.change(ref, input, actor, (feature) => {
       let updated: FeatureStrategy | undefined;
       const after = withEnvironment(feature, ref.environment, (state) => {
         const current = strategyIn(state, id);
@@ -78,8 +78,8 @@ export class FeatureStrategyService {
     });
   }
 
-  async remove(ref: FeatureEnvironmentRef, id: string): Promise<void> {
-    await this.change(ref, undefined, (feature) => ({
+  async remove(ref: FeatureEnvironmentRef, id: string, actor: string): Promise<void> {
+    await this.change(ref, undefined, actor, (feature) => ({
       after: withEnvironment(feature, ref.environment, (state) => {
         strategyIn(state, id);
         return keepEnabledInvariant({ ...state, strategies: state.strategies.filter((s) => s.id !== id) });
@@ -89,17 +89,17 @@ export class FeatureStrategyService {
   }
 
   /** E7: on, adding the project's default strategy (or a 100% rollout) when none is active. */
-  async turnOn(ref: FeatureEnvironmentRef): Promise<Feature> {
+  async turnOn(ref: FeatureEnvironmentRef, actor: string): Promise<Feature> {
     const id = randomUUID();
-    return this.switch(ref, (feature, project) => turnOn(feature, ref.environment, defaultFor(project, ref.environment), id));
+    return this.switch(ref, actor, (feature, project) => turnOn(feature, ref.environment, defaultFor(project, ref.environment), id));
   }
 
-  async turnOff(ref: FeatureEnvironmentRef): Promise<Feature> {
-    return this.switch(ref, (feature) => turnOff(feature, ref.environment));
+  async turnOff(ref: FeatureEnvironmentRef, actor: string): Promise<Feature> {
+    return this.switch(ref, actor, (feature) => turnOff(feature, ref.environment));
   }
 
-  private async switch(ref: FeatureEnvironmentRef, toggle: (feature: Feature, project: Project) => Feature): Promise<Feature> {
-    return this.aggregates.apply(async (read) => {
+  private async switch(ref: FeatureEnvironmentRef, actor: string, toggle: (feature: Feature, project: Project) => Feature): Promise<Feature> {
+    return this.aggregates.apply(actor, async (read) => {
       const before = await this.aggregates.activeFeature(ref.projectId, ref.featureName, read);
       const project = await this.catalog.project(ref.projectId);
       if (!project.environments.includes(ref.environment)) {
@@ -113,9 +113,10 @@ export class FeatureStrategyService {
   private async change<T>(
     ref: FeatureEnvironmentRef,
     input: StrategyInput | undefined,
+    actor: string,
     mutate: (feature: Feature) => { after: Feature; result: T },
   ): Promise<T> {
-    return this.aggregates.apply(async (read) => {
+    return this.aggregates.apply(actor, async (read) => {
       const before = await this.aggregates.activeFeature(ref.projectId, ref.featureName, read);
       const project = await this.catalog.project(ref.projectId);
       checkEnvironmentInProject(project, ref.environment);

@@ -23,13 +23,13 @@ export class FeatureVariantService {
     return environmentOf(feature, ref.environment).variants;
   }
 
-  async replace(ref: FeatureEnvironmentRef, variants: Variant[]): Promise<Variant[]> {
-    return this.change(ref, () => variants);
+  async replace(ref: FeatureEnvironmentRef, variants: Variant[], actor: string): Promise<Variant[]> {
+    return this.change(ref, actor, () => variants);
   }
 
   /** Patches one environment's list atomically. */
-  async patch(ref: FeatureEnvironmentRef, operations: PatchOperation[]): Promise<Variant[]> {
-    return this.change(ref, (current) => patchVariants(current, operations));
+  async patch(ref: FeatureEnvironmentRef, operations: PatchOperation[], actor: string): Promise<Variant[]> {
+    return this.change(ref, actor, (current) => patchVariants(current, operations));
   }
 
   /**
@@ -37,8 +37,8 @@ export class FeatureVariantService {
    * in one transaction (the interface allows a half-applied result; we never leave one).
    * Answers the first environment's result, as Unleash does.
    */
-  async patchAllEnvironments(projectId: string, featureName: string, operations: PatchOperation[]): Promise<Variant[]> {
-    return this.aggregates.apply(async (read) => {
+  async patchAllEnvironments(projectId: string, featureName: string, operations: PatchOperation[], actor: string): Promise<Variant[]> {
+    return this.aggregates.apply(actor, async (read) => {
       const before = await this.variantTarget(projectId, featureName, read);
       const project = await this.catalog.project(projectId);
       const environments = (await this.catalog.environmentsOf(project)).map((environment) => environment.name);
@@ -53,8 +53,8 @@ export class FeatureVariantService {
     });
   }
 
-  private async change(ref: FeatureEnvironmentRef, compute: (current: Variant[]) => Variant[]): Promise<Variant[]> {
-    return this.aggregates.apply(async (read) => {
+  private async change(ref: FeatureEnvironmentRef, actor: string, compute: (current: Variant[]) => Variant[]): Promise<Variant[]> {
+    return this.aggregates.apply(actor, async (read) => {
       const before = await this.variantTarget(ref.projectId, ref.featureName, read);
       await this.environmentOfProject(ref);
       const variants = normaliseVariants(compute(environmentOf(before, ref.environment).variants));

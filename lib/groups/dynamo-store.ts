@@ -4,7 +4,6 @@ import type { GroupStore, GroupWriteOutcome } from './store.js';
 import { nextCounterValue } from '../store/counter.js';
 import { queryCollection } from '../store/query.js';
 import { keys } from '../store/table-design.js';
-import { currentActor } from '../events/actor.js';
 import { changeEvent } from '../events/model.js';
 import { eventItem } from '../events/dynamo-store.js';
 import { transactWriteDetailed, type TransactWriteItem } from '../store/transact.js';
@@ -37,16 +36,16 @@ export class DynamoGroupStore implements GroupStore {
     return Item ? toGroup(Item) : undefined;
   }
 
-  async insert(group: Group): Promise<GroupWriteOutcome> {
+  async insert(group: Group, actor: string): Promise<GroupWriteOutcome> {
     const items: TransactWriteItem[] = [
       { Put: { TableName: this.tableName, Item: groupItem(group), ConditionExpression: 'attribute_not_exists(pk)' } },
       claimGuard(this.tableName, keys.groupName(group.name), group.id),
-      this.event('group-created', group),
+      this.event('group-created', group, actor),
     ];
     return this.write(items, group.members.map((member) => member.userId));
   }
 
-  async replace(before: Group, after: Group, addedUserIds: number[]): Promise<GroupWriteOutcome> {
+  async replace(before: Group, after: Group, addedUserIds: number[], actor: string): Promise<GroupWriteOutcome> {
     const items: TransactWriteItem[] = [
       {
         Put: {
@@ -57,12 +56,12 @@ export class DynamoGroupStore implements GroupStore {
         },
       },
       ...moveGuard(this.tableName, keys.groupName(before.name), keys.groupName(after.name), before.id),
-      this.event('group-updated', after),
+      this.event('group-updated', after, actor),
     ];
     return this.write(items, addedUserIds);
   }
 
-  async delete(group: Group): Promise<'done' | 'changed'> {
+  async delete(group: Group, actor: string): Promise<'done' | 'changed'> {
     const outcome = await transactWriteDetailed(this.db, [
       {
         Delete: {
@@ -73,14 +72,14 @@ export class DynamoGroupStore implements GroupStore {
         },
       },
       releaseGuard(this.tableName, keys.groupName(group.name), group.id),
-      this.event('group-deleted', group),
+      this.event('group-deleted', group, actor),
     ]);
     return outcome.ok ? 'done' : 'changed';
   }
 
   /** Access changes are recorded in the transactions that make them. */
-  private event(type: string, group: Group): TransactWriteItem {
-    return eventItem(this.tableName, changeEvent(type, { changes: [`group:${group.id}`, `members:${group.members.length}`] }, currentActor()));
+  private event(type: string, group: Group, actor: string): TransactWriteItem {
+    return eventItem(this.tableName, changeEvent(type, { changes: [`group:${group.id}`, `members:${group.members.length}`] }, actor));
   }
 
   /**

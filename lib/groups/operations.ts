@@ -5,7 +5,7 @@ import type { OperationsFor } from '../http/operation.js';
 import type { Services } from '../composition/services.js';
 import { toUserWire } from '../users/wire.js';
 
-/** User groups (E1, E4). The caller's token name is who created the group and who added members. */
+/** User groups (E1, E4). The caller's token name is who created the group, who added members, and who the change events name. */
 export const groupOperations = ({ groups, config }: Services): OperationsFor<typeof groupRoutes> => {
   const wire = (view: GroupView) => toWire(view, config.unleashUrl);
   const input = (body: { name: string; users?: Array<{ user: { id: number } }> | undefined }) => ({
@@ -22,8 +22,8 @@ export const groupOperations = ({ groups, config }: Services): OperationsFor<typ
     updateGroup: async ({ params, body, caller }) => ({
       body: wire(await groups.update(params.groupId, input(body), caller.tokenName)),
     }),
-    deleteGroup: async ({ params }) => {
-      await groups.delete(params.groupId);
+    deleteGroup: async ({ params, caller }) => {
+      await groups.delete(params.groupId, caller.tokenName);
       return {};
     },
   };

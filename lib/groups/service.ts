@@ -47,7 +47,7 @@ export class GroupService {
     return (await this.store.list()).filter((group) => group.members.some((m) => m.userId === userId)).map((g) => g.id);
   }
 
-  async create(input: GroupInput, by: string): Promise<GroupView> {
+  async create(input: GroupInput, actor: string): Promise<GroupView> {
     const now = this.now().toISOString();
     // Checked before an id is drawn, so a refused create leaves the counter alone.
     const details = detailsOf(input);
@@ -55,22 +55,22 @@ export class GroupService {
       id: await this.store.nextId(),
       ...details,
       createdAt: now,
-      createdBy: by,
-      members: replaceMembers([], input.userIds ?? [], now, by),
+      createdBy: actor,
+      members: replaceMembers([], input.userIds ?? [], now, actor),
       version: 1,
     };
-    refuse(await this.store.insert(group), group.name);
+    refuse(await this.store.insert(group, actor), group.name);
     return { group, users: await this.usersOf([group]) };
   }
 
   /** The input replaces the group's details and its membership; members who stay keep `joinedAt`. */
-  async update(id: number, input: GroupInput, by: string): Promise<GroupView> {
+  async update(id: number, input: GroupInput, actor: string): Promise<GroupView> {
     const details = detailsOf(input);
     const group = await retryOnChange('group', async () => {
       const before = await this.find(id);
-      const members = replaceMembers(before.members, input.userIds ?? [], this.now().toISOString(), by);
+      const members = replaceMembers(before.members, input.userIds ?? [], this.now().toISOString(), actor);
       const after: Group = { ...before, ...details, members, version: before.version + 1 };
-      const outcome = await this.store.replace(before, after, newMembers(before.members, members));
+      const outcome = await this.store.replace(before, after, newMembers(before.members, members), actor);
       if (outcome.kind === 'changed') return undefined;
       refuse(outcome, after.name);
       return after;
@@ -78,8 +78,8 @@ export class GroupService {
     return { group, users: await this.usersOf([group]) };
   }
 
-  async delete(id: number): Promise<void> {
-    await retryOnChange('group', async () => ((await this.store.delete(await this.find(id))) === 'done' ? true : undefined));
+  async delete(id: number, actor: string): Promise<void> {
+    await retryOnChange('group', async () => ((await this.store.delete(await this.find(id), actor)) === 'done' ? true : undefined));
   }
 
   private async find(id: number): Promise<Group> {

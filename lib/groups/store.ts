@@ -8,7 +8,10 @@ export type GroupWriteOutcome =
   /** The group changed or disappeared since it was read. */
   | { kind: 'changed' };
 
-/** The group store port; `dynamo-store.ts` beside it implements it on DynamoDB. */
+/**
+ * The group store port; `dynamo-store.ts` beside it implements it on DynamoDB. Each write
+ * records a change event naming `actor`, in the same transaction.
+ */
 export interface GroupStore {
   nextId(): Promise<number>;
   list(): Promise<Group[]>;
@@ -17,12 +20,12 @@ export interface GroupStore {
    * Writes a new group, its name guard and its members in one transaction that also checks
    * every member's user exists.
    */
-  insert(group: Group): Promise<GroupWriteOutcome>;
+  insert(group: Group, actor: string): Promise<GroupWriteOutcome>;
   /**
    * Replaces `before` (as read) with `after` in one transaction: moves the name guard when the
    * name changed and checks that each user in `addedUserIds` exists.
    */
-  replace(before: Group, after: Group, addedUserIds: number[]): Promise<GroupWriteOutcome>;
+  replace(before: Group, after: Group, addedUserIds: number[], actor: string): Promise<GroupWriteOutcome>;
   /** Deletes `group` (as read) and its name guard; 'changed' when it changed or is gone. */
-  delete(group: Group): Promise<'done' | 'changed'>;
+  delete(group: Group, actor: string): Promise<'done' | 'changed'>;
 }

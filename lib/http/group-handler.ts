@@ -19,7 +19,7 @@ export function buildGroupHandler<G extends Group>(
 ): LambdaHandler {
   const rows: Record<string, RouteSpec> = Object.fromEntries(routesOfGroup(group).map((id) => [id, routeTable[id]]));
   return buildRouter(rows, operations as unknown as Record<string, Operation<RouteSpec>>, services.apiTokens, {
-    namesActor: group !== SDK_GROUP,
+    keepsDeadline: group !== SDK_GROUP,
   });
 }
 

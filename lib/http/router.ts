@@ -5,7 +5,7 @@ import httpRouterHandler, { type Route } from '@middy/http-router';
 import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2, Context } from 'aws-lambda';
 import type { RouteSpec } from './route.js';
 import { ServiceUnavailable } from '../errors.js';
-import { runInRequest } from '../request-scope.js';
+import { runWithDeadline } from '../request-deadline.js';
 import { EARLY_ANSWER_MS } from '../time-budget.js';
 import { authorize, callerOf, checkedRevisionOf, type Authenticator } from './authorize.js';
 import { bodyLimit } from './body-limit.js';
@@ -17,12 +17,12 @@ import { refuseIllFormedText } from './well-formed.js';
 
 export interface RouterOptions {
   /**
-   * Whether handler functions run in a request scope (lib/request-scope.ts): the caller as the
-   * actor of change events, and the deadline that keeps writes from starting too late to
-   * finish. Routes that record no change events (the SDK API) leave it off: AsyncLocalStorage
-   * turns on async hooks for the whole process, a cost on every promise of every poll.
+   * Whether handler functions run with the request's deadline (lib/request-deadline.ts), which
+   * keeps writes from starting too late to finish. Routes that write nothing (the SDK API)
+   * leave it off: AsyncLocalStorage turns on async hooks for the whole process, a cost on every
+   * promise of every poll.
    */
-  namesActor: boolean;
+  keepsDeadline: boolean;
 }
 
 export type LambdaHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyResultV2>;
@@ -38,7 +38,7 @@ export function buildRouter<Rows extends Record<string, RouteSpec>>(
   rows: Rows,
   operations: OperationsFor<Rows>,
   tokens: Authenticator,
-  options: RouterOptions = { namesActor: true },
+  options: RouterOptions = { keepsDeadline: true },
 ): LambdaHandler {
   const specs: Record<string, RouteSpec> = rows;
   const handlers = operations as unknown as Record<string, Operation<RouteSpec> | undefined>;
@@ -95,10 +95,8 @@ function routeHandler(spec: RouteSpec, operation: Operation<RouteSpec>, tokens: 
       headers: event.headers ?? {},
       checkedRevision: checkedRevisionOf(event),
     } as Parameters<Operation<RouteSpec>>[0];
-    // Change events name the token that made the change; writes keep to the request's deadline.
-    const reply = options.namesActor
-      ? await runInRequest({ actor: caller?.tokenName ?? 'anonymous', deadline: deadlineOf(context) }, () => operation(input))
-      : await operation(input);
+    // Writes keep to the request's deadline; who acts reaches the services as `caller`, an argument.
+    const reply = options.keepsDeadline ? await runWithDeadline(deadlineOf(context), () => operation(input)) : await operation(input);
     const status = reply.status ?? spec.status;
     if (reply.base64 !== undefined) return base64Result(status, reply.base64, reply.headers);
     if (reply.json !== undefined) return jsonTextResult(status, reply.json, reply.headers);

@@ -1,5 +1,4 @@
 import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { currentActor } from '../events/actor.js';
 import { changeEvent } from '../events/model.js';
 import type { DefaultStrategy, Project, ProjectSettings } from './model.js';
 import type { EnvironmentLinkOutcome, EnvironmentUnlinkOutcome, ProjectStore, StoredProject } from './store.js';
@@ -32,24 +31,24 @@ export class DynamoProjectStore implements ProjectStore {
     return Item ? toStoredProject(Item) : undefined;
   }
 
-  async insert(project: Project): Promise<boolean> {
+  async insert(project: Project, actor: string): Promise<boolean> {
     const outcome = await transactWriteDetailed(this.db, [
       { Put: { TableName: this.tableName, Item: projectItem(project), ConditionExpression: 'attribute_not_exists(pk)' } },
-      this.event('project-created', project.id),
+      this.event('project-created', actor, project.id),
     ]);
     return outcome.ok;
   }
 
-  async updateSettings(id: string, settings: ProjectSettings, updatedAt: string): Promise<boolean> {
+  async updateSettings(id: string, settings: ProjectSettings, updatedAt: string, actor: string): Promise<boolean> {
     const update = setAttributes({ ...settings, updatedAt });
     const outcome = await transactWriteDetailed(this.db, [
       { Update: { TableName: this.tableName, Key: keys.project(id), ...update, ConditionExpression: 'attribute_exists(pk)' } },
-      this.event('project-updated', id),
+      this.event('project-updated', actor, id),
     ]);
     return outcome.ok;
   }
 
-  async deleteIfEmpty(id: string): Promise<'done' | 'missing' | 'has-features'> {
+  async deleteIfEmpty(id: string, actor: string): Promise<'done' | 'missing' | 'has-features'> {
     const outcome = await transactWriteDetailed(this.db, [
       {
         Delete: {
@@ -59,13 +58,13 @@ export class DynamoProjectStore implements ProjectStore {
           ExpressionAttributeValues: { ':zero': 0 },
         },
       },
-      this.event('project-deleted', id),
+      this.event('project-deleted', actor, id),
     ]);
     if (outcome.ok) return 'done';
     return (await this.get(id)) ? 'has-features' : 'missing';
   }
 
-  async addEnvironment(id: string, environment: string): Promise<EnvironmentLinkOutcome> {
+  async addEnvironment(id: string, environment: string, actor: string): Promise<EnvironmentLinkOutcome> {
     const outcome = await this.revisions.commit([
       {
         Update: {
@@ -77,14 +76,14 @@ export class DynamoProjectStore implements ProjectStore {
         },
       },
       { ConditionCheck: { TableName: this.tableName, Key: keys.environment(environment), ConditionExpression: 'attribute_exists(pk)' } },
-      this.event('project-environment-added', id, [environment]),
+      this.event('project-environment-added', actor, id, [environment]),
     ]);
     if (outcome.ok) return 'done';
     if (outcome.failedIndex === 1) return 'environment-missing';
     return (await this.get(id)) ? 'already-added' : 'project-missing';
   }
 
-  async removeEnvironment(id: string, environment: string): Promise<EnvironmentUnlinkOutcome> {
+  async removeEnvironment(id: string, environment: string, actor: string): Promise<EnvironmentUnlinkOutcome> {
     const outcome = await this.revisions.commit([
       {
         Update: {
@@ -96,7 +95,7 @@ export class DynamoProjectStore implements ProjectStore {
           ExpressionAttributeValues: { ':names': new Set([environment]), ':name': environment, ':one': 1 },
         },
       },
-      this.event('project-environment-removed', id, [environment]),
+      this.event('project-environment-removed', actor, id, [environment]),
     ]);
     if (outcome.ok) return 'done';
     const stored = await this.get(id);
@@ -104,7 +103,7 @@ export class DynamoProjectStore implements ProjectStore {
     return stored.project.environments.includes(environment) ? 'last-environment' : 'not-added';
   }
 
-  async setDefaultStrategy(id: string, environment: string, strategy: DefaultStrategy): Promise<boolean> {
+  async setDefaultStrategy(id: string, environment: string, strategy: DefaultStrategy, actor: string): Promise<boolean> {
     const outcome = await transactWriteDetailed(this.db, [
       {
         Update: {
@@ -116,14 +115,14 @@ export class DynamoProjectStore implements ProjectStore {
           ExpressionAttributeValues: { ':strategy': strategy, ':name': environment },
         },
       },
-      this.event('project-default-strategy-set', id, [environment]),
+      this.event('project-default-strategy-set', actor, id, [environment]),
     ]);
     return outcome.ok;
   }
 
   /** Project changes are recorded in their own transactions (project activity in E8 counts them). */
-  private event(type: string, project: string, changes?: string[]) {
-    return eventItem(this.tableName, changeEvent(type, { project, changes }, currentActor()));
+  private event(type: string, actor: string, project: string, changes?: string[]) {
+    return eventItem(this.tableName, changeEvent(type, { project, changes }, actor));
   }
 }
 

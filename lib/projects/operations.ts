@@ -21,8 +21,8 @@ export function projectOperations({ projects, projectEnvironments, features, pro
         })),
       },
     }),
-    createProject: async ({ body }) => {
-      const project = await projects.create(body);
+    createProject: async ({ body, caller }) => {
+      const project = await projects.create(body, caller.tokenName);
       return {
         body: { ...settingsOf(project), featureNaming: namingOf(project.featureNaming), environments: project.environments },
         headers: { location: `projects/${project.id}` },
@@ -36,24 +36,24 @@ export function projectOperations({ projects, projectEnvironments, features, pro
       ]);
       return { body: { stats, ...overviewWire(overview, contexts) } };
     },
-    updateProject: async ({ params, body }) => {
-      await projects.update(params.projectId, body);
+    updateProject: async ({ params, body, caller }) => {
+      await projects.update(params.projectId, body, caller.tokenName);
       return {};
     },
-    deleteProject: async ({ params }) => {
-      await projects.delete(params.projectId);
+    deleteProject: async ({ params, caller }) => {
+      await projects.delete(params.projectId, caller.tokenName);
       return {};
     },
-    addProjectEnvironment: async ({ params, body }) => {
-      await projectEnvironments.add(params.projectId, body.environment);
+    addProjectEnvironment: async ({ params, body, caller }) => {
+      await projectEnvironments.add(params.projectId, body.environment, caller.tokenName);
       return {};
     },
-    removeProjectEnvironment: async ({ params }) => {
-      await projectEnvironments.remove(params.projectId, params.environment);
+    removeProjectEnvironment: async ({ params, caller }) => {
+      await projectEnvironments.remove(params.projectId, params.environment, caller.tokenName);
       return {};
     },
-    setProjectDefaultStrategy: async ({ params, body }) => ({
-      body: defaultStrategyWire(await projectEnvironments.setDefaultStrategy(params.projectId, params.environment, body)),
+    setProjectDefaultStrategy: async ({ params, body, caller }) => ({
+      body: defaultStrategyWire(await projectEnvironments.setDefaultStrategy(params.projectId, params.environment, body, caller.tokenName)),
     }),
   };
 }

@@ -25,8 +25,8 @@ export class ProjectEnvironmentService {
     private readonly strategyTypes: StrategyTypeLookup,
   ) {}
 
-  async add(projectId: string, environment: string): Promise<void> {
-    const outcome = await this.projects.addEnvironment(projectId, environment);
+  async add(projectId: string, environment: string, actor: string): Promise<void> {
+    const outcome = await this.projects.addEnvironment(projectId, environment, actor);
     if (outcome === 'project-missing') throw projectNotFound(projectId);
     if (outcome === 'environment-missing') throw environmentNotFound(environment);
     if (outcome === 'already-added') {
@@ -34,8 +34,8 @@ export class ProjectEnvironmentService {
     }
   }
 
-  async remove(projectId: string, environment: string): Promise<void> {
-    const outcome = await this.projects.removeEnvironment(projectId, environment);
+  async remove(projectId: string, environment: string, actor: string): Promise<void> {
+    const outcome = await this.projects.removeEnvironment(projectId, environment, actor);
     if (outcome === 'project-missing') throw projectNotFound(projectId);
     if (outcome === 'not-added') {
       throw new NotFound(`The environment ${environment} is not added to the project ${projectId}`);
@@ -43,7 +43,7 @@ export class ProjectEnvironmentService {
     if (outcome === 'last-environment') throw new ValidationFailed('You must always have one active environment');
   }
 
-  async setDefaultStrategy(projectId: string, environment: string, input: DefaultStrategyInput): Promise<DefaultStrategy> {
+  async setDefaultStrategy(projectId: string, environment: string, input: DefaultStrategyInput, actor: string): Promise<DefaultStrategy> {
     await this.checkStrategyType(input.name);
     const strategy: DefaultStrategy = {
       name: input.name,
@@ -51,7 +51,7 @@ export class ProjectEnvironmentService {
       constraints: input.constraints ?? [],
       parameters: input.parameters ?? {},
     };
-    if (await this.projects.setDefaultStrategy(projectId, environment, strategy)) return strategy;
+    if (await this.projects.setDefaultStrategy(projectId, environment, strategy, actor)) return strategy;
     // The write names no reason for refusing; reading once tells the caller which one it was.
     const stored = await this.projects.get(projectId);
     if (!stored) throw projectNotFound(projectId);

@@ -78,20 +78,20 @@ export class ProjectService {
     return { project, environments, features, health: projectHealth(ofProject, this.now()), members: 0 };
   }
 
-  async create(input: NewProject): Promise<Project> {
+  async create(input: NewProject, actor: string): Promise<Project> {
     const settings = toSettings(input);
     const environments = await this.chooseEnvironments(input.environments);
     const project: Project = {
       id: input.id, ...settings, environments, defaultStrategies: {}, createdAt: this.now().toISOString(), updatedAt: null,
     };
-    if (!(await this.store.insert(project))) throw new Conflict(`A project with the id ${input.id} already exists`);
+    if (!(await this.store.insert(project, actor))) throw new Conflict(`A project with the id ${input.id} already exists`);
     return project;
   }
 
-  async update(id: string, input: ProjectSettingsInput): Promise<Project> {
+  async update(id: string, input: ProjectSettingsInput, actor: string): Promise<Project> {
     const settings = toSettings(input);
     const updatedAt = this.now().toISOString();
-    if (!(await this.store.updateSettings(id, settings, updatedAt))) throw projectNotFound(id);
+    if (!(await this.store.updateSettings(id, settings, updatedAt, actor))) throw projectNotFound(id);
     return this.getProject(id);
   }
 
@@ -100,11 +100,11 @@ export class ProjectService {
    * delete is conditional on that count), archived ones are looked up, since they would be
    * left without a project.
    */
-  async delete(id: string): Promise<void> {
+  async delete(id: string, actor: string): Promise<void> {
     if (id === DEFAULT_PROJECT.id) throw new ValidationFailed('The default project cannot be deleted');
     const remaining = (await this.features.listAll()).filter((feature) => feature.project === id);
     if (remaining.length > 0) throw hasFeatures(id, remaining.length);
-    const outcome = await this.store.deleteIfEmpty(id);
+    const outcome = await this.store.deleteIfEmpty(id, actor);
     if (outcome === 'missing') throw projectNotFound(id);
     if (outcome === 'has-features') throw hasFeatures(id);
   }

@@ -16,7 +16,7 @@ export interface SignupTokenView {
 /** What the signup service needs of users: creating one through a token, and listing them. */
 export interface SignupUsers {
   list(): Promise<User[]>;
-  create(input: UserInput, createdBy: string, signupToken: string | null): Promise<User>;
+  create(input: UserInput, actor: string, signupToken: string | null): Promise<User>;
 }
 
 export type SignupInput = Omit<UserInput, 'rootRole'>;
@@ -69,10 +69,10 @@ export class SignupTokenService {
    * Creates a user with the token's role. The user's write re-checks that the token is open in
    * the same transaction, so a token disabled meanwhile admits nobody.
    */
-  async signUp(secret: string, input: SignupInput, by: string): Promise<User> {
+  async signUp(secret: string, input: SignupInput, actor: string): Promise<User> {
     const token = await this.find(secret);
     if (!isOpen(token, this.now())) throw new ValidationFailed('token: this signup link is disabled or has expired');
-    return this.users.create({ ...input, rootRole: token.roleId }, by, token.secret);
+    return this.users.create({ ...input, rootRole: token.roleId }, actor, token.secret);
   }
 
   private async find(secret: string): Promise<SignupToken> {

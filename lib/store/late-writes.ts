@@ -1,6 +1,6 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ServiceUnavailable } from '../errors.js';
-import { hasTimeToWrite, TooLateToWrite } from '../request-scope.js';
+import { hasTimeToWrite, TooLateToWrite } from '../request-deadline.js';
 
 /** Every DynamoDB call that can change stored data. */
 const WRITES = new Set([

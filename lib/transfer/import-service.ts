@@ -39,7 +39,7 @@ export class ImportService {
     return { errors: check.errors, warnings, permissions: [] };
   }
 
-  async import(request: ImportRequest): Promise<void> {
+  async import(request: ImportRequest, actor: string): Promise<void> {
     const { project, check, existing } = await this.prepare(request);
     if (check.errors.length > 0) {
       throw new ValidationFailed(check.errors.map((e) => `${e.message}: ${e.affectedItems.join(', ')}`).join('; '));
@@ -52,7 +52,7 @@ export class ImportService {
     const touched = [...affectedNames(request.data, existing)].filter((name) => !skipped.has(name)).sort();
     for (let start = 0; start < touched.length; start += CHUNK) {
       const chunk = touched.slice(start, start + CHUNK);
-      await this.aggregates.apply(async (read) => {
+      await this.aggregates.apply(actor, async (read) => {
         const writes: FeatureWrite[] = [];
         for (const name of chunk) {
           const before = await read(name);

@@ -9,8 +9,8 @@ export const transferOperations = ({ transfer }: Services): OperationsFor<typeof
     const day = new Date().toISOString().slice(0, 10);
     return { body: result, headers: { 'content-disposition': `attachment; filename="export-${day}.json"` } };
   },
-  importFeatures: async ({ body }) => {
-    await transfer.imports.import(body);
+  importFeatures: async ({ body, caller }) => {
+    await transfer.imports.import(body, caller.tokenName);
     return {};
   },
   validateImport: async ({ body }) => ({ body: await transfer.imports.validate(body) }),

@@ -5,7 +5,6 @@ import { batchGet } from '../store/batch-get.js';
 import { nextCounterValue } from '../store/counter.js';
 import { queryCollection } from '../store/query.js';
 import { keys, type ItemKey } from '../store/table-design.js';
-import { currentActor } from '../events/actor.js';
 import { changeEvent } from '../events/model.js';
 import { eventItem } from '../events/dynamo-store.js';
 import { transactWriteDetailed, type TransactWriteItem } from '../store/transact.js';
@@ -41,14 +40,14 @@ export class DynamoUserStore implements UserStore {
     return (await batchGet(this.db, this.tableName, unique.map(keys.user))).map(toUser);
   }
 
-  async insert(user: User, now: string): Promise<UserInsertOutcome> {
+  async insert(user: User, now: string, actor: string): Promise<UserInsertOutcome> {
     const guards = guardKeys(user);
     const items: TransactWriteItem[] = [
       { Put: { TableName: this.tableName, Item: { ...keys.user(user.id), ...user }, ConditionExpression: 'attribute_not_exists(pk)' } },
       ...(guards.email ? [claimGuard(this.tableName, guards.email, user.id)] : []),
       ...(guards.username ? [claimGuard(this.tableName, guards.username, user.id)] : []),
       ...(user.signupToken ? [this.signupStillOpen(user.signupToken, now)] : []),
-      this.event('user-created', user.id),
+      this.event('user-created', user.id, actor),
     ];
     const outcome = await transactWriteDetailed(this.db, items);
     if (outcome.ok) return 'done';
@@ -58,7 +57,7 @@ export class DynamoUserStore implements UserStore {
     return failed;
   }
 
-  async replace(before: User, after: User): Promise<UserReplaceOutcome> {
+  async replace(before: User, after: User, actor: string): Promise<UserReplaceOutcome> {
     const [was, will] = [guardKeys(before), guardKeys(after)];
     const items: TransactWriteItem[] = [
       {
@@ -71,7 +70,7 @@ export class DynamoUserStore implements UserStore {
       },
       ...moveGuard(this.tableName, was.email, will.email, before.id),
       ...moveGuard(this.tableName, was.username, will.username, before.id),
-      this.event('user-updated', after.id),
+      this.event('user-updated', after.id, actor),
     ];
     const outcome = await transactWriteDetailed(this.db, items);
     if (outcome.ok) return 'done';
@@ -79,7 +78,7 @@ export class DynamoUserStore implements UserStore {
     return failed === 'signup-closed' ? 'changed' : failed;
   }
 
-  async delete(user: User, groupIds: number[]): Promise<'done' | 'changed'> {
+  async delete(user: User, groupIds: number[], actor: string): Promise<'done' | 'changed'> {
     const guards = guardKeys(user);
     const items: TransactWriteItem[] = [
       {
@@ -93,14 +92,14 @@ export class DynamoUserStore implements UserStore {
       ...(guards.email ? [releaseGuard(this.tableName, guards.email, user.id)] : []),
       ...(guards.username ? [releaseGuard(this.tableName, guards.username, user.id)] : []),
       ...groupIds.map((groupId) => this.leaveGroup(groupId, user.id)),
-      this.event('user-deleted', user.id),
+      this.event('user-deleted', user.id, actor),
     ];
     return (await transactWriteDetailed(this.db, items)).ok ? 'done' : 'changed';
   }
 
   /** Access changes are recorded in the transactions that make them (no personal data in the event). */
-  private event(type: string, userId: number): TransactWriteItem {
-    return eventItem(this.tableName, changeEvent(type, { changes: [`user:${userId}`] }, currentActor()));
+  private event(type: string, userId: number, actor: string): TransactWriteItem {
+    return eventItem(this.tableName, changeEvent(type, { changes: [`user:${userId}`] }, actor));
   }
 
   /** The group's version moves too, so a group update computed before this delete is retried. */

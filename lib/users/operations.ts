@@ -15,9 +15,9 @@ export const userOperations = ({ users, config }: Services): OperationsFor<typeo
       return { body: wire(created), headers: { location: `user-admin/${created.id}` } };
     },
     getUser: async ({ params }) => ({ body: wire(await users.get(params.id)) }),
-    updateUser: async ({ params, body }) => ({ body: wire(await users.update(params.id, body)) }),
-    deleteUser: async ({ params }) => {
-      await users.delete(params.id);
+    updateUser: async ({ params, body, caller }) => ({ body: wire(await users.update(params.id, body, caller.tokenName)) }),
+    deleteUser: async ({ params, caller }) => {
+      await users.delete(params.id, caller.tokenName);
       return {};
     },
     listRoles: async () => ({ body: { version: 1, roles: ROOT_ROLES.map(toRoleWire) } }),

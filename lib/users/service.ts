@@ -42,7 +42,7 @@ export class UserService {
   }
 
   /** `signupToken` is the secret of the public signup token the user signs up with, if any. */
-  async create(input: UserInput, createdBy: string, signupToken: string | null = null): Promise<User> {
+  async create(input: UserInput, actor: string, signupToken: string | null = null): Promise<User> {
     const now = this.now().toISOString();
     // Checked before an id is drawn, so a refused create leaves the counter alone.
     const details = detailsOf(input);
@@ -50,19 +50,19 @@ export class UserService {
       id: await this.store.nextId(),
       ...details,
       createdAt: now,
-      createdBy,
+      createdBy: actor,
       seenAt: null,
       loginAttempts: 0,
       signupToken,
       version: 1,
     };
-    const outcome = await this.store.insert(user, now);
+    const outcome = await this.store.insert(user, now, actor);
     if (outcome === 'signup-closed') throw signupClosed();
     if (outcome !== 'done') throw taken(outcome, user);
     return user;
   }
 
-  async update(id: number, changes: UserChanges): Promise<User> {
+  async update(id: number, changes: UserChanges, actor: string): Promise<User> {
     return retryOnChange('user', async () => {
       const before = await this.get(id);
       const after: User = {
@@ -75,7 +75,7 @@ export class UserService {
         }),
         version: before.version + 1,
       };
-      const outcome = await this.store.replace(before, after);
+      const outcome = await this.store.replace(before, after, actor);
       if (outcome === 'changed') return undefined;
       if (outcome !== 'done') throw taken(outcome, after);
       return after;
@@ -83,11 +83,11 @@ export class UserService {
   }
 
   /** Ends the user's group memberships in the same write. */
-  async delete(id: number): Promise<void> {
+  async delete(id: number, actor: string): Promise<void> {
     await retryOnChange('user', async () => {
       const user = await this.get(id);
       const groupIds = await this.memberships.groupIdsOf(id);
-      return (await this.store.delete(user, groupIds)) === 'done' ? true : undefined;
+      return (await this.store.delete(user, groupIds, actor)) === 'done' ? true : undefined;
     });
   }
 }

@@ -135,18 +135,19 @@ describe('the optimistic retry policy', () => {
   it('recomputes the change on fresh data after each lost race, and commits what it read last', async () => {
     const fake = storeRefusing([versionChanged, versionChanged]);
 
-    const result = await new FeatureAggregates(fake.store).apply(touch);
+    const result = await new FeatureAggregates(fake.store).apply('tester', touch);
 
     expect(fake.commits).toHaveLength(3);
     expect(fake.reads()).toBe(3);
     expect(result).toBe(3);
     expect(fake.commits[2]!.writes[0]!.before?.version).toBe(3);
+    expect(fake.commits[2]!.events).toEqual([expect.objectContaining({ type: 'feature-changed', createdBy: 'tester', changes: ['stale-on'] })]);
   });
 
   it('gives up with a 409 after 12 attempts that all lost', async () => {
     const fake = storeRefusing(Array.from({ length: 12 }, () => versionChanged));
 
-    const outcome = new FeatureAggregates(fake.store).apply(touch);
+    const outcome = new FeatureAggregates(fake.store).apply('tester', touch);
 
     await expect(outcome).rejects.toMatchObject({ kind: 'conflict', message: expect.stringMatching(/kept changing/) });
     expect(fake.commits).toHaveLength(12);
@@ -155,7 +156,7 @@ describe('the optimistic retry policy', () => {
   it('does not retry a refusal that fresh data cannot change', async () => {
     const fake = storeRefusing([{ ok: false, reason: 'name-taken', feature: 'checkout' }]);
 
-    const outcome = new FeatureAggregates(fake.store).apply(touch);
+    const outcome = new FeatureAggregates(fake.store).apply('tester', touch);
 
     await expect(outcome).rejects.toMatchObject({ kind: 'conflict', message: 'A toggle with the name checkout already exists' });
     expect(fake.commits).toHaveLength(1);
@@ -164,7 +165,7 @@ describe('the optimistic retry policy', () => {
   it('commits nothing when the change writes nothing', async () => {
     const fake = storeRefusing([]);
 
-    const result = await new FeatureAggregates(fake.store).apply(async () => ({ commit: { writes: [] }, result: 'unchanged' }));
+    const result = await new FeatureAggregates(fake.store).apply('tester', async () => ({ commit: { writes: [] }, result: 'unchanged' }));
 
     expect(result).toBe('unchanged');
     expect(fake.commits).toHaveLength(0);

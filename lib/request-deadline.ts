@@ -3,33 +3,26 @@ import { ServiceUnavailable } from './errors.js';
 import { WRITE_BUDGET_MS } from './time-budget.js';
 
 /**
- * What the HTTP chain knows about the current admin request, set once per request so that
- * deep code can use it without every service call carrying it: who acts (change events name
- * them) and when the request's time is up (writes are not started too late to finish).
+ * When the current admin request's time is up, set once per request by the HTTP chain, so that
+ * every write can be checked against it in one place (lib/store/late-writes.ts) rather than
+ * by every store. It travels in the async context because the check sits in a DynamoDB client
+ * middleware, which no argument reaches. Everything else a service needs, who acts included,
+ * it receives as arguments.
  *
  * The SDK API runs without it: AsyncLocalStorage turns on async hooks for the whole process, a
- * cost on every promise of every poll (see RouterOptions.namesActor).
+ * cost on every promise of every poll (see RouterOptions.keepsDeadline).
  */
-export interface RequestScope {
-  actor: string;
-  /** Epoch milliseconds at which the function is stopped (its context's remaining time). */
-  deadline: number;
-}
+const deadlines = new AsyncLocalStorage<number>();
 
-const scope = new AsyncLocalStorage<RequestScope>();
-
-export function runInRequest<T>(request: RequestScope, work: () => Promise<T>): Promise<T> {
-  return scope.run(request, work);
-}
-
-export function currentActor(): string {
-  return scope.getStore()?.actor ?? 'system';
+/** Runs `work` with `deadline` (epoch milliseconds at which the function is stopped). */
+export function runWithDeadline<T>(deadline: number, work: () => Promise<T>): Promise<T> {
+  return deadlines.run(deadline, work);
 }
 
 /** Milliseconds the current request has left; undefined outside a request (start-up, jobs, the SDK API). */
 export function timeLeft(): number | undefined {
-  const request = scope.getStore();
-  return request ? request.deadline - Date.now() : undefined;
+  const deadline = deadlines.getStore();
+  return deadline === undefined ? undefined : deadline - Date.now();
 }
 
 /**
