@@ -11,6 +11,9 @@ export interface IncomingRequest {
   routeKey: string;
   pathParameters: Record<string, string>;
   sourceIp: string;
+  /** Fixed by the sample events (events/), so that regenerating them changes nothing; fresh otherwise. */
+  requestId?: string;
+  receivedAt?: Date;
 }
 
 /** Builds the API Gateway HTTP API (payload 2.0) event that the cloud would hand a function. */
@@ -21,7 +24,7 @@ export function toApiGatewayEvent(request: IncomingRequest): APIGatewayProxyEven
     const query = new URLSearchParams(rawQueryString);
     for (const key of new Set(query.keys())) queryStringParameters[key] = query.getAll(key).join(',');
   }
-  const now = new Date();
+  const now = request.receivedAt ?? new Date();
   const hasBody = request.body.length > 0;
   return {
     version: '2.0',
@@ -43,7 +46,7 @@ export function toApiGatewayEvent(request: IncomingRequest): APIGatewayProxyEven
         sourceIp: request.sourceIp,
         userAgent: request.headers['user-agent'] ?? '',
       },
-      requestId: randomUUID(),
+      requestId: request.requestId ?? randomUUID(),
       routeKey: request.routeKey,
       stage: '$default',
       time: now.toUTCString(),

@@ -1,140 +1,120 @@
 /**
- * Every sample event under events/, with the status it must get and the scenarios that set up
- * the data it needs. Each scenario is self-contained: `npm run invoke` runs its setup first,
- * in one invocation that shares `{{UNIQUE}}` (so names never collide with earlier runs) and
- * the ids its setup steps answer (`provides`). A new file under events/ is added here.
+ * Every sample scenario, gathered from each resource's `samples.ts` as lib/route-table.ts
+ * gathers rows, and the API Gateway event each one becomes: `npm run events` writes these to
+ * events/<group>/<name>.json, and `npm run invoke` runs a scenario's setup steps from here.
  */
-export interface SampleScenario {
-  status: number;
-  /** Scenarios to run first, each once per invocation (their own setup included). */
-  given?: string[];
-  /** Placeholders this scenario fills from its response body when it runs as setup. */
-  provides?: Record<string, string>;
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import { apiTokenSamples } from '../../lib/tokens/samples.js';
+import { authSettingsSamples } from '../../lib/oidc/samples.js';
+import { clientSamples } from '../../lib/client/samples.js';
+import { contextFieldSamples } from '../../lib/context-fields/samples.js';
+import { docsSamples } from '../../lib/docs/samples.js';
+import { environmentSamples } from '../../lib/environments/samples.js';
+import { exportImportSamples } from '../../lib/transfer/samples.js';
+import { featureSamples } from '../../lib/features/samples.js';
+import { groupSamples } from '../../lib/groups/samples.js';
+import { insightSamples } from '../../lib/insights/samples.js';
+import { instanceSamples } from '../../lib/instance/samples.js';
+import { projectSamples } from '../../lib/projects/samples.js';
+import { segmentSamples } from '../../lib/segments/samples.js';
+import { signupTokenSamples } from '../../lib/signup-tokens/samples.js';
+import { stateSamples } from '../../lib/state/samples.js';
+import { strategyTypeSamples } from '../../lib/strategies/samples.js';
+import { tagTypeSamples } from '../../lib/tag-types/samples.js';
+import { userSamples } from '../../lib/users/samples.js';
+import { unquoteNumericPlaceholders, type Sample } from '../../lib/samples.js';
+import { toApiGatewayEvent } from './api-gateway-event.js';
+
+/** Keyed by `<group>/<name>`, in the order a person would try them; a key used twice is refused. */
+export const SAMPLE_SCENARIOS: Record<string, Sample> = mergeSamples(
+  instanceSamples, docsSamples, insightSamples, strategyTypeSamples, apiTokenSamples,
+  featureSamples, exportImportSamples, stateSamples, userSamples, groupSamples, authSettingsSamples,
+  signupTokenSamples, environmentSamples, projectSamples, segmentSamples, contextFieldSamples,
+  tagTypeSamples, clientSamples,
+);
+
+/**
+ * Fixed, so that `npm run events` writes the same files every time; a real request id and
+ * time add nothing a handler reads.
+ */
+const SAMPLE_TIME = new Date('2026-11-22T03:00:00.000Z');
+const DEFAULT_HEADERS = { accept: 'application/json', host: 'localhost:4242', 'user-agent': 'curl/8.5.0' };
+
+/** The event API Gateway would hand the scenario's function, placeholders still in place. */
+export function sampleEvent(sample: Sample): APIGatewayProxyEventV2 {
+  const { route } = sample;
+  const token = sample.token ?? (route.access.kind === 'public' ? 'none' : 'admin');
+  const json = sample.body === undefined ? '' : unquoteNumericPlaceholders(JSON.stringify(sample.body));
+  const body = sample.text ?? json;
+  return toApiGatewayEvent({
+    // The catch-all row takes any method; its sample asks with the commonest.
+    method: route.method === 'ANY' ? 'GET' : route.method,
+    url: samplePath(route.path, sample.params) + sampleQuery(sample.query),
+    headers: {
+      ...DEFAULT_HEADERS,
+      ...(token === 'admin' ? { authorization: '{{ADMIN_TOKEN}}' } : {}),
+      ...(route.body ? { 'content-type': 'application/json' } : {}),
+      ...sample.headers,
+    },
+    body: Buffer.from(body),
+    routeKey: `${route.method} ${route.path}`,
+    pathParameters: sample.params,
+    sourceIp: '127.0.0.1',
+    requestId: 'sample-request',
+    receivedAt: SAMPLE_TIME,
+  });
 }
 
-const feature = ['features/create-feature'];
-const user = ['access/create-user'];
+/** Every file under events/, relative to it, with the text `npm run events` writes there. */
+export function sampleEventFiles(): Map<string, string> {
+  return new Map(
+    Object.values(SAMPLE_SCENARIOS).map((sample) => [
+      `${sample.key}.json`,
+      `${JSON.stringify(sampleEvent(sample), null, 2)}\n`,
+    ]),
+  );
+}
 
-/** In the order a person would try them. */
-export const SAMPLE_SCENARIOS: Record<string, SampleScenario> = {
-  'instance/health.json': { status: 200 },
-  'instance/ui-config.json': { status: 200 },
-  'instance/docs-openapi.json': { status: 200 },
-  'instance/docs-page.json': { status: 200 },
-  'instance/docs-styles.json': { status: 200 },
-  'instance/docs-script.json': { status: 200 },
-  'instance/insights.json': { status: 200 },
-  'instance/unknown-api-path.json': { status: 404 },
-  'strategies/create.json': { status: 201 },
-  'strategies/create-wrong-content-type.json': { status: 415 },
-  'strategies/list.json': { status: 200 },
-  'strategies/get.json': { status: 200, given: ['strategies/create'] },
-  'strategies/update.json': { status: 200, given: ['strategies/create'] },
-  'strategies/deprecate.json': { status: 200, given: ['strategies/create'] },
-  'strategies/reactivate.json': { status: 200, given: ['strategies/deprecate'] },
-  'strategies/delete.json': { status: 200, given: ['strategies/create'] },
-  'strategies/delete-built-in.json': { status: 400 },
-  'strategies/deprecate-without-token.json': { status: 401 },
-  'access/create-client-token.json': { status: 201 },
-  'access/list-tokens.json': { status: 200 },
-  'access/delete-token.json': { status: 200 },
-  'features/create-feature.json': { status: 201 },
-  'features/create-parent-feature.json': { status: 201 },
-  'features/list-project-features.json': { status: 200, given: feature },
-  'features/get-feature.json': { status: 200, given: feature },
-  'features/update-feature.json': { status: 200, given: feature },
-  'features/patch-feature.json': { status: 200, given: feature },
-  'features/add-strategy.json': { status: 200, given: feature },
-  'features/list-strategies.json': { status: 200, given: ['features/add-strategy'] },
-  'features/get-strategy-unknown-id.json': { status: 404, given: feature },
-  'features/update-strategy-unknown-id.json': { status: 404, given: feature },
-  'features/delete-strategy-unknown-id.json': { status: 404, given: feature },
-  'features/enable-in-development.json': { status: 200, given: ['features/add-strategy'] },
-  'features/disable-in-development.json': { status: 200, given: ['features/enable-in-development'] },
-  'features/put-environment-variants.json': { status: 200, given: feature },
-  'features/get-environment-variants.json': { status: 200, given: ['features/put-environment-variants'] },
-  'features/patch-environment-variants.json': { status: 200, given: ['features/put-environment-variants'] },
-  'features/patch-variants-all-environments.json': { status: 200, given: feature },
-  'features/add-dependency.json': { status: 200, given: ['features/create-feature', 'features/create-parent-feature'] },
-  'features/delete-dependency.json': { status: 200, given: ['features/add-dependency'] },
-  'features/delete-dependencies.json': { status: 200, given: ['features/add-dependency'] },
-  'features/add-tag.json': { status: 201, given: feature },
-  'features/list-tags.json': { status: 200, given: ['features/add-tag'] },
-  'features/update-tags.json': { status: 201, given: ['features/add-tag'] },
-  'features/delete-tag.json': { status: 200, given: ['features/update-tags'] },
-  'features/mark-stale.json': { status: 202, given: feature },
-  'features/list-all-features.json': { status: 200 },
-  'features/archive-features.json': { status: 202, given: feature },
-  'features/list-archived-features.json': { status: 200 },
-  'features/revive-feature.json': { status: 200, given: ['features/archive-features'] },
-  'features/archive-feature.json': { status: 202, given: feature },
-  'features/delete-archived-feature.json': { status: 200, given: ['features/archive-feature'] },
-  'features/export-project.json': { status: 200 },
-  'features/validate-import.json': { status: 200 },
-  'features/import-into-default.json': { status: 200 },
-  'state/export-json.json': { status: 200 },
-  'state/export-yaml-download.json': { status: 200 },
-  'access/create-user.json': { status: 201, provides: { USER_ID: 'id' } },
-  'access/create-user-taken-email.json': { status: 409, given: user },
-  'access/create-user-without-email-or-username.json': { status: 400 },
-  'access/list-users.json': { status: 200 },
-  'access/get-user.json': { status: 200, given: user },
-  'access/get-user-not-a-number.json': { status: 400 },
-  'access/get-unknown-user.json': { status: 404 },
-  'access/update-user.json': { status: 200, given: user },
-  'access/list-roles.json': { status: 200 },
-  'groups/create.json': { status: 201, given: user, provides: { GROUP_ID: 'id' } },
-  'groups/create-taken-name.json': { status: 409, given: ['groups/create'] },
-  'groups/create-unknown-member.json': { status: 400 },
-  'groups/list.json': { status: 200 },
-  'groups/get.json': { status: 200, given: ['groups/create'] },
-  'groups/update.json': { status: 200, given: ['groups/create'] },
-  'groups/update-unknown.json': { status: 404 },
-  'groups/delete.json': { status: 200, given: ['groups/create'] },
-  'access/delete-user.json': { status: 200, given: user },
-  'access/set-oidc-settings.json': { status: 200 },
-  'access/set-oidc-settings-bad-url.json': { status: 400 },
-  'access/get-oidc-settings.json': { status: 200 },
-  'access/create-signup-token.json': { status: 201 },
-  'access/list-signup-tokens.json': { status: 200 },
-  'access/get-unknown-signup-token.json': { status: 404 },
-  'access/update-unknown-signup-token.json': { status: 404 },
-  'access/sign-up-with-unknown-token.json': { status: 404 },
-  'projects/create-environment.json': { status: 201 },
-  'projects/list-environments.json': { status: 200 },
-  'projects/get-environment.json': { status: 200, given: ['projects/create-environment'] },
-  'projects/create-project.json': { status: 201 },
-  'projects/create-project-bad-naming-pattern.json': { status: 400 },
-  'projects/list-projects.json': { status: 200 },
-  'projects/get-project-overview.json': { status: 200 },
-  'projects/get-unknown-project.json': { status: 404 },
-  'projects/update-project.json': { status: 200, given: ['projects/create-project'] },
-  'projects/add-project-environment.json': { status: 200, given: ['projects/create-project', 'projects/create-environment'] },
-  'projects/set-default-strategy.json': { status: 200, given: ['projects/add-project-environment'] },
-  'projects/remove-project-environment.json': { status: 200, given: ['projects/add-project-environment'] },
-  'projects/delete-project.json': { status: 200, given: ['projects/create-project'] },
-  'projects/delete-default-project.json': { status: 400 },
-  'features/create-segment.json': { status: 201, provides: { SEGMENT_ID: 'id' } },
-  'features/create-segment-bad-constraint.json': { status: 400 },
-  'features/list-segments.json': { status: 200 },
-  'features/get-segment.json': { status: 200, given: ['features/create-segment'] },
-  'features/update-segment.json': { status: 204, given: ['features/create-segment'] },
-  'features/delete-segment.json': { status: 204, given: ['features/create-segment'] },
-  'features/create-context-field.json': { status: 201 },
-  'features/list-context-fields.json': { status: 200 },
-  'features/get-context-field.json': { status: 200, given: ['features/create-context-field'] },
-  'features/update-context-field.json': { status: 200, given: ['features/create-context-field'] },
-  'features/delete-context-field.json': { status: 200, given: ['features/create-context-field'] },
-  'features/create-tag-type.json': { status: 201 },
-  'features/list-tag-types.json': { status: 200 },
-  'features/get-tag-type.json': { status: 200, given: ['features/create-tag-type'] },
-  'features/update-tag-type.json': { status: 200, given: ['features/create-tag-type'] },
-  'features/delete-tag-type.json': { status: 200, given: ['features/create-tag-type'] },
-  'client/register.json': { status: 202 },
-  'client/metrics.json': { status: 202 },
-  'client/metrics-wrong-content-type.json': { status: 202 },
-  'client/features.json': { status: 200 },
-  'client/features-filtered.json': { status: 200 },
-  'client/features-bad-tag.json': { status: 400 },
-  'client/feature-unknown.json': { status: 404 },
-};
+/** Every .json file under `dir` (events/), by its path relative to it with forward slashes. */
+export function readEventFiles(dir: string): Map<string, string> {
+  if (!existsSync(dir)) return new Map();
+  const files = readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.json'));
+  return new Map(files.map((file) => [file.split('\\').join('/'), readFileSync(join(dir, file), 'utf8')]));
+}
+
+function mergeSamples(...lists: Sample[][]): Record<string, Sample> {
+  const merged: Record<string, Sample> = {};
+  for (const sample of lists.flat()) {
+    if (sample.key in merged) throw new Error(`Sample scenarios: ${sample.key} is defined twice`);
+    merged[sample.key] = sample;
+  }
+  return merged;
+}
+
+function samplePath(path: string, params: Record<string, string>): string {
+  return path.replace(/\{(\w+)(\+?)\}/g, (_, name: string, greedy: string) => {
+    const value = params[name];
+    if (value === undefined) throw new Error(`Sample for ${path}: no value for {${name}}`);
+    return greedy ? value.split('/').map(encodeKeepingPlaceholders).join('/') : encodeKeepingPlaceholders(value);
+  });
+}
+
+function sampleQuery(query: Record<string, string> | undefined): string {
+  const pairs = Object.entries(query ?? {}).map(
+    ([key, value]) => `${encodeKeepingPlaceholders(key)}=${encodeKeepingPlaceholders(value)}`,
+  );
+  return pairs.length > 0 ? `?${pairs.join('&')}` : '';
+}
+
+/**
+ * Percent-encodes a URL component but leaves `{{NAME}}` as it is, for `npm run invoke` to fill,
+ * and `:` and `@`, which paths and queries allow as they are (`tag=simple:beta`).
+ */
+function encodeKeepingPlaceholders(value: string): string {
+  return value
+    .split(/(\{\{[A-Z_]+\}\})/)
+    .map((part, i) => (i % 2 === 1 ? part : encodeURIComponent(part).replace(/%3A/g, ':').replace(/%40/g, '@')))
+    .join('');
+}

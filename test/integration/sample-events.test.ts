@@ -1,16 +1,23 @@
-import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { routeTable } from '../../lib/route-table.js';
 import type { Group } from '../../lib/http/route.js';
 import { invokeSample } from '../../scripts/local/invoke-sample.js';
+import { matchRoute } from '../../scripts/local/match-route.js';
 import { startLocalRuntime, type LocalRuntime } from '../../scripts/local/runtime.js';
-import { SAMPLE_SCENARIOS } from '../../scripts/local/sample-scenarios.js';
+import {
+  readEventFiles,
+  SAMPLE_SCENARIOS,
+  sampleEvent,
+  sampleEventFiles,
+} from '../../scripts/local/sample-scenarios.js';
 import { unique } from '../support/services.js';
 
 /** Every scenario once, in an order shuffled anew on each run: none may rely on another having run. */
-const SHUFFLED = shuffle(Object.entries(SAMPLE_SCENARIOS).map(([file, { status }]) => [file, status] as [string, number]));
+const SHUFFLED = shuffle(
+  Object.values(SAMPLE_SCENARIOS).map(({ key, status }) => [`${key}.json`, status] as [string, number]),
+);
 
 const EVENTS_DIR = 'events';
 
@@ -29,19 +36,16 @@ describe('sample events under events/, run through npm run invoke’s code path'
     await runtime.stop();
   });
 
-  it('lists every file under events/', () => {
-    const files = readdirSync(EVENTS_DIR, { recursive: true, encoding: 'utf8' })
-      .filter((file) => file.endsWith('.json'))
-      .map((file) => file.split('\\').join('/'))
-      .sort();
+  it('holds exactly what npm run events writes from the samples (run it after changing a samples.ts)', () => {
+    const onDisk = Object.fromEntries(readEventFiles(EVENTS_DIR));
+    const generated = Object.fromEntries(sampleEventFiles());
 
-    expect(Object.keys(SAMPLE_SCENARIOS).sort()).toEqual(files);
+    expect(Object.keys(onDisk).sort()).toEqual(Object.keys(generated).sort());
+    expect(onDisk).toEqual(generated);
   });
 
   it('covers every route of the route table', () => {
-    const covered = new Set(
-      Object.keys(SAMPLE_SCENARIOS).map((file) => JSON.parse(readFileSync(join(EVENTS_DIR, file), 'utf8')).routeKey as string),
-    );
+    const covered = new Set(Object.values(SAMPLE_SCENARIOS).map((sample) => sampleEvent(sample).routeKey));
 
     const missing = Object.values(routeTable)
       .map((spec) => `${spec.method} ${spec.path}`)
@@ -50,10 +54,20 @@ describe('sample events under events/, run through npm run invoke’s code path'
     expect(missing).toEqual([]);
   });
 
+  it('builds each event from its own route table row, on a path the router sends to that row', () => {
+    const wrong = Object.values(SAMPLE_SCENARIOS).filter((sample) => {
+      const event = sampleEvent(sample);
+      const match = matchRoute(event.requestContext.http.method, event.rawPath);
+      return routeTable[sample.operation] !== sample.route || match?.operationId !== sample.operation;
+    });
+
+    expect(wrong.map((sample) => sample.key)).toEqual([]);
+  });
+
   it('names only scenarios that exist as setup steps', () => {
     const steps = Object.values(SAMPLE_SCENARIOS).flatMap((scenario) => scenario.given ?? []);
 
-    expect(steps.filter((step) => !(`${step}.json` in SAMPLE_SCENARIOS))).toEqual([]);
+    expect(steps.filter((step) => !(step in SAMPLE_SCENARIOS))).toEqual([]);
   });
 
   it('runs a scenario that needs data alone on a fresh table (E12 patches a feature it creates first)', async () => {

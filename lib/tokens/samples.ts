@@ -1,0 +1,17 @@
+import { defineSamples } from '../samples.js';
+import { apiTokenRoutes } from './routes.js';
+
+export const apiTokenSamples = defineSamples(apiTokenRoutes, {
+  'create-client-token': {
+    operation: 'createApiToken',
+    body: {
+      tokenName: 'sample-sdk-{{UNIQUE}}',
+      type: 'client',
+      environment: 'development',
+      projects: ['default'],
+    },
+    status: 201,
+  },
+  'list-tokens': { operation: 'listApiTokens', status: 200 },
+  'delete-token': { operation: 'deleteApiToken', params: { token: '0123456789abcdef' }, status: 200 },
+});
