@@ -24,15 +24,24 @@ import { stateSamples } from '../../lib/state/samples.js';
 import { strategyTypeSamples } from '../../lib/strategies/samples.js';
 import { tagTypeSamples } from '../../lib/tag-types/samples.js';
 import { userSamples } from '../../lib/users/samples.js';
+import { pathParameterNames } from '../../lib/http/path-parameters.js';
+import type { RouteSpec } from '../../lib/http/route.js';
+import { operationIds, routeTable, type OperationId } from '../../lib/route-table.js';
 import { unquoteNumericPlaceholders, type Sample } from '../../lib/samples.js';
 import { toApiGatewayEvent } from './api-gateway-event.js';
 
-/** Keyed by `<group>/<name>`, in the order a person would try them; a key used twice is refused. */
-export const SAMPLE_SCENARIOS: Record<string, Sample> = mergeSamples(
-  instanceSamples, docsSamples, insightSamples, strategyTypeSamples, apiTokenSamples,
-  featureSamples, exportImportSamples, stateSamples, userSamples, groupSamples, authSettingsSamples,
-  signupTokenSamples, environmentSamples, projectSamples, segmentSamples, contextFieldSamples,
-  tagTypeSamples, clientSamples,
+/**
+ * Keyed by `<group>/<name>`, in the order a person would try them; a key used twice is refused.
+ * A route that takes nothing (no path parameter, no body) and has no written sample gets one
+ * from its row alone (`derivedSamples`), so a new list endpoint needs no samples.ts entry.
+ */
+export const SAMPLE_SCENARIOS: Record<string, Sample> = withDerivedSamples(
+  mergeSamples(
+    instanceSamples, docsSamples, insightSamples, strategyTypeSamples, apiTokenSamples,
+    featureSamples, exportImportSamples, stateSamples, userSamples, groupSamples, authSettingsSamples,
+    signupTokenSamples, environmentSamples, projectSamples, segmentSamples, contextFieldSamples,
+    tagTypeSamples, clientSamples,
+  ),
 );
 
 /**
@@ -83,6 +92,21 @@ export function readEventFiles(dir: string): Map<string, string> {
   const files = readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.json'));
   return new Map(files.map((file) => [file.split('\\').join('/'), readFileSync(join(dir, file), 'utf8')]));
 }
+
+/**
+ * The written samples, then one per uncovered route that needs no input: its file is named after
+ * the operation id in kebab case and it expects the row's success status, with the admin token.
+ */
+function withDerivedSamples(written: Record<string, Sample>): Record<string, Sample> {
+  const covered = new Set(Object.values(written).map((sample) => sample.operation));
+  const rowOf = (id: OperationId): RouteSpec => routeTable[id];
+  const derived = operationIds
+    .filter((id) => !covered.has(id) && !rowOf(id).body && pathParameterNames(rowOf(id).path).length === 0)
+    .map((id): Sample => ({ key: `${rowOf(id).group}/${kebabCase(id)}`, operation: id, route: rowOf(id), params: {}, status: rowOf(id).status }));
+  return mergeSamples(Object.values(written), derived);
+}
+
+const kebabCase = (id: string) => id.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
 
 function mergeSamples(...lists: Sample[][]): Record<string, Sample> {
   const merged: Record<string, Sample> = {};
