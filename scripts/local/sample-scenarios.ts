@@ -106,7 +106,9 @@ function withDerivedSamples(written: Record<string, Sample>): Record<string, Sam
   return mergeSamples(Object.values(written), derived);
 }
 
-const kebabCase = (id: string) => id.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
+function kebabCase(id: string): string {
+  return id.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
+}
 
 function mergeSamples(...lists: Sample[][]): Record<string, Sample> {
   const merged: Record<string, Sample> = {};
