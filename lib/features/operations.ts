@@ -3,7 +3,7 @@ import type { featureRelationRoutes } from './relation-routes.js';
 import type { featureRoutes } from './routes.js';
 import { ValidationFailed } from '../errors.js';
 import type { OperationsFor } from '../http/operation.js';
-import type { Feature } from './model.js';
+import { FEATURE_TYPES, type Feature } from './model.js';
 import type { Services } from '../composition/services.js';
 import { toFeatureWire, toProjectFeatureItem, toStrategyWire } from './wire.js';
 
@@ -56,6 +56,7 @@ export const featureOperations = ({ features }: Services): OperationsFor<Feature
     listArchivedFeatures: async ({ query }) => ({
       body: { version: 1, features: await wireList(sortByName(await lifecycle.listArchived(query.project))) },
     }),
+    listFeatureTypes: async () => ({ body: { version: 1, types: FEATURE_TYPES.map((type) => ({ ...type })) } }),
     reviveFeature: async ({ params, caller }) => {
       await lifecycle.revive(params.featureName, caller.tokenName);
       return {};

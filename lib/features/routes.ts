@@ -4,6 +4,7 @@ import {
   featureCreateSchema,
   featureListSchema,
   featureSchema,
+  featureTypeListSchema,
   featureUpdateSchema,
   projectFeatureListSchema,
   staleSchema,
@@ -53,6 +54,10 @@ export const featureRoutes = defineRoutes('features', {
   listArchivedFeatures: {
     method: 'GET', path: '/api/admin/archive/features', access: admin('READ_FEATURE'), status: 200,
     summary: 'List archived features', response: featureListSchema,
+  },
+  listFeatureTypes: {
+    method: 'GET', path: '/api/admin/feature-types', access: admin('READ_FEATURE'), status: 200,
+    summary: 'List the feature types with the days a feature of each is expected to live', response: featureTypeListSchema,
   },
   reviveFeature: {
     method: 'POST', path: '/api/admin/archive/revive/{featureName}', access: admin('UPDATE_FEATURE'),

@@ -132,6 +132,14 @@ export type FeatureWire = z.input<typeof featureSchema>;
 
 export const featureListSchema = z.object({ version: z.number(), features: z.array(featureSchema) });
 
+/** A feature type; `lifetimeDays` null means a feature of this type is meant to stay. */
+export const featureTypeListSchema = z.object({
+  version: z.literal(1),
+  types: z.array(
+    z.object({ id: z.string(), name: z.string(), description: z.string(), lifetimeDays: z.number().int().min(0).nullable() }),
+  ),
+});
+
 /** The project feature list's items: the overview without strategies. */
 export const projectFeatureItemSchema = featureSchema
   .pick({ name: true, type: true, description: true, createdAt: true, lastSeenAt: true, stale: true, impressionData: true, favorite: true, tags: true })
