@@ -1,6 +1,6 @@
 import { admin, defineRoutes } from '../http/route.js';
 import { featureSchema, featureStrategySchema, strategyInputSchema, strategyListSchema, variantsResponseSchema } from './schemas.js';
-import { patchSchema } from './json-patch-schema.js';
+import { patchSchema } from './json-patch.js';
 import { variantListSchema } from './variant-schemas.js';
 
 const ENV = '/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}';

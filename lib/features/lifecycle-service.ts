@@ -1,11 +1,10 @@
 import { featureUpdateSchema } from './schemas.js';
-import type { PatchOperation } from './json-patch-schema.js';
 import { Conflict, NotFound, PermissionDenied, ValidationFailed } from '../errors.js';
 import type { Project } from '../projects/model.js';
 import { FeatureAggregates, featureInProject, replaced } from './aggregate.js';
 import type { Feature } from './model.js';
 import type { FeatureCatalog } from './ports.js';
-import { applyJsonPatch } from './rules/json-patch.js';
+import { applyJsonPatch, type PatchOperation } from './json-patch.js';
 import { checkFeatureName } from './rules/naming.js';
 import type { FeatureWrite } from './store.js';
 

@@ -9,7 +9,7 @@ import {
   projectFeatureListSchema,
   staleSchema,
 } from './schemas.js';
-import { patchSchema } from './json-patch-schema.js';
+import { patchSchema } from './json-patch.js';
 
 const FEATURE = '/api/admin/projects/{projectId}/features/{featureName}';
 

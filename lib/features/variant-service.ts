@@ -1,4 +1,3 @@
-import type { PatchOperation } from './json-patch-schema.js';
 import * as z from 'zod';
 import { variantListSchema } from './variant-schemas.js';
 import { NotFound } from '../errors.js';
@@ -6,7 +5,7 @@ import { FeatureAggregates, featureInProject, replaced } from './aggregate.js';
 import { environmentOf, type Feature, type Variant } from './model.js';
 import type { FeatureCatalog } from './ports.js';
 import { withEnvironment } from './rules/environments.js';
-import { applyJsonPatch } from './rules/json-patch.js';
+import { applyJsonPatch, type PatchOperation } from './json-patch.js';
 import { normaliseVariants } from './rules/variants.js';
 import type { FeatureEnvironmentRef } from './strategy-service.js';
 

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { patchSchema, reachesPrototype } from '../../lib/features/json-patch-schema.js';
 import { ValidationFailed } from '../../lib/errors.js';
-import { applyJsonPatch } from '../../lib/features/rules/json-patch.js';
+import { applyJsonPatch, patchSchema, reachesPrototype } from '../../lib/features/json-patch.js';
 
 describe('JSON Patch pointers into the prototype', () => {
   it.each(['/__proto__', '/__proto__/x', '/0/constructor/prototype', '/a/prototype', '/constructor'])('finds %s', (pointer) => {
