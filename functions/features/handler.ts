@@ -1,6 +1,6 @@
 import type { Services } from '../../lib/composition/services.js';
 import { contextFieldOperations } from '../../lib/context-fields/operations.js';
-import { featureOperations } from '../../lib/features/operations.js';
+import { featureEnvironmentOperations, featureOperations, featureRelationOperations } from '../../lib/features/operations.js';
 import { groupHandler } from '../../lib/http/group-handler.js';
 import type { GroupOperations } from '../../lib/http/operation.js';
 import { segmentOperations } from '../../lib/segments/operations.js';
@@ -10,6 +10,8 @@ import { transferOperations } from '../../lib/transfer/operations.js';
 /** Features with their strategies, variants and relations; the catalogues they draw on; export and import. */
 export const defineOperations = (services: Services): GroupOperations<'features'> => ({
   ...featureOperations(services),
+  ...featureEnvironmentOperations(services),
+  ...featureRelationOperations(services),
   ...segmentOperations(services),
   ...contextFieldOperations(services),
   ...tagTypeOperations(services),

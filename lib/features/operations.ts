@@ -1,22 +1,26 @@
-import type { featureEnvironmentRoutes } from './environment-routes.js';
-import type { featureRelationRoutes } from './relation-routes.js';
-import type { featureRoutes } from './routes.js';
+import type { Services } from '../composition/services.js';
 import { ValidationFailed } from '../errors.js';
 import type { OperationsFor } from '../http/operation.js';
+import type { featureEnvironmentRoutes } from './environment-routes.js';
 import { FEATURE_TYPES, type Feature } from './model.js';
-import type { Services } from '../composition/services.js';
+import type { featureRelationRoutes } from './relation-routes.js';
+import type { featureRoutes } from './routes.js';
+import type { FeatureViews } from './views.js';
 import { toFeatureWire, toProjectFeatureItem, toStrategyWire } from './wire.js';
 
-type FeatureRows = typeof featureRoutes & typeof featureEnvironmentRoutes & typeof featureRelationRoutes;
+/** A feature as the feature endpoints show it: with its environments' views and last-seen time. */
+function featureWire(views: FeatureViews) {
+  return async (feature: Feature) => toFeatureWire(feature, await views.contextFor(feature));
+}
 
-export const featureOperations = ({ features }: Services): OperationsFor<FeatureRows> => {
-  const { lifecycle, strategies, variants, relations, views } = features;
-  const wire = async (feature: Feature) => toFeatureWire(feature, await views.contextFor(feature));
+/** A feature's life (routes.ts): create, read, describe, patch, mark stale, archive, revive, delete. */
+export const featureOperations = ({ features }: Services): OperationsFor<typeof featureRoutes> => {
+  const { lifecycle, views } = features;
+  const wire = featureWire(views);
   const wireList = async (list: Feature[]) => {
     const contexts = await views.contextsFor(list);
     return list.map((feature, index) => toFeatureWire(feature, contexts[index] as (typeof contexts)[number]));
   };
-  const envRef = (params: { projectId: string; featureName: string; environment: string }) => params;
 
   return {
     listProjectFeatures: async ({ params, query }) => {
@@ -65,7 +69,16 @@ export const featureOperations = ({ features }: Services): OperationsFor<Feature
       await lifecycle.deleteArchived(params.featureName, caller.tokenName);
       return {};
     },
+  };
+};
 
+/** A feature in one environment (environment-routes.ts): strategies, on and off, variants. */
+export const featureEnvironmentOperations = ({ features }: Services): OperationsFor<typeof featureEnvironmentRoutes> => {
+  const { strategies, variants, views } = features;
+  const wire = featureWire(views);
+  const envRef = (params: { projectId: string; featureName: string; environment: string }) => params;
+
+  return {
     listStrategies: async ({ params }) => ({
       body: (await strategies.list(envRef(params))).map((s) => toStrategyWire(params.featureName, s)),
     }),
@@ -94,7 +107,13 @@ export const featureOperations = ({ features }: Services): OperationsFor<Feature
     patchVariantsAllEnvironments: async ({ params, body, caller }) => ({
       body: { version: 1, variants: await variants.patchAllEnvironments(params.projectId, params.featureName, body, caller.tokenName) },
     }),
+  };
+};
 
+/** What a feature relates to (relation-routes.ts): the features it depends on, its tags. */
+export const featureRelationOperations = ({ features }: Services): OperationsFor<typeof featureRelationRoutes> => {
+  const { relations } = features;
+  return {
     addDependency: async ({ params, body, caller }) => ({
       body: await relations.addDependency(params.projectId, params.featureName, body, caller.tokenName),
     }),
