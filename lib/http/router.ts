@@ -11,6 +11,7 @@ import { authorize, callerOf, checkedRevisionOf, type Authenticator } from './au
 import { bodyLimit } from './body-limit.js';
 import { lenientJsonBody } from './lenient-json-body.js';
 import { mapErrors } from './map-errors.js';
+import { pathParameterNames } from './path-parameters.js';
 import type { Operation, OperationsFor } from './operation.js';
 import { base64Result, jsonResult, jsonTextResult } from './responses.js';
 import { refuseIllFormedText } from './well-formed.js';
@@ -83,12 +84,14 @@ function routeHandler(spec: RouteSpec, operation: Operation<RouteSpec>, tokens: 
   // request here would only cost a setTimeout and a Promise.race on every poll.
   const chain = middy<APIGatewayProxyEventV2, APIGatewayProxyResultV2>({ timeoutEarlyInMillis: 0 }).use(authorize(spec.access, tokens));
   if (spec.body) chain.use(bodyLimit(spec)).use(spec.lenientBody ? lenientJsonBody() : httpJsonBodyParser());
+  // The SDK poll's path has no parameter: it skips a parse that could only answer `{}`.
+  const parsesPath = pathParameterNames(spec.path).length > 0;
   return chain.handler(async (event, context) => {
     // A lenient (SDK report) body was made well-formed as it was parsed; only a strict one is walked.
     refuseIllFormedText(event, spec.body && !spec.lenientBody ? event.body : undefined);
     const caller = callerOf(event);
     const input = {
-      params: spec.params.parse(event.pathParameters ?? {}),
+      params: parsesPath ? spec.params.parse(event.pathParameters ?? {}) : {},
       query: spec.query ? spec.query.parse(event.queryStringParameters ?? {}) : (event.queryStringParameters ?? {}),
       body: spec.body ? spec.body.parse(event.body) : undefined,
       caller,
