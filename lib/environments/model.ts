@@ -1,3 +1,4 @@
+import { NotFound } from '../errors.js';
 export interface Environment {
   name: string;
   type: string;
@@ -11,3 +12,6 @@ export interface Environment {
 export function compareEnvironments(a: Environment, b: Environment): number {
   return a.sortOrder - b.sortOrder || a.name.localeCompare(b.name);
 }
+
+/** Unleash's message for an environment that does not exist. */
+export const environmentNotFound = (name: string): NotFound => new NotFound(`Could not find environment with name ${name}`);

@@ -1,5 +1,5 @@
 import { Conflict } from '../errors.js';
-import { environmentNotFound } from '../projects/project-environments.js';
+import { environmentNotFound } from './model.js';
 import { compareEnvironments, type Environment } from './model.js';
 import type { EnvironmentStore } from './store.js';
 

@@ -1,3 +1,4 @@
+import { environmentNotFound } from '../environments/model.js';
 import type { EnvironmentStore } from '../environments/store.js';
 import { Conflict, NotFound, ValidationFailed } from '../errors.js';
 import type { Constraint } from '../features/model.js';
@@ -68,5 +69,3 @@ export class ProjectEnvironmentService {
     }
   }
 }
-
-export const environmentNotFound = (name: string): NotFound => new NotFound(`Could not find environment with name ${name}`);
