@@ -1,13 +1,12 @@
-import type { groupRoutes } from './routes.js';
-import type { GroupWire } from '../groups/schemas.js';
-import type { GroupView } from './service.js';
-import type { OperationsFor } from '../http/operation.js';
 import type { Services } from '../composition/services.js';
-import { toUserWire } from '../users/wire.js';
+import type { OperationsFor } from '../http/operation.js';
+import type { groupRoutes } from './routes.js';
+import type { GroupView } from './service.js';
+import { toGroupWire } from './wire.js';
 
 /** User groups (E1, E4). The caller's token name is who created the group, who added members, and who the change events name. */
 export const groupOperations = ({ groups, config }: Services): OperationsFor<typeof groupRoutes> => {
-  const wire = (view: GroupView) => toWire(view, config.unleashUrl);
+  const wire = (view: GroupView) => toGroupWire(view, config.unleashUrl);
   const input = (body: { name: string; users?: Array<{ user: { id: number } }> | undefined }) => ({
     ...body,
     userIds: (body.users ?? []).map((item) => item.user.id),
@@ -28,26 +27,3 @@ export const groupOperations = ({ groups, config }: Services): OperationsFor<typ
     },
   };
 };
-
-/**
- * Members whose user was deleted meanwhile are left out. Groups hold no project roles here, so
- * `projects` is empty.
- */
-function toWire({ group, users }: GroupView, unleashUrl: string): GroupWire {
-  const members = group.members.flatMap((member) => {
-    const user = users.get(member.userId);
-    return user ? [{ joinedAt: member.joinedAt, createdBy: member.createdBy, user: toUserWire(user, unleashUrl) }] : [];
-  });
-  return {
-    id: group.id,
-    name: group.name,
-    description: group.description,
-    mappingsSSO: group.mappingsSSO,
-    rootRole: group.rootRole,
-    createdBy: group.createdBy,
-    createdAt: group.createdAt,
-    projects: [],
-    userCount: members.length,
-    users: members,
-  };
-}

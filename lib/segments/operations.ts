@@ -1,16 +1,15 @@
-import type { OperationsFor } from '../http/operation.js';
 import type { Services } from '../composition/services.js';
-import type { Segment } from './model.js';
+import type { OperationsFor } from '../http/operation.js';
 import type { segmentRoutes } from './routes.js';
-import type { SegmentWire } from './schemas.js';
+import { toSegmentWire } from './wire.js';
 
 export function segmentOperations({ segments }: Services): OperationsFor<typeof segmentRoutes> {
   return {
-    listSegments: async () => ({ body: { segments: (await segments.listWithUsage()).map(segmentWire) } }),
-    getSegment: async ({ params }) => ({ body: segmentWire(await segments.get(params.id)) }),
+    listSegments: async () => ({ body: { segments: (await segments.listWithUsage()).map(toSegmentWire) } }),
+    getSegment: async ({ params }) => ({ body: toSegmentWire(await segments.get(params.id)) }),
     createSegment: async ({ body, caller }) => {
       const segment = await segments.create(body, caller.tokenName);
-      return { body: segmentWire(segment), headers: { location: `segments/${segment.id}` } };
+      return { body: toSegmentWire(segment), headers: { location: `segments/${segment.id}` } };
     },
     updateSegment: async ({ params, body }) => {
       await segments.update(params.id, body);
@@ -20,18 +19,5 @@ export function segmentOperations({ segments }: Services): OperationsFor<typeof 
       await segments.delete(params.id);
       return {};
     },
-  };
-}
-
-function segmentWire(segment: Segment & { usedInFeatures?: number; usedInProjects?: number }): SegmentWire {
-  return {
-    id: segment.id,
-    name: segment.name,
-    description: segment.description,
-    project: segment.project,
-    constraints: segment.constraints,
-    createdAt: segment.createdAt,
-    createdBy: segment.createdBy,
-    ...(segment.usedInFeatures === undefined ? {} : { usedInFeatures: segment.usedInFeatures, usedInProjects: segment.usedInProjects }),
   };
 }

@@ -1,13 +1,12 @@
-import type { signupTokenRoutes } from './routes.js';
-import type { SignupTokenWire } from './schemas.js';
-import type { OperationsFor } from '../http/operation.js';
-import { rootRoleById } from '../roles/model.js';
 import type { Services } from '../composition/services.js';
+import type { OperationsFor } from '../http/operation.js';
+import { toUserWire } from '../users/wire.js';
+import type { signupTokenRoutes } from './routes.js';
 import type { SignupTokenView } from './service.js';
-import { toRoleWire, toUserWire } from '../users/wire.js';
+import { toSignupTokenWire } from './wire.js';
 
 export const signupTokenOperations = ({ signupTokens, config }: Services): OperationsFor<typeof signupTokenRoutes> => {
-  const wire = (view: SignupTokenView) => toWire(view, config.unleashUrl);
+  const wire = (view: SignupTokenView) => toSignupTokenWire(view, config.unleashUrl);
   return {
     listSignupTokens: async () => ({ body: { tokens: (await signupTokens.list()).map(wire) } }),
     createSignupToken: async ({ body, caller }) => {
@@ -22,20 +21,3 @@ export const signupTokenOperations = ({ signupTokens, config }: Services): Opera
     },
   };
 };
-
-function toWire({ token, enabled, url, users }: SignupTokenView, unleashUrl: string): SignupTokenWire {
-  const role = rootRoleById(token.roleId);
-  if (!role) throw new Error(`Signup token ${token.name} has an unknown role ${token.roleId}`);
-  const { description: _description, ...shownRole } = toRoleWire(role);
-  return {
-    secret: token.secret,
-    url,
-    name: token.name,
-    enabled,
-    expiresAt: token.expiresAt,
-    createdAt: token.createdAt,
-    createdBy: token.createdBy,
-    users: users.map((user) => toUserWire(user, unleashUrl)),
-    role: shownRole,
-  };
-}

@@ -1,0 +1,14 @@
+import type { OidcSettingsWire } from './schemas.js';
+import type { OidcSettingsView } from './model.js';
+
+/** Unset optional fields are left out rather than sent as null, as Unleash's settings are. */
+export function toOidcSettingsWire(settings: OidcSettingsView): OidcSettingsWire {
+  const { discoverUrl, defaultRootRoleId, emailDomains, acrValues, ...always } = settings;
+  return {
+    ...always,
+    ...(discoverUrl === null ? {} : { discoverUrl }),
+    ...(defaultRootRoleId === null ? {} : { defaultRootRoleId }),
+    ...(emailDomains === null ? {} : { emailDomains }),
+    ...(acrValues === null ? {} : { acrValues }),
+  };
+}
