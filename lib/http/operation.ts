@@ -53,5 +53,5 @@ type OperationIdsIn<G extends Group> = {
 /** One handler function per route of the group: the compiler refuses a missing or extra one. */
 export type GroupOperations<G extends Group> = { [K in OperationIdsIn<G>]: Operation<RouteTable[K]> };
 
-/** Handler functions for one resource's rows (`routes/<resource>.ts`), for groups built from several files. */
+/** Handler functions for one resource module's rows (`lib/<resource>/routes.ts`): what `operations.ts` exports. */
 export type OperationsFor<Rows extends Record<string, RouteSpec>> = { [K in keyof Rows]: Operation<Rows[K]> };
