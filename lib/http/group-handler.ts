@@ -8,7 +8,10 @@ import { buildRouter, lazyHandler, type LambdaHandler } from './router.js';
 
 export type { LambdaHandler } from './router.js';
 
-/** The SDK API records no change events (metrics and registrations are not changes), so it names no actor. */
+/**
+ * The SDK API runs without the request deadline: it writes only usage (metrics, registrations),
+ * and the async context would cost every poll (RouterOptions.keepsDeadline).
+ */
 const SDK_GROUP: Group = 'client';
 
 /** One group's handler from its rows of the route table, on services that can authenticate. */

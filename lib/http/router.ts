@@ -19,9 +19,9 @@ import { refuseIllFormedText } from './well-formed.js';
 export interface RouterOptions {
   /**
    * Whether handler functions run with the request's deadline (lib/request-deadline.ts), which
-   * keeps writes from starting too late to finish. Routes that write nothing (the SDK API)
-   * leave it off: AsyncLocalStorage turns on async hooks for the whole process, a cost on every
-   * promise of every poll.
+   * keeps writes from starting too late to finish. The SDK API, which writes only usage
+   * (metrics, registrations), leaves it off: AsyncLocalStorage turns on async hooks for the
+   * whole process, a cost on every promise of every poll.
    */
   keepsDeadline: boolean;
 }
