@@ -1,5 +1,5 @@
 import type { Group } from '../lib/http/route.js';
-import type { GroupOperations } from '../lib/http/operation.js';
+import type { GroupOperations } from '../lib/route-table.js';
 import type { Services } from '../lib/composition/services.js';
 import { defineOperations as access } from './access/handler.js';
 import { defineOperations as client } from './client/handler.js';

@@ -1,4 +1,5 @@
-import type { RouteSpec } from './http/route.js';
+import type { Operation } from './http/operation.js';
+import type { Group, RouteSpec } from './http/route.js';
 import { apiTokenRoutes } from './tokens/routes.js';
 import { authSettingsRoutes } from './oidc/routes.js';
 import { clientRoutes } from './client/routes.js';
@@ -55,3 +56,10 @@ function mergeRows<Modules extends Record<string, RouteSpec>[]>(...modules: Modu
   }
   return merged as UnionToIntersection<Modules[number]>;
 }
+
+type OperationIdsIn<G extends Group> = {
+  [K in OperationId]: RouteTable[K]['group'] extends G ? K : never;
+}[OperationId];
+
+/** One handler function per route of the group: the compiler refuses a missing or extra one. */
+export type GroupOperations<G extends Group> = { [K in OperationIdsIn<G>]: Operation<RouteTable[K]> };

@@ -1,6 +1,6 @@
 import type { Services } from '../../lib/composition/services.js';
-import { groupHandler } from '../../lib/http/group-handler.js';
-import type { GroupOperations } from '../../lib/http/operation.js';
+import { groupHandler } from '../../lib/composition/group-handler.js';
+import type { GroupOperations } from '../../lib/route-table.js';
 import { authSettingsOperations } from '../../lib/oidc/operations.js';
 import { signupTokenOperations } from '../../lib/signup-tokens/operations.js';
 import { apiTokenOperations } from '../../lib/tokens/operations.js';

@@ -1,8 +1,8 @@
 import type { Services } from '../../lib/composition/services.js';
 import { contextFieldOperations } from '../../lib/context-fields/operations.js';
 import { featureEnvironmentOperations, featureOperations, featureRelationOperations } from '../../lib/features/operations.js';
-import { groupHandler } from '../../lib/http/group-handler.js';
-import type { GroupOperations } from '../../lib/http/operation.js';
+import { groupHandler } from '../../lib/composition/group-handler.js';
+import type { GroupOperations } from '../../lib/route-table.js';
 import { segmentOperations } from '../../lib/segments/operations.js';
 import { tagTypeOperations } from '../../lib/tag-types/operations.js';
 import { transferOperations } from '../../lib/transfer/operations.js';

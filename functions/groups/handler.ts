@@ -1,5 +1,5 @@
 import { groupOperations } from '../../lib/groups/operations.js';
-import { groupHandler } from '../../lib/http/group-handler.js';
+import { groupHandler } from '../../lib/composition/group-handler.js';
 
 export const defineOperations = groupOperations;
 

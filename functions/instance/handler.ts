@@ -1,7 +1,7 @@
 import type { Services } from '../../lib/composition/services.js';
 import { docsOperations } from '../../lib/docs/operations.js';
-import { groupHandler } from '../../lib/http/group-handler.js';
-import type { GroupOperations } from '../../lib/http/operation.js';
+import { groupHandler } from '../../lib/composition/group-handler.js';
+import type { GroupOperations } from '../../lib/route-table.js';
 import { insightOperations } from '../../lib/insights/operations.js';
 import { instanceOperations } from '../../lib/instance/operations.js';
 

@@ -1,7 +1,7 @@
 import { environmentOperations } from '../../lib/environments/operations.js';
 import type { Services } from '../../lib/composition/services.js';
-import { groupHandler } from '../../lib/http/group-handler.js';
-import type { GroupOperations } from '../../lib/http/operation.js';
+import { groupHandler } from '../../lib/composition/group-handler.js';
+import type { GroupOperations } from '../../lib/route-table.js';
 import { projectOperations } from '../../lib/projects/operations.js';
 
 export const defineOperations = (services: Services): GroupOperations<'projects'> => ({

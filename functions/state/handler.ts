@@ -1,4 +1,4 @@
-import { groupHandler } from '../../lib/http/group-handler.js';
+import { groupHandler } from '../../lib/composition/group-handler.js';
 import { stateOperations } from '../../lib/state/operations.js';
 
 export const defineOperations = stateOperations;

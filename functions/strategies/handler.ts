@@ -1,4 +1,4 @@
-import { groupHandler } from '../../lib/http/group-handler.js';
+import { groupHandler } from '../../lib/composition/group-handler.js';
 import { strategyTypeOperations } from '../../lib/strategies/operations.js';
 
 export const defineOperations = strategyTypeOperations;

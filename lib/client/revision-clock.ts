@@ -1,10 +1,4 @@
-/** What one read of the revision item tells. */
-export interface RevisionState {
-  /** Moves with every write that SDKs can see, in the same transaction. */
-  revision: number;
-  /** Moves with every API token created or deleted (revocation reaches every instance with it). */
-  tokenChanges: number;
-}
+import type { RevisionState } from '../revision.js';
 
 /** The revision item. */
 export interface RevisionReader {

@@ -48,7 +48,7 @@ export const featureEnvironmentRoutes = defineRoutes('features', {
     summary: "Patch a feature's variants in an environment", body: patchSchema, response: variantsResponseSchema,
   },
   patchVariantsAllEnvironments: {
-    method: 'PATCH', path: '/api/admin/projects/{projectId}/features/{featureName}/variants', group: 'features',
+    method: 'PATCH', path: '/api/admin/projects/{projectId}/features/{featureName}/variants',
     access: admin('UPDATE_FEATURE_VARIANTS'), status: 200,
     summary: "E12. Patch a feature's variants in all environments", body: patchSchema, response: variantsResponseSchema,
   },

@@ -1,3 +1,4 @@
+import type { Environment } from '../environments/model.js';
 /**
  * The feature aggregate: a feature's metadata, its state in each environment (enabled,
  * strategies, variants), its tags and its parent dependency are read and written together,
@@ -150,4 +151,10 @@ export function segmentIdsOf(feature: Feature | undefined): Set<number> {
     for (const strategy of environment.strategies) for (const id of strategy.segments) ids.add(id);
   }
   return ids;
+}
+
+/** What a feature's admin view needs besides the aggregate: its project's environments and when SDKs last saw it. */
+export interface FeatureViewContext {
+  environments: Environment[];
+  lastSeen: Record<string, string>;
 }

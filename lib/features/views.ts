@@ -1,12 +1,6 @@
 import type { Environment } from '../environments/model.js';
-import type { Feature } from './model.js';
+import type { Feature, FeatureViewContext } from './model.js';
 import type { FeatureCatalog, LastSeenReader } from './ports.js';
-
-/** What a feature's admin view needs besides the aggregate: its project's environments and when SDKs last saw it. */
-export interface FeatureViewContext {
-  environments: Environment[];
-  lastSeen: Record<string, string>;
-}
 
 /** Gathers view contexts, reading each project's environments once per call. */
 export class FeatureViews {

@@ -1,7 +1,6 @@
 import type { Environment } from '../environments/model.js';
 import type { FeatureWire } from './schemas.js';
-import { environmentOf, type Feature, type FeatureEnvironment, type FeatureStrategy } from './model.js';
-import type { FeatureViewContext } from './views.js';
+import { environmentOf, type Feature, type FeatureEnvironment, type FeatureStrategy, type FeatureViewContext } from './model.js';
 
 export function toFeatureWire(feature: Feature, context: FeatureViewContext): FeatureWire {
   const environments = context.environments.map((environment) => toEnvironmentWire(feature, environment, context));

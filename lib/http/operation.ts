@@ -1,7 +1,6 @@
 import type * as z from 'zod';
-import type { OperationId, RouteTable } from '../route-table.js';
 import type { PathParams } from './path-parameters.js';
-import type { Group, RouteSpec } from './route.js';
+import type { RouteSpec } from './route.js';
 import type { Caller } from '../tokens/model.js';
 
 type BodyOf<R extends RouteSpec> = R extends { body: infer S extends z.ZodType } ? z.output<S> : undefined;
@@ -45,13 +44,6 @@ export interface Reply<R extends RouteSpec> {
 }
 
 export type Operation<R extends RouteSpec> = (input: OperationInput<R>) => Promise<Reply<R>>;
-
-type OperationIdsIn<G extends Group> = {
-  [K in OperationId]: RouteTable[K]['group'] extends G ? K : never;
-}[OperationId];
-
-/** One handler function per route of the group: the compiler refuses a missing or extra one. */
-export type GroupOperations<G extends Group> = { [K in OperationIdsIn<G>]: Operation<RouteTable[K]> };
 
 /** Handler functions for one resource module's rows (`lib/<resource>/routes.ts`): what `operations.ts` exports. */
 export type OperationsFor<Rows extends Record<string, RouteSpec>> = { [K in keyof Rows]: Operation<Rows[K]> };

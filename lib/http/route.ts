@@ -1,5 +1,5 @@
 import type * as z from 'zod';
-import { pathSchemaOf } from './path-parameters.js';
+import { pathSchemaOf, type PathParameter, type PathParamNames } from './path-parameters.js';
 
 /** The endpoint groups: one Lambda function each, named after the interface's own headings. */
 export const GROUPS = ['groups', 'strategies', 'features', 'projects', 'state', 'access', 'instance', 'client'] as const;
@@ -82,8 +82,11 @@ export interface RouteSpec {
   internal?: boolean;
 }
 
-/** A row as a resource module writes it: its group and path schema come from `defineRoutes`. */
-export type RouteRow = Omit<RouteSpec, 'group' | 'params'>;
+/**
+ * A row as a resource module writes it: its group and path schema come from `defineRoutes`, so
+ * a row that names either does not compile.
+ */
+export type RouteRow = Omit<RouteSpec, 'group' | 'params'> & { group?: never; params?: never };
 
 /**
  * One resource module's rows, all served by `group`'s function. Keeps each row's literal types
@@ -91,9 +94,16 @@ export type RouteRow = Omit<RouteSpec, 'group' | 'params'>;
  */
 export function defineRoutes<G extends Group, const Rows extends Record<string, RouteRow>>(
   group: G,
-  rows: Rows,
+  rows: Rows & KnownPathParameters<Rows>,
 ): { [K in keyof Rows]: Rows[K] & { group: G; params: z.ZodType } } {
   return Object.fromEntries(
     Object.entries(rows).map(([id, row]) => [id, { ...row, group, params: pathSchemaOf(row.path) }]),
   ) as { [K in keyof Rows]: Rows[K] & { group: G; params: z.ZodType } };
 }
+
+/** Refuses, at compile time, a row whose path names a parameter with no rule in path-parameters.ts. */
+type KnownPathParameters<Rows extends Record<string, RouteRow>> = {
+  [K in keyof Rows]: [Exclude<PathParamNames<Rows[K]['path']>, PathParameter>] extends [never]
+    ? unknown
+    : { path: `no rule for {${Exclude<PathParamNames<Rows[K]['path']>, PathParameter>}} in lib/http/path-parameters.ts` };
+};

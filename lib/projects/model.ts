@@ -34,3 +34,8 @@ export interface Project extends ProjectSettings {
   createdAt: string;
   updatedAt: string | null;
 }
+
+export interface ProjectSummary extends Project {
+  featureCount: number;
+  health: number;
+}

@@ -5,7 +5,7 @@ import type { Feature } from '../features/model.js';
 import type { FeatureStore } from '../features/store.js';
 import { DEFAULT_PROJECT, PROJECT_SETTING_DEFAULTS } from './defaults.js';
 import { projectHealth } from './health.js';
-import type { FeatureNaming, Project, ProjectMode, ProjectSettings } from './model.js';
+import type { FeatureNaming, Project, ProjectMode, ProjectSettings, ProjectSummary } from './model.js';
 import { checkFeatureNaming } from './naming.js';
 import type { ProjectStore } from './store.js';
 
@@ -23,11 +23,6 @@ export interface NewProject extends ProjectSettingsInput {
   id: string;
   /** Environment names; all enabled environments when left out. */
   environments?: string[] | undefined;
-}
-
-export interface ProjectSummary extends Project {
-  featureCount: number;
-  health: number;
 }
 
 export interface ProjectOverview {

@@ -46,7 +46,7 @@ export const projectRoutes = defineRoutes('projects', {
     status: 200, summary: 'Remove an environment from a project (never the last one)',
   },
   setProjectDefaultStrategy: {
-    method: 'POST', path: `${PROJECT}/environments/{environment}/default-strategy`, group: 'projects',
+    method: 'POST', path: `${PROJECT}/environments/{environment}/default-strategy`,
     access: admin('UPDATE_PROJECT'), status: 200, summary: 'Set the strategy that enabling a feature adds in an environment',
     body: defaultStrategyInputSchema, response: defaultStrategySchema,
   },

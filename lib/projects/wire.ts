@@ -1,5 +1,5 @@
+import type { FeatureViewContext } from '../features/model.js';
 import { toFeatureWire } from '../features/wire.js';
-import type { FeatureViewContext } from '../features/views.js';
 import type { DefaultStrategy, FeatureNaming, Project } from './model.js';
 import type { ProjectOverview } from './project-service.js';
 

@@ -27,7 +27,7 @@ export const signupTokenRoutes = defineRoutes('access', {
     response: signupTokenSchema,
   },
   signUpWithToken: {
-    method: 'POST', path: '/api/admin/invite-link/tokens/{token}/signup', group: 'access',
+    method: 'POST', path: '/api/admin/invite-link/tokens/{token}/signup',
     access: admin('ADMIN'), status: 201,
     summary: 'Create a user through a public signup token (its role; refused once disabled or expired)',
     body: signupSchema, response: userSchema,

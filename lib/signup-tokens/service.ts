@@ -1,7 +1,7 @@
 import { NotFound, ValidationFailed } from '../errors.js';
 import { ROOT_ROLE } from '../roles/model.js';
 import type { User } from '../users/model.js';
-import type { UserInput } from '../users/service.js';
+import type { UserInput } from '../users/model.js';
 import { cappedExpiry, isOpen, newSecret, signupUrl, type SignupToken } from './model.js';
 import type { SignupTokenChanges, SignupTokenStore } from './store.js';
 

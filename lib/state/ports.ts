@@ -1,7 +1,7 @@
 import type { Environment } from '../environments/model.js';
 import type { ChangeEvent } from '../events/model.js';
 import type { Feature } from '../features/model.js';
-import type { ProjectSummary } from '../projects/project-service.js';
+import type { ProjectSummary } from '../projects/model.js';
 import type { Segment } from '../segments/model.js';
 import type { StrategyType } from '../strategies/model.js';
 import type { TagType } from '../tag-types/model.js';

@@ -4,7 +4,7 @@ import type { ChangeEvent } from '../events/model.js';
 import type { Feature } from '../features/model.js';
 import { averageDaysToProduction } from '../insights/time-to-production.js';
 import { isPotentiallyStale } from '../projects/health.js';
-import type { ProjectSummary } from '../projects/project-service.js';
+import type { ProjectSummary } from '../projects/model.js';
 import type { Segment } from '../segments/model.js';
 import type { StrategyType } from '../strategies/model.js';
 import type { TagType } from '../tag-types/model.js';

@@ -1,5 +1,5 @@
 import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { RevisionState } from '../client/revision-clock.js';
+import type { RevisionState } from '../revision.js';
 import { transactWriteDetailed, type TransactionOutcome, type TransactOptions, type TransactWriteItem } from './transact.js';
 import { keys } from './table-design.js';
 

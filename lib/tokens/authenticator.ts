@@ -1,5 +1,5 @@
 import { BoundedCache } from '../bounded-cache.js';
-import type { RevisionState } from '../client/revision-clock.js';
+import type { RevisionState } from '../revision.js';
 import { AuthenticationRequired } from '../errors.js';
 import { hashSecret, hashesMatch, type Caller } from './model.js';
 import type { ApiTokenStore } from './store.js';

@@ -12,7 +12,7 @@ export const apiTokenRoutes = defineRoutes('access', {
     body: apiTokenCreateSchema, response: apiTokenSchema,
   },
   deleteApiToken: {
-    method: 'DELETE', path: '/api/admin/api-tokens/{token}', group: 'access',
+    method: 'DELETE', path: '/api/admin/api-tokens/{token}',
     access: admin('DELETE_API_TOKEN'), status: 200,
     summary: 'Delete an API token, named by its secret or its tokenId',
   },

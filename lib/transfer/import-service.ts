@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ImportData } from './schemas.js';
 import { ValidationFailed } from '../errors.js';
-import { FeatureAggregates } from '../features/aggregate.js';
+import type { FeatureAggregates } from '../features/aggregate.js';
 import { featureChanges } from '../events/model.js';
 import { environmentOf, type Feature, type FeatureStrategy } from '../features/model.js';
 import { turnOff, turnOn, withEnvironment } from '../features/rules/environments.js';

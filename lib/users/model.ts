@@ -45,3 +45,9 @@ export function imageUrlOf(user: Pick<User, 'id' | 'email' | 'username'>): strin
   return `https://gravatar.com/avatar/${hash}?s=42&d=retro&r=g`;
 }
 
+export interface UserInput {
+  name?: string | null | undefined;
+  email?: string | null | undefined;
+  username?: string | null | undefined;
+  rootRole: number | string;
+}

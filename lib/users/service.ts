@@ -1,15 +1,8 @@
 import { Conflict, NotFound, ValidationFailed } from '../errors.js';
 import { retryOnChange } from '../optimistic.js';
 import { resolveRootRole, ROOT_ROLE_NAMES, type RootRoleId } from '../roles/model.js';
-import { normalizeEmail, type User, type UserDetails } from './model.js';
+import { normalizeEmail, type User, type UserDetails, type UserInput } from './model.js';
 import type { UserStore } from './store.js';
-
-export interface UserInput {
-  name?: string | null | undefined;
-  email?: string | null | undefined;
-  username?: string | null | undefined;
-  rootRole: number | string;
-}
 
 /** An update: a field left out keeps its value, `null` clears it (as Unleash's user update). */
 export type UserChanges = Partial<UserInput>;

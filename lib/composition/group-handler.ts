@@ -1,12 +1,13 @@
 import { routeTable, routesOfGroup } from '../route-table.js';
-import type { Group, RouteSpec } from './route.js';
+import type { Group, RouteSpec } from '../http/route.js';
 import { loadConfig } from '../config.js';
-import { createServices, type Services } from '../composition/services.js';
-import type { Authenticator } from './authorize.js';
-import type { GroupOperations, Operation } from './operation.js';
-import { buildRouter, lazyHandler, type LambdaHandler } from './router.js';
+import { createServices, type Services } from './services.js';
+import type { Authenticator } from '../http/authorize.js';
+import type { Operation } from '../http/operation.js';
+import type { GroupOperations } from '../route-table.js';
+import { buildRouter, lazyHandler, type LambdaHandler } from '../http/router.js';
 
-export type { LambdaHandler } from './router.js';
+export type { LambdaHandler } from '../http/router.js';
 
 /**
  * The SDK API runs without the request deadline: it writes only usage (metrics, registrations),
