@@ -1,14 +1,14 @@
 import type { Operation } from './http/operation.js';
 import type { Group, RouteSpec } from './http/route.js';
 import { apiTokenRoutes } from './tokens/routes.js';
-import { authSettingsRoutes } from './oidc/routes.js';
+import { oidcSettingsRoutes } from './oidc/routes.js';
 import { clientRoutes } from './client/routes.js';
 import { contextFieldRoutes } from './context-fields/routes.js';
 import { docsRoutes } from './docs/routes.js';
 import { environmentRoutes } from './environments/routes.js';
 import { featureEnvironmentRoutes } from './features/environment-routes.js';
 import { featureRelationRoutes } from './features/relation-routes.js';
-import { exportImportRoutes } from './transfer/routes.js';
+import { transferRoutes } from './transfer/routes.js';
 import { stateRoutes } from './state/routes.js';
 import { featureRoutes } from './features/routes.js';
 import { groupRoutes } from './groups/routes.js';
@@ -30,9 +30,9 @@ import { userRoutes } from './users/routes.js';
  */
 export const routeTable = mergeRows(
   instanceRoutes, insightRoutes, docsRoutes, strategyTypeRoutes, apiTokenRoutes, clientRoutes,
-  userRoutes, authSettingsRoutes, signupTokenRoutes, groupRoutes,
+  userRoutes, oidcSettingsRoutes, signupTokenRoutes, groupRoutes,
   projectRoutes, environmentRoutes, segmentRoutes, contextFieldRoutes, tagTypeRoutes,
-  featureRoutes, featureEnvironmentRoutes, featureRelationRoutes, exportImportRoutes, stateRoutes,
+  featureRoutes, featureEnvironmentRoutes, featureRelationRoutes, transferRoutes, stateRoutes,
 );
 
 export type RouteTable = typeof routeTable;

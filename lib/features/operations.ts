@@ -6,7 +6,7 @@ import { FEATURE_TYPES, type Feature } from './model.js';
 import type { featureRelationRoutes } from './relation-routes.js';
 import type { featureRoutes } from './routes.js';
 import type { FeatureViews } from './views.js';
-import { toFeatureWire, toProjectFeatureItem, toStrategyWire } from './wire.js';
+import { toFeatureWire, toProjectFeatureItemWire, toStrategyWire } from './wire.js';
 
 /** A feature as the feature endpoints show it: with its environments' views and last-seen time. */
 function featureWire(views: FeatureViews) {
@@ -27,7 +27,7 @@ export const featureOperations = ({ features }: Services): OperationsFor<typeof 
       const { features: list } = await lifecycle.listProject(params.projectId);
       const selected = list.filter(matchesListQuery(query)).sort((a, b) => a.name.localeCompare(b.name));
       const contexts = await views.contextsFor(selected);
-      return { body: { version: 2, features: selected.map((f, i) => toProjectFeatureItem(f, contexts[i] as (typeof contexts)[number])) } };
+      return { body: { version: 2, features: selected.map((f, i) => toProjectFeatureItemWire(f, contexts[i] as (typeof contexts)[number])) } };
     },
     createFeature: async ({ params, body, caller }) => ({ body: await wire(await lifecycle.create(params.projectId, body, caller.tokenName)) }),
     getFeature: async ({ params }) => ({ body: await wire(await lifecycle.get(params.projectId, params.featureName)) }),

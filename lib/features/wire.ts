@@ -3,7 +3,7 @@ import type { FeatureWire } from './schemas.js';
 import { environmentOf, type Feature, type FeatureEnvironment, type FeatureStrategy, type FeatureViewContext } from './model.js';
 
 export function toFeatureWire(feature: Feature, context: FeatureViewContext): FeatureWire {
-  const environments = context.environments.map((environment) => toEnvironmentWire(feature, environment, context));
+  const environments = context.environments.map((environment) => toFeatureEnvironmentWire(feature, environment, context));
   const lastSeen = Object.values(context.lastSeen).sort().at(-1) ?? null;
   return {
     name: feature.name,
@@ -27,7 +27,7 @@ export function toFeatureWire(feature: Feature, context: FeatureViewContext): Fe
   };
 }
 
-export function toEnvironmentWire(feature: Feature, environment: Environment, context: FeatureViewContext) {
+export function toFeatureEnvironmentWire(feature: Feature, environment: Environment, context: FeatureViewContext) {
   const state: FeatureEnvironment = environmentOf(feature, environment.name);
   const strategies = [...state.strategies].sort((a, b) => a.sortOrder - b.sortOrder);
   return {
@@ -62,7 +62,7 @@ export function toStrategyWire(featureName: string, strategy: FeatureStrategy) {
 }
 
 /** An item of a project's feature list: the overview, without strategies. */
-export function toProjectFeatureItem(feature: Feature, context: FeatureViewContext) {
+export function toProjectFeatureItemWire(feature: Feature, context: FeatureViewContext) {
   const full = toFeatureWire(feature, context);
   return {
     name: full.name,

@@ -1,7 +1,7 @@
 import { admin, defineRoutes } from '../http/route.js';
 import { oidcSettingsInputSchema, oidcSettingsSchema } from './schemas.js';
 
-export const authSettingsRoutes = defineRoutes('access', {
+export const oidcSettingsRoutes = defineRoutes('access', {
   getOidcSettings: {
     method: 'GET', path: '/api/admin/auth/oidc/settings', access: admin('ADMIN'),
     status: 200, summary: 'Get the OIDC settings (the secret masked)', response: oidcSettingsSchema,

@@ -1,7 +1,7 @@
 import { defineSamples } from '../samples.js';
-import { authSettingsRoutes } from './routes.js';
+import { oidcSettingsRoutes } from './routes.js';
 
-export const authSettingsSamples = defineSamples(authSettingsRoutes, {
+export const oidcSettingsSamples = defineSamples(oidcSettingsRoutes, {
   'set-oidc-settings': {
     operation: 'setOidcSettings',
     body: {

@@ -1,8 +1,8 @@
-import type { exportImportRoutes } from './routes.js';
+import type { transferRoutes } from './routes.js';
 import type { OperationsFor } from '../http/operation.js';
 import type { Services } from '../composition/services.js';
 
-export const transferOperations = ({ transfer }: Services): OperationsFor<typeof exportImportRoutes> => ({
+export const transferOperations = ({ transfer }: Services): OperationsFor<typeof transferRoutes> => ({
   exportFeatures: async ({ body }) => {
     const result = await transfer.exports.export(body);
     if (!body.downloadFile) return { body: result };

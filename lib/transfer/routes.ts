@@ -6,7 +6,7 @@ import { exportRequestSchema, exportResultSchema, importRequestSchema, importVal
 const batch = BODY_LIMITS.batch;
 
 /** Moving features between instances and projects. */
-export const exportImportRoutes = defineRoutes('features', {
+export const transferRoutes = defineRoutes('features', {
   exportFeatures: {
     method: 'POST', path: '/api/admin/features-batch/export', access: admin('READ_FEATURE'), status: 200,
     summary: 'E3. Export features from an environment', body: exportRequestSchema, response: exportResultSchema, maxBodyBytes: batch,

@@ -1,5 +1,5 @@
 import { defineSamples } from '../samples.js';
-import { exportImportRoutes } from './routes.js';
+import { transferRoutes } from './routes.js';
 
 /** One feature with a strategy and a tag, in the export's own shape, as `validate` and `import` take it. */
 const IMPORT = {
@@ -33,7 +33,7 @@ const IMPORT = {
   dependencies: [],
 };
 
-export const exportImportSamples = defineSamples(exportImportRoutes, {
+export const transferSamples = defineSamples(transferRoutes, {
   'export-project': {
     operation: 'exportFeatures',
     body: { environment: 'development', project: 'default' },

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { GROUPS, type Group } from '../../lib/http/route.js';
 import { loadConfig, type AppConfig } from '../../lib/config.js';
-import { buildGroupHandler, type LambdaHandler } from '../../lib/http/group-handler.js';
+import { buildGroupHandler, type LambdaHandler } from '../../lib/composition/group-handler.js';
 import { createServices, type Services } from '../../lib/composition/services.js';
 import { prepareLocalTable } from '../../lib/store/create-table.js';
 import { applyBootstrapTokens } from '../../lib/tokens/bootstrap.js';

@@ -7,12 +7,12 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { apiTokenSamples } from '../../lib/tokens/samples.js';
-import { authSettingsSamples } from '../../lib/oidc/samples.js';
+import { oidcSettingsSamples } from '../../lib/oidc/samples.js';
 import { clientSamples } from '../../lib/client/samples.js';
 import { contextFieldSamples } from '../../lib/context-fields/samples.js';
 import { docsSamples } from '../../lib/docs/samples.js';
 import { environmentSamples } from '../../lib/environments/samples.js';
-import { exportImportSamples } from '../../lib/transfer/samples.js';
+import { transferSamples } from '../../lib/transfer/samples.js';
 import { featureSamples } from '../../lib/features/samples.js';
 import { groupSamples } from '../../lib/groups/samples.js';
 import { insightSamples } from '../../lib/insights/samples.js';
@@ -38,7 +38,7 @@ import { toApiGatewayEvent } from './api-gateway-event.js';
 export const SAMPLE_SCENARIOS: Record<string, Sample> = withDerivedSamples(
   mergeSamples(
     instanceSamples, docsSamples, insightSamples, strategyTypeSamples, apiTokenSamples,
-    featureSamples, exportImportSamples, stateSamples, userSamples, groupSamples, authSettingsSamples,
+    featureSamples, transferSamples, stateSamples, userSamples, groupSamples, oidcSettingsSamples,
     signupTokenSamples, environmentSamples, projectSamples, segmentSamples, contextFieldSamples,
     tagTypeSamples, clientSamples,
   ),

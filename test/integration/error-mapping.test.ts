@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { buildGroupHandler } from '../../lib/http/group-handler.js';
+import { buildGroupHandler } from '../../lib/composition/group-handler.js';
 import { defineOperations } from '../../functions/instance/handler.js';
 import { localContext, toApiGatewayEvent } from '../../scripts/local/api-gateway-event.js';
 import { captureLogs } from '../support/logs.js';

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { groupOperations } from '../../functions/registry.js';
-import { buildGroupHandler } from '../../lib/http/group-handler.js';
+import { buildGroupHandler } from '../../lib/composition/group-handler.js';
 import { localContext, toApiGatewayEvent } from '../../scripts/local/api-gateway-event.js';
 import { apiClient, type ApiResponse } from '../support/api.js';
 import { sdkToken } from '../support/client.js';

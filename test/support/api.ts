@@ -2,7 +2,7 @@ import { gunzipSync } from 'node:zlib';
 import type { APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { GROUPS, type Group } from '../../lib/http/route.js';
 import { routeTable } from '../../lib/route-table.js';
-import { buildGroupHandler, type LambdaHandler } from '../../lib/http/group-handler.js';
+import { buildGroupHandler, type LambdaHandler } from '../../lib/composition/group-handler.js';
 import type { Services } from '../../lib/composition/services.js';
 import { groupOperations } from '../../functions/registry.js';
 import { localContext, toApiGatewayEvent } from '../../scripts/local/api-gateway-event.js';
