@@ -7,6 +7,7 @@ import { formatSecret } from '../../lib/tokens/model.js';
 import { apiClient, type ApiRequest, type ApiResponse } from '../support/api.js';
 import type { World } from './requests.js';
 import { revisionReader, watchWrites, type WriteWatch } from './store-watch.js';
+import type { PathParameter } from '../../lib/http/path-parameters.js';
 
 export interface FuzzInstance {
   services: Services;
@@ -41,7 +42,8 @@ export async function fuzzInstance(tableName: string): Promise<FuzzInstance> {
   return { services, call, world, watch, revision: revisionReader(endpoint, tableName) };
 }
 
-type Params = Record<string, string[]>;
+/** Known values for every path parameter: a new parameter in lib/http/path-parameters.ts must get some here. */
+type Params = Record<Exclude<PathParameter, 'proxy'>, string[]>;
 
 /** One of each resource; a step whose route is refused or absent is skipped, not fatal. */
 async function populate(call: FuzzInstance['call'], token: string): Promise<Params> {
