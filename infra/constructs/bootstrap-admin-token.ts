@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { CustomResource, Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
-import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { BOOTSTRAP_TABLE_ACCESS } from '../table-access.js';
@@ -48,9 +47,8 @@ export class BootstrapAdminToken extends Construct {
       description: 'Stores the bootstrap admin API token (CloudFormation custom resource)',
       memorySize: 256,
       timeout: Duration.seconds(60),
-      // The ARN only: the value is read at run time through the secrets extension.
+      // The ARN only: the value is read at run time with the SDK (lib/secrets/secret-source.ts).
       environment: { TABLE_NAME: props.table.tableName, ADMIN_TOKEN_SECRET_ARN: this.secret.secretArn },
-      paramsAndSecrets: lambda.ParamsAndSecretsLayerVersion.fromVersion(lambda.ParamsAndSecretsVersions.V1_0_103),
     });
     this.secret.grantRead(this.function.function);
     grantTableAccess(this.function.function, props.table, BOOTSTRAP_TABLE_ACCESS, { indexes: false });

@@ -6,7 +6,6 @@ import { Construct } from 'constructs';
 import { GROUPS, type Group } from '../../lib/http/route.js';
 import { SWAGGER_UI_BUNDLE_DIR, SWAGGER_UI_FILES, SWAGGER_UI_PACKAGE } from '../../lib/docs/swagger-ui.js';
 import { GROUP_TABLE_ACCESS } from '../table-access.js';
-import { SECRETS_EXTENSION } from './secret-key.js';
 import { grantTableAccess } from './table-grants.js';
 import { bundleFor } from '../bundling.js';
 import { ServiceFunction, type BundledFile } from './service-function.js';
@@ -57,7 +56,6 @@ export class GroupFunctions extends Construct {
           UNLEASH_URL: props.unleashUrl,
           ...(key ? { SECRET_KEY_ARN: key.secretArn } : {}),
         },
-        ...(key ? { paramsAndSecrets: SECRETS_EXTENSION } : {}),
         bundledFiles: GROUP_BUNDLED_FILES[group] ?? [],
       });
       Tags.of(fn).add(GROUP_TAG, group);

@@ -1,16 +1,13 @@
 import { RemovalPolicy, Validations } from 'aws-cdk-lib';
-import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
-
-/** The Parameters and Secrets extension a function needs to read the key at run time. */
-export const SECRETS_EXTENSION = lambda.ParamsAndSecretsLayerVersion.fromVersion(lambda.ParamsAndSecretsVersions.V1_0_103);
 
 /**
  * The key material that seals stored secrets (the OIDC client secret, `lib/secrets/`).
  * CloudFormation generates it, so no value is in the template or in a function's settings; the
- * functions that seal or open secrets get its ARN as SECRET_KEY_ARN and read it through the
- * extension. See docs/adr/0006-access-administration.md.
+ * functions that seal or open secrets get its ARN as SECRET_KEY_ARN and read it with the SDK
+ * (lib/secrets/secret-source.ts: no layer, so no region map). See
+ * docs/adr/0006-access-administration.md.
  */
 export class SecretKey extends Construct {
   readonly secret: secretsmanager.Secret;

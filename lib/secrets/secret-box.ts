@@ -43,7 +43,7 @@ export class SecretBox {
     let key = this.keys.get(purpose);
     if (!key) {
       key = this.material().then((material) => Buffer.from(hkdfSync('sha256', material, SALT, purpose, 32)));
-      // A failed read (no key configured, the secrets extension down) is tried again next time.
+      // A failed read (no key configured, Secrets Manager unreachable) is tried again next time.
       key.catch(() => this.keys.delete(purpose));
       this.keys.set(purpose, key);
     }

@@ -8,7 +8,7 @@ import { readSecretString } from '../../lib/secrets/secret-source.js';
 
 /**
  * The bootstrap custom resource's protocol, against a local HTTP server standing in for both
- * CloudFormation's pre-signed response URL and the Parameters and Secrets extension. Storing
+ * CloudFormation's pre-signed response URL and Secrets Manager's endpoint. Storing
  * the token itself is `applyBootstrapTokens`, covered by the integration tests.
  */
 
@@ -151,24 +151,56 @@ describe('bootstrap custom resource', () => {
   });
 });
 
-describe('secret source (Parameters and Secrets extension)', () => {
-  const port = () => Number(new URL(baseUrl).port);
+describe('secret source (Secrets Manager through the SDK)', () => {
+  const options = () => ({
+    endpoint: baseUrl,
+    region: 'eu-west-1',
+    credentials: { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'example-secret-access-key', sessionToken: 'session' },
+  });
+  const ARN = 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:s';
 
-  it('asks the extension for the secret by id with the session token, and returns SecretString', async () => {
-    answer = { status: 200, body: JSON.stringify({ ARN: 'arn', SecretString: SECRET }) };
-    const value = await readSecretString('arn:aws:secretsmanager:eu-west-1:1:secret:s', { port: port(), sessionToken: 'session' });
+  it('asks Secrets Manager for the secret by id with a signed GetSecretValue, and returns SecretString', async () => {
+    answer = { status: 200, body: JSON.stringify({ ARN, Name: 's', SecretString: SECRET }) };
+    const value = await readSecretString(ARN, options());
 
     expect(value).toBe(SECRET);
-    expect(received[0]!.url).toBe(`/secretsmanager/get?secretId=${encodeURIComponent('arn:aws:secretsmanager:eu-west-1:1:secret:s')}`);
-    expect(received[0]!.headers['x-aws-parameters-secrets-token']).toBe('session');
+    expect(received).toHaveLength(1);
+    const [request] = received;
+    expect(request!.method).toBe('POST');
+    expect(request!.headers['x-amz-target']).toBe('secretsmanager.GetSecretValue');
+    expect(request!.headers['content-type']).toBe('application/x-amz-json-1.1');
+    expect(JSON.parse(request!.body)).toEqual({ SecretId: ARN });
+    // Signed with the function's role (SigV4 for secretsmanager in the function's Region).
+    expect(request!.headers.authorization).toMatch(/^AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE\/\d{8}\/eu-west-1\/secretsmanager\/aws4_request/);
+    expect(request!.headers['x-amz-security-token']).toBe('session');
   });
 
-  it('reports the status when the extension refuses', async () => {
-    answer = { status: 400, body: 'not authorized to perform secretsmanager:GetSecretValue' };
-    await expect(readSecretString('s', { port: port(), sessionToken: 'session' })).rejects.toThrow(/400.*not authorized/);
+  it("reports Secrets Manager's refusal by name, without any value", async () => {
+    answer = {
+      status: 400,
+      body: JSON.stringify({ __type: 'AccessDeniedException', message: 'not authorized to perform: secretsmanager:GetSecretValue' }),
+    };
+    await expect(readSecretString(ARN, options())).rejects.toThrow(/Cannot read secret .*AccessDeniedException.*not authorized/);
   });
 
-  it('refuses to run outside Lambda, where no session token exists', async () => {
-    await expect(readSecretString('s', { port: port(), sessionToken: '' })).rejects.toThrow(/AWS_SESSION_TOKEN/);
+  it('refuses a secret without a string value', async () => {
+    answer = { status: 200, body: JSON.stringify({ ARN, Name: 's', SecretBinary: 'AAAA' }) };
+    await expect(readSecretString(ARN, options())).rejects.toThrow(/has no string value/);
+  });
+
+  it("reaches each partition's own endpoint, so no per-Region table is needed (issue 13, finding 2)", async () => {
+    const { SecretsManagerClient } = await import('@aws-sdk/client-secrets-manager');
+    const endpoints: Record<string, string> = {
+      'ap-southeast-5': 'https://secretsmanager.ap-southeast-5.amazonaws.com/',
+      'mx-central-1': 'https://secretsmanager.mx-central-1.amazonaws.com/',
+      'cn-north-1': 'https://secretsmanager.cn-north-1.amazonaws.com.cn/',
+      'us-gov-west-1': 'https://secretsmanager.us-gov-west-1.amazonaws.com/',
+    };
+    for (const [region, expected] of Object.entries(endpoints)) {
+      const client = new SecretsManagerClient({ region });
+      const { url } = client.config.endpointProvider({ Region: region, UseFIPS: false, UseDualStack: false });
+      client.destroy();
+      expect(url.href, region).toBe(expected);
+    }
   });
 });

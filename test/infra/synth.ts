@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { Template } from 'aws-cdk-lib/assertions';
-import { createTogglesApp } from '../../infra/toggles-app.js';
+import { createTogglesApp, type TogglesAppOptions } from '../../infra/toggles-app.js';
 
 // The built-in CloudFormation rule engine adds seconds per synthesis; cdk-nag still runs.
 process.env.CDK_VALIDATION ??= 'false';
@@ -15,8 +15,8 @@ export function testContext(extra: Record<string, unknown> = {}): Record<string,
   return { ...cdkJsonContext, 'aws:cdk:bundling-stacks': [], ...extra };
 }
 
-export function synthesizeStack(extra: Record<string, unknown> = {}): Template {
-  const { stack } = createTogglesApp({ context: testContext(extra) });
+export function synthesizeStack(extra: Record<string, unknown> = {}, options: TogglesAppOptions = {}): Template {
+  const { stack } = createTogglesApp({ context: testContext(extra) }, options);
   return Template.fromStack(stack);
 }
 
