@@ -1,0 +1,404 @@
+import { Agent, createServer, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import {
+  CapacityMeter, itemSize, PARTITION_READ_UNITS_PER_SECOND, PARTITION_WRITE_UNITS_PER_SECOND, readUnits, writeUnits,
+  type AttributeValue, type Item,
+} from './capacity.js';
+import {
+  CONFLICT_MESSAGE, internalServerError, throttling, THROTTLING_MESSAGE, transactionCanceled, transactionConflict,
+  type AwsError, type CancellationReason,
+} from './errors.js';
+import { BLOCKED_BY, InFlight, type HolderKind } from './in-flight.js';
+import { seededRandom } from './random.js';
+
+/**
+ * An engine that answers as DynamoDB does under concurrency, load and faults, in front of
+ * DynamoDB Local: a server speaking DynamoDB's JSON 1.0 protocol (POST, `X-Amz-Target:
+ * DynamoDB_20120810.<Operation>`) that forwards every request it lets through to DynamoDB Local
+ * unchanged and passes its answer back unchanged. The real SDK talks to it over HTTP.
+ *
+ * What it adds, where DynamoDB Local is more forgiving than DynamoDB:
+ * - transaction conflicts (in-flight.ts): DynamoDB Local serialises overlapping transactions;
+ *   here a request that overlaps one in flight is refused as DynamoDB refuses it. "In flight" is
+ *   from when the request arrives until DynamoDB Local has answered it, and at least
+ *   `transactionHoldMs` for a transaction (DynamoDB Local answers in about a millisecond; a
+ *   transaction on DynamoDB runs in two phases and takes longer);
+ * - per-partition throughput (capacity.ts): beyond 1,000 WCU or 3,000 RCU per second on one
+ *   partition key value, ThrottlingException (on-demand), or a cancelled transaction with
+ *   ThrottlingError at the throttled items;
+ * - faults: InternalServerError and added latency at seeded rates.
+ * The transaction's limits (100 actions, 4 MB) DynamoDB Local already enforces, with DynamoDB's
+ * ValidationException and messages ("Member must have length less than or equal to 100",
+ * "Transaction payload size cannot exceed 4MB. Payload Size: …"): they pass through.
+ */
+export interface AwsLikeOptions {
+  /** DynamoDB Local's URL. */
+  target: string;
+  /** The least time a transaction holds its items; default 5 ms. */
+  transactionHoldMs?: number;
+  /** Share of requests answered InternalServerError (not forwarded); default 0. */
+  faultRate?: number;
+  /** Share of requests delayed by `latencyMs` before anything else; default 0. */
+  latencyRate?: number;
+  latencyMs?: number;
+  seed?: number;
+  /** Per-partition ceilings; default DynamoDB's 1,000 WCU and 3,000 RCU per second. */
+  limits?: { read: number; write: number };
+  /** The clock the throughput windows follow; default Date.now. */
+  now?: () => number;
+  /**
+   * Awaited while a transaction holds its items, besides `transactionHoldMs`: a test holds a
+   * transaction in flight for as long as it needs, without depending on time.
+   */
+  hold?: (operation: 'TransactWriteItems' | 'TransactGetItems') => Promise<void>;
+}
+
+export interface AwsLikeStats {
+  requests: number;
+  /** TransactWriteItems and TransactGetItems answered TransactionCanceledException for a conflict. */
+  cancelledTransactions: number;
+  /** CancellationReasons with code TransactionConflict, over all cancelled transactions. */
+  conflictReasons: number;
+  /** PutItem, UpdateItem and DeleteItem answered TransactionConflictException. */
+  singleItemConflicts: number;
+  /** Requests answered ThrottlingException, or transactions cancelled with ThrottlingError. */
+  throttled: number;
+  faults: number;
+  delayed: number;
+}
+
+export interface AwsLikeEngine {
+  endpoint: string;
+  stats(): AwsLikeStats;
+  stop(): Promise<void>;
+}
+
+interface KeySchema {
+  hash: string;
+  range?: string | undefined;
+  indexes: Map<string, string>;
+  arn: string;
+}
+
+type Body = Record<string, any>;
+
+/** The switch and the knobs, from the environment (AWS_LIKE_DYNAMODB=1 turns it on). */
+export function awsLikeOptionsFromEnv(env: NodeJS.ProcessEnv, target: string): AwsLikeOptions | undefined {
+  if (env.AWS_LIKE_DYNAMODB !== '1' && env.AWS_LIKE_DYNAMODB !== 'true') return undefined;
+  const number = (name: string): number | undefined => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return undefined;
+    const value = Number(raw);
+    if (!Number.isFinite(value) || value < 0) throw new Error(`${name} must be a number ≥ 0, not ${raw}`);
+    return value;
+  };
+  const options: AwsLikeOptions = { target };
+  const set = <K extends keyof AwsLikeOptions>(key: K, value: AwsLikeOptions[K] | undefined) => {
+    if (value !== undefined) options[key] = value;
+  };
+  set('transactionHoldMs', number('AWS_LIKE_DYNAMODB_HOLD_MS'));
+  set('faultRate', number('AWS_LIKE_DYNAMODB_FAULT_RATE'));
+  set('latencyRate', number('AWS_LIKE_DYNAMODB_LATENCY_RATE'));
+  set('latencyMs', number('AWS_LIKE_DYNAMODB_LATENCY_MS'));
+  set('seed', number('AWS_LIKE_DYNAMODB_SEED'));
+  return options;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export async function startAwsLikeDynamoDb(options: AwsLikeOptions): Promise<AwsLikeEngine> {
+  const target = new URL(options.target);
+  const agent = new Agent({ keepAlive: true, maxSockets: 64 });
+  const inFlight = new InFlight();
+  const random = seededRandom(options.seed ?? 1);
+  const meter = new CapacityMeter(options.now ?? Date.now, options.limits ?? { read: PARTITION_READ_UNITS_PER_SECOND, write: PARTITION_WRITE_UNITS_PER_SECOND });
+  const holdMs = options.transactionHoldMs ?? 5;
+  const schemas = new Map<string, Promise<KeySchema>>();
+  const stats: AwsLikeStats = {
+    requests: 0, cancelledTransactions: 0, conflictReasons: 0, singleItemConflicts: 0, throttled: 0, faults: 0, delayed: 0,
+  };
+
+  interface Forwarded { status: number; headers: IncomingHttpHeaders; body: Buffer }
+
+  function forward(headers: IncomingHttpHeaders, body: Buffer): Promise<Forwarded> {
+    return new Promise((resolve, reject) => {
+      const outgoing = httpRequest(
+        { host: target.hostname, port: target.port, path: '/', method: 'POST', agent, headers: { ...headers, 'content-length': String(body.length) } },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          res.on('end', () => resolve({ status: res.statusCode ?? 500, headers: res.headers, body: Buffer.concat(chunks) }));
+          res.on('error', reject);
+        },
+      );
+      outgoing.on('error', reject);
+      outgoing.end(body);
+    });
+  }
+
+  /** The table's keys, asked of DynamoDB Local with the caller's own headers (it checks no signature). */
+  function schemaOf(table: string, headers: IncomingHttpHeaders): Promise<KeySchema> {
+    const cacheKey = `${String(headers.authorization ?? '').match(/Credential=([^/]+)/)?.[1] ?? ''} ${table}`;
+    let schema = schemas.get(cacheKey);
+    if (!schema) {
+      schema = (async () => {
+        const answer = await forward({ ...headers, 'x-amz-target': 'DynamoDB_20120810.DescribeTable' }, Buffer.from(JSON.stringify({ TableName: table })));
+        const description = JSON.parse(answer.body.toString()).Table as Body | undefined;
+        if (!description) throw new Error(`cannot describe ${table}`);
+        const hashOf = (keys: Body[]) => keys.find((k) => k.KeyType === 'HASH')?.AttributeName as string;
+        return {
+          hash: hashOf(description.KeySchema),
+          range: description.KeySchema.find((k: Body) => k.KeyType === 'RANGE')?.AttributeName,
+          indexes: new Map(
+            [...(description.GlobalSecondaryIndexes ?? []), ...(description.LocalSecondaryIndexes ?? [])].map((index: Body) => [index.IndexName, hashOf(index.KeySchema)]),
+          ),
+          arn: description.TableArn ?? `arn:aws:dynamodb:local:000000000000:table/${table}`,
+        };
+      })();
+      schemas.set(cacheKey, schema);
+      schema.catch(() => schemas.delete(cacheKey));
+    }
+    return schema;
+  }
+
+  /** An item's identity: table and key attributes. */
+  const itemId = (table: string, schema: KeySchema, key: Item) =>
+    JSON.stringify([table, key[schema.hash], schema.range ? key[schema.range] : null]);
+  const partitionOf = (table: string, schema: KeySchema, key: Item, index?: string) =>
+    JSON.stringify([index ? `${table}/index/${index}` : table, key[index ? schema.indexes.get(index)! : schema.hash]]);
+
+  function send(res: ServerResponse, error: AwsError): void {
+    const body = JSON.stringify(error.body);
+    res.writeHead(error.status, {
+      'content-type': 'application/x-amz-json-1.0',
+      'content-length': Buffer.byteLength(body),
+      'x-amzn-requestid': `aws-like-${stats.requests}`,
+    });
+    res.end(body);
+  }
+
+  function pass(res: ServerResponse, answer: Forwarded): void {
+    const headers = { ...answer.headers };
+    delete headers['transfer-encoding'];
+    delete headers.connection;
+    headers['content-length'] = String(answer.body.length);
+    res.writeHead(answer.status, headers);
+    res.end(answer.body);
+  }
+
+  const parse = (answer: Forwarded): Body | undefined => {
+    try {
+      return JSON.parse(answer.body.toString()) as Body;
+    } catch {
+      return undefined;
+    }
+  };
+
+  /** Holds `keys` as `kind` while DynamoDB Local works, at least `minimum` ms. */
+  async function holding(kind: HolderKind, keys: string[], minimum: number, work: () => Promise<Forwarded>) {
+    const holder = inFlight.claim(kind, keys);
+    try {
+      const held = kind === 'write' ? undefined : options.hold?.(kind === 'transact-write' ? 'TransactWriteItems' : 'TransactGetItems');
+      const [answer] = await Promise.all([work(), minimum > 0 ? sleep(minimum) : undefined, held]);
+      return { answer: answer as Forwarded, touched: holder.touched };
+    } finally {
+      inFlight.release(holder);
+    }
+  }
+
+  async function transactWrite(headers: IncomingHttpHeaders, raw: Buffer, body: Body, res: ServerResponse) {
+    const actions: Body[] = body.TransactItems ?? [];
+    const targets = await Promise.all(
+      actions.map(async (action) => {
+        const [kind, detail] = Object.entries(action)[0] as [string, Body];
+        const schema = await schemaOf(detail.TableName, headers);
+        const key: Item = kind === 'Put' ? detail.Item : detail.Key;
+        const size = itemSize(kind === 'Put' ? detail.Item : { ...detail.Key, ...(detail.ExpressionAttributeValues ?? {}) });
+        return { id: itemId(detail.TableName, schema, key), partition: partitionOf(detail.TableName, schema, key), size, checks: kind === 'ConditionCheck' };
+      }),
+    );
+    const units = targets.map((t) => writeUnits(t.size, true));
+    const reasons: CancellationReason[] = targets.map((t, i) => {
+      if (inFlight.heldBy(t.id, BLOCKED_BY['transact-write'])) return { Code: 'TransactionConflict', Message: CONFLICT_MESSAGE };
+      if (meter.wouldExceed(t.partition, 'write', units[i]!)) return { Code: 'ThrottlingError', Message: THROTTLING_MESSAGE };
+      return { Code: 'None' };
+    });
+    if (reasons.some((r) => r.Code !== 'None')) return cancel(res, reasons);
+    // A transaction consumes its units whether or not its conditions hold.
+    targets.forEach((t, i) => meter.consume(t.partition, 'write', units[i]!));
+    const { answer } = await holding('transact-write', targets.map((t) => t.id), holdMs, () => forward(headers, raw));
+    pass(res, answer);
+  }
+
+  function cancel(res: ServerResponse, reasons: CancellationReason[]) {
+    const conflicts = reasons.filter((r) => r.Code === 'TransactionConflict').length;
+    if (conflicts > 0) {
+      stats.cancelledTransactions += 1;
+      stats.conflictReasons += conflicts;
+    } else stats.throttled += 1;
+    send(res, transactionCanceled(reasons));
+  }
+
+  async function transactGet(headers: IncomingHttpHeaders, raw: Buffer, body: Body, res: ServerResponse) {
+    const targets = await Promise.all(
+      (body.TransactItems ?? []).map(async ({ Get: get }: Body) => {
+        const schema = await schemaOf(get.TableName, headers);
+        return { id: itemId(get.TableName, schema, get.Key), partition: partitionOf(get.TableName, schema, get.Key) };
+      }),
+    );
+    const reasons: CancellationReason[] = targets.map((t) => {
+      if (inFlight.heldBy(t.id, BLOCKED_BY['transact-get'])) return { Code: 'TransactionConflict', Message: CONFLICT_MESSAGE };
+      if (meter.wouldExceed(t.partition, 'read', 0)) return { Code: 'ThrottlingError', Message: THROTTLING_MESSAGE };
+      return { Code: 'None' };
+    });
+    if (reasons.some((r) => r.Code !== 'None')) return cancel(res, reasons);
+    const { answer, touched } = await holding('transact-get', targets.map((t) => t.id), holdMs, () => forward(headers, raw));
+    // A write that began while the read ran cancels it: the read never saw a settled state.
+    if (touched.size > 0 && answer.status === 200) {
+      return cancel(res, targets.map((t) => (touched.has(t.id) ? { Code: 'TransactionConflict', Message: CONFLICT_MESSAGE } : { Code: 'None' })));
+    }
+    const responses: Array<{ Item?: Item }> = parse(answer)?.Responses ?? [];
+    targets.forEach((t, i) => meter.consume(t.partition, 'read', readUnits(itemSize(responses[i]?.Item), { transactional: true })));
+    pass(res, answer);
+  }
+
+  async function singleWrite(op: string, headers: IncomingHttpHeaders, raw: Buffer, body: Body, res: ServerResponse) {
+    const schema = await schemaOf(body.TableName, headers);
+    const key: Item = op === 'PutItem' ? body.Item : body.Key;
+    const id = itemId(body.TableName, schema, key);
+    if (inFlight.heldBy(id, BLOCKED_BY.write)) {
+      stats.singleItemConflicts += 1;
+      return send(res, transactionConflict());
+    }
+    const partition = partitionOf(body.TableName, schema, key);
+    const units = writeUnits(itemSize(op === 'PutItem' ? body.Item : { ...body.Key, ...(body.ExpressionAttributeValues ?? {}) }));
+    if (meter.wouldExceed(partition, 'write', units)) {
+      stats.throttled += 1;
+      return send(res, throttling('TableWriteKeyRangeThroughputExceeded', schema.arn));
+    }
+    meter.consume(partition, 'write', units);
+    const { answer } = await holding('write', [id], 0, () => forward(headers, raw));
+    pass(res, answer);
+  }
+
+  async function batchWrite(headers: IncomingHttpHeaders, raw: Buffer, body: Body, res: ServerResponse) {
+    const ids: string[] = [];
+    for (const [table, requests] of Object.entries((body.RequestItems ?? {}) as Record<string, Body[]>)) {
+      const schema = await schemaOf(table, headers);
+      for (const request of requests) {
+        const item: Item = request.PutRequest?.Item ?? request.DeleteRequest?.Key;
+        ids.push(itemId(table, schema, item));
+        meter.consume(partitionOf(table, schema, item), 'write', writeUnits(itemSize(item)));
+      }
+    }
+    const { answer } = await holding('write', ids, 0, () => forward(headers, raw));
+    pass(res, answer);
+  }
+
+  async function read(op: 'GetItem' | 'Query', headers: IncomingHttpHeaders, raw: Buffer, body: Body, res: ServerResponse) {
+    const schema = await schemaOf(body.TableName, headers);
+    const partition = op === 'GetItem' ? partitionOf(body.TableName, schema, body.Key) : queryPartition(body, schema);
+    if (partition && meter.wouldExceed(partition, 'read', 0)) {
+      stats.throttled += 1;
+      return send(res, throttling(body.IndexName ? 'IndexReadKeyRangeThroughputExceeded' : 'TableReadKeyRangeThroughputExceeded', schema.arn));
+    }
+    const answer = await forward(headers, raw);
+    if (partition && answer.status === 200) {
+      const result = parse(answer);
+      const size = op === 'GetItem' ? itemSize(result?.Item) : ((result?.Items ?? []) as Item[]).reduce((sum, item) => sum + itemSize(item), 0);
+      meter.consume(partition, 'read', readUnits(size, { consistent: body.ConsistentRead === true }));
+    }
+    pass(res, answer);
+  }
+
+  /** The tables a request names, for the operations the engine looks into. */
+  function tablesOf(op: string, body: Body): string[] {
+    if (op === 'TransactWriteItems' || op === 'TransactGetItems') {
+      return (body.TransactItems ?? []).map((action: Body) => (Object.values(action)[0] as Body).TableName);
+    }
+    if (op === 'BatchWriteItem') return Object.keys(body.RequestItems ?? {});
+    if (['PutItem', 'UpdateItem', 'DeleteItem', 'GetItem', 'Query'].includes(op)) return [body.TableName];
+    return [];
+  }
+
+  /** The partition a Query reads: `<hash key> = :value` in its key condition. */
+  function queryPartition(body: Body, schema: KeySchema): string | undefined {
+    const hash = body.IndexName ? schema.indexes.get(body.IndexName) : schema.hash;
+    const names: Record<string, string> = body.ExpressionAttributeNames ?? {};
+    for (const [, name, placeholder] of String(body.KeyConditionExpression ?? '').matchAll(/([#\w.]+)\s*=\s*(:\w+)/g)) {
+      if ((names[name!] ?? name) === hash) {
+        const value = (body.ExpressionAttributeValues ?? {})[placeholder!] as AttributeValue | undefined;
+        if (value) return partitionOf(body.TableName, schema, { [hash!]: value }, body.IndexName);
+      }
+    }
+    return undefined;
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const raw = Buffer.concat(chunks);
+    stats.requests += 1;
+    const op = String(req.headers['x-amz-target'] ?? '').split('.')[1] ?? '';
+    if (options.latencyRate && random() < options.latencyRate) {
+      stats.delayed += 1;
+      await sleep(options.latencyMs ?? 50);
+    }
+    if (options.faultRate && random() < options.faultRate) {
+      stats.faults += 1;
+      return send(res, internalServerError());
+    }
+    let body: Body;
+    try {
+      body = JSON.parse(raw.toString() || '{}') as Body;
+    } catch {
+      return pass(res, await forward(req.headers, raw));
+    }
+    try {
+      await Promise.all(tablesOf(op, body).map((table) => schemaOf(table, req.headers)));
+    } catch {
+      // A table DynamoDB Local does not know: it gives its own answer (ResourceNotFoundException).
+      return pass(res, await forward(req.headers, raw));
+    }
+    switch (op) {
+      case 'TransactWriteItems':
+        return transactWrite(req.headers, raw, body, res);
+      case 'TransactGetItems':
+        return transactGet(req.headers, raw, body, res);
+      case 'PutItem':
+      case 'UpdateItem':
+      case 'DeleteItem':
+        return singleWrite(op, req.headers, raw, body, res);
+      case 'BatchWriteItem':
+        return batchWrite(req.headers, raw, body, res);
+      case 'GetItem':
+      case 'Query':
+        return read(op, req.headers, raw, body, res);
+      default:
+        return pass(res, await forward(req.headers, raw));
+    }
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      // Only a failure to reach DynamoDB Local gets here (a table the engine cannot describe is
+      // forwarded as is): the engine's own InternalServerError, naming the cause.
+      if (!res.headersSent) send(res, { status: 500, body: { __type: 'com.amazonaws.dynamodb.v20120810#InternalServerError', message: `aws-like engine: ${String(error)}` } });
+      else res.destroy();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', resolve);
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    endpoint: `http://127.0.0.1:${port}`,
+    stats: () => ({ ...stats }),
+    stop: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      agent.destroy();
+    },
+  };
+}
