@@ -7,6 +7,11 @@ import { ServiceUnavailable, ValidationFailed } from '../errors.js';
  */
 const LIMITS: Array<{ pattern: RegExp; message: string }> = [
   {
+    // A TransactWriteItems whose items add up to more than 4 MB: DynamoDB refuses the whole request.
+    pattern: /transaction payload size cannot exceed|transaction request cannot be larger than/i,
+    message: 'The change is larger than one DynamoDB transaction may carry (4 MB); make it in smaller parts',
+  },
+  {
     pattern: /primary key values must be under|key.*(size|length).*exceed|exceeded the size limit of 1024|size of (hash|range) ?key/i,
     message: 'A name or identifier is longer than the store allows (a key may hold at most 1024 bytes)',
   },

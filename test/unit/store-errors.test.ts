@@ -56,6 +56,16 @@ describe('DynamoDB refusals, as every store sees them', () => {
     await expect(refused).rejects.toThrow(limit);
   });
 
+  // DynamoDB's answer (and DynamoDB Local's, the same words) to a transaction over 4 MB: a
+  // ValidationException for the whole request, not a cancellation reason.
+  it('answers a transaction over 4 MB as a 400 naming the limit', async () => {
+    const tooLarge = validation('Transaction payload size cannot exceed 4MB. Payload Size: 4393038');
+    const refused = transactWriteDetailed(failingClient(tooLarge), [item, item]);
+
+    await expect(refused).rejects.toThrow(ValidationFailed);
+    await expect(refused).rejects.toThrow(/larger than one DynamoDB transaction may carry \(4 MB\)/);
+  });
+
   it('leaves a failed condition to the store, even beside an item over a limit', async () => {
     const db = failingClient(cancelled({ Code: 'ValidationError', Message: 'Item size has exceeded the maximum allowed size' }, { Code: 'ConditionalCheckFailed' }));
 
