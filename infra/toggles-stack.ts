@@ -7,15 +7,20 @@ import { BootstrapAdminToken } from './constructs/bootstrap-admin-token.js';
 import { GroupFunctions } from './constructs/group-functions.js';
 import { SecretKey } from './constructs/secret-key.js';
 import { InsightsSnapshot } from './constructs/insights-snapshot.js';
-import { ServiceAlarms } from './constructs/service-alarms.js';
+import { ServiceAlarms, alarmEmailsFromContext } from './constructs/service-alarms.js';
 import { TogglesApi } from './constructs/toggles-api.js';
 import { TogglesTable } from './constructs/toggles-table.js';
+import { throttlingFromContext, type ApiThrottling } from './throttling.js';
 
 export interface TogglesStackProps extends StackProps {
   /** The public URL when it is not the API's own, such as a custom domain. */
   unleashUrl?: string;
   /** For tests only: the stack must stay valid as the key design grows. */
   tableDefinition?: TableDefinition;
+  /** Per-route API limits; by default from context (`-c sdkRateLimit=2000`, infra/throttling.ts). */
+  throttling?: ApiThrottling;
+  /** Subscribed to the alarm topic; by default from context (`-c alarmEmail=ops@example.com`). */
+  alarmEmails?: readonly string[];
 }
 
 /** The whole service: one table, one function per endpoint group, one HTTP API. */
@@ -25,7 +30,9 @@ export class TogglesStack extends Stack {
 
     const definition = props.tableDefinition ?? defaultTableDefinition;
     const { table } = new TogglesTable(this, 'Data', { definition });
-    const api = new TogglesApi(this, 'Api');
+    const api = new TogglesApi(this, 'Api', {
+      throttling: props.throttling ?? throttlingFromContext((key) => this.node.tryGetContext(key)),
+    });
 
     // The functions may read the API's endpoint: the API resource itself does not depend on
     // them (only its routes and integrations do), so there is no cycle.
@@ -41,9 +48,10 @@ export class TogglesStack extends Stack {
     const bootstrap = new BootstrapAdminToken(this, 'BootstrapAdminToken', { table });
     const insights = new InsightsSnapshot(this, 'Insights', { table, tableHasIndexes: definition.indexes.length > 0 });
     const secretArn = bootstrap.secret.secretArn;
-    new ServiceAlarms(this, 'Alarms', {
+    const alarms = new ServiceAlarms(this, 'Alarms', {
       stage: api.stage,
       functions: { ...functions.byGroup, snapshot: insights.function.function, bootstrap: bootstrap.function.function },
+      emails: props.alarmEmails ?? alarmEmailsFromContext(this.node.tryGetContext('alarmEmail')),
     });
 
     if (definition.indexes.length > 0) {
@@ -59,6 +67,10 @@ export class TogglesStack extends Stack {
     new CfnOutput(this, 'ApiUrl', { value: api.httpApi.apiEndpoint, description: 'Base URL; SDKs use <ApiUrl>/api' });
     new CfnOutput(this, 'TableName', { value: table.tableName });
     new CfnOutput(this, 'AdminTokenSecretArn', { value: secretArn });
+    new CfnOutput(this, 'AlarmTopicArn', {
+      value: alarms.topic.topicArn,
+      description: 'Every alarm notifies this topic when it fires and when it recovers; subscribe to it',
+    });
     new CfnOutput(this, 'ReadAdminToken', {
       description: 'Prints the bootstrap admin API token',
       value: Fn.join('', [

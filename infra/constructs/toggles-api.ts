@@ -1,18 +1,17 @@
-import { Validations } from 'aws-cdk-lib';
+import { Annotations, Validations } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
-import { HttpApi, HttpMethod, LogGroupLogDestination, type HttpStage } from 'aws-cdk-lib/aws-apigatewayv2';
+import { CfnStage, HttpApi, HttpMethod, LogGroupLogDestination, type HttpRoute, type HttpStage } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import type { Group, HttpMethod as RouteMethod, RouteSpec } from '../../lib/http/route.js';
+import { DEFAULT_THROTTLING, quotaWarnings, routeKeyOf, routeOverrides, type ApiThrottling } from '../throttling.js';
 
-/**
- * Stage-wide limits. SDKs poll every few seconds from every application instance, so the
- * steady rate leaves room for a few hundred instances while capping what a runaway client
- * can cost; raise it together with the Lambda concurrency you are prepared to pay for.
- */
-export const STAGE_THROTTLE = { rateLimit: 200, burstLimit: 400 } as const;
+export interface TogglesApiProps {
+  /** Per-route limits (infra/throttling.ts); the defaults are sized for 15,000 SDK instances. */
+  throttling?: ApiThrottling;
+}
 
 const METHODS: Record<RouteMethod, HttpMethod> = {
   GET: HttpMethod.GET,
@@ -25,15 +24,21 @@ const METHODS: Record<RouteMethod, HttpMethod> = {
 
 /**
  * The HTTP API: a `$default` stage (the group routers match the path as the client sent it,
- * so a named stage prefix would break them), throttled, with access logs.
+ * so a named stage prefix would break them), throttled per route, with access logs.
+ *
+ * Throttling is per route, not per stage: `DefaultRouteSettings` gives each route its own
+ * bucket with the admin limits, and `RouteSettings` gives the SDK routes, which carry every
+ * SDK instance's traffic, limits sized from that load (infra/throttling.ts).
  */
 export class TogglesApi extends Construct {
   readonly httpApi: HttpApi;
   readonly stage: HttpStage;
   readonly accessLogs: logs.LogGroup;
+  readonly throttling: ApiThrottling;
 
-  constructor(scope: Construct, id: string) {
+  constructor(scope: Construct, id: string, props: TogglesApiProps = {}) {
     super(scope, id);
+    this.throttling = props.throttling ?? DEFAULT_THROTTLING;
 
     this.httpApi = new HttpApi(this, 'HttpApi', {
       description: 'Feature toggles (Unleash API)',
@@ -44,7 +49,7 @@ export class TogglesApi extends Construct {
     this.stage = this.httpApi.addStage('DefaultStage', {
       stageName: '$default',
       autoDeploy: true,
-      throttle: STAGE_THROTTLE,
+      throttle: this.throttling.admin,
       accessLogSettings: {
         destination: new LogGroupLogDestination(this.accessLogs),
         format: AccessLogFormat.custom(JSON.stringify(ACCESS_LOG_FIELDS)),
@@ -77,8 +82,31 @@ export class TogglesApi extends Construct {
       }
       return integration;
     };
+    const routes = new Map<string, HttpRoute>();
     for (const row of rows) {
-      this.httpApi.addRoutes({ path: row.path, methods: [METHODS[row.method]], integration: integrationOf(row.group) });
+      const [route] = this.httpApi.addRoutes({ path: row.path, methods: [METHODS[row.method]], integration: integrationOf(row.group) });
+      routes.set(routeKeyOf(row), route!);
+    }
+    this.throttleRoutes(routes);
+  }
+
+  /**
+   * `RouteSettings` for the routes whose limits differ from the stage default. API Gateway
+   * refuses a stage that names a route it does not have yet ("Unable to find Route by key"),
+   * so the stage waits for those routes; each entry carries both limits, as an entry's
+   * missing member falls back to API Gateway's own default, not to `DefaultRouteSettings`.
+   */
+  private throttleRoutes(routes: Map<string, HttpRoute>): void {
+    const settings: Record<string, { ThrottlingRateLimit: number; ThrottlingBurstLimit: number }> = {};
+    for (const [routeKey, limits] of Object.entries(routeOverrides(this.throttling))) {
+      const route = routes.get(routeKey);
+      if (!route) throw new Error(`Throttling names route ${routeKey}, which the route table does not have`);
+      this.stage.node.addDependency(route);
+      settings[routeKey] = { ThrottlingRateLimit: limits.rateLimit, ThrottlingBurstLimit: limits.burstLimit };
+    }
+    (this.stage.node.defaultChild as CfnStage).routeSettings = settings;
+    for (const warning of quotaWarnings([...routes.keys()], this.throttling)) {
+      Annotations.of(this.stage).addWarningV2('toggles:throttle-quota', warning);
     }
   }
 }

@@ -1,9 +1,17 @@
 import { App, Stack } from 'aws-cdk-lib';
-import { Template } from 'aws-cdk-lib/assertions';
+import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { GROUP_TAG, SDK_USAGE_PARTITIONS } from '../../infra/constructs/group-functions.js';
-import { STAGE_THROTTLE } from '../../infra/constructs/toggles-api.js';
+import {
+  ACCOUNT_DEFAULT_QUOTA,
+  DEFAULT_THROTTLING,
+  SDK_METRICS_INTERVAL_SECONDS,
+  SDK_POLL_ROUTE,
+  SDK_REFRESH_INTERVAL_SECONDS,
+  SDK_REPORT_ROUTES,
+  SIZED_FOR_SDK_INSTANCES,
+} from '../../infra/throttling.js';
 import { addNagChecks } from '../../infra/nag.js';
 import { createTogglesApp } from '../../infra/toggles-app.js';
 import { TogglesStack } from '../../infra/toggles-stack.js';
@@ -147,14 +155,93 @@ describe('HTTP API', () => {
     expect(stage.Properties.StageName).toBe('$default');
     expect(stage.Properties.AutoDeploy).toBe(true);
     expect(stage.Properties.DefaultRouteSettings).toEqual({
-      ThrottlingRateLimit: STAGE_THROTTLE.rateLimit,
-      ThrottlingBurstLimit: STAGE_THROTTLE.burstLimit,
+      ThrottlingRateLimit: DEFAULT_THROTTLING.admin.rateLimit,
+      ThrottlingBurstLimit: DEFAULT_THROTTLING.admin.burstLimit,
     });
     const format: string = stage.Properties.AccessLogSettings.Format;
     expect(format).toContain('$context.routeKey');
     // A path such as /api/admin/api-tokens/<secret> would put a token into the logs.
     expect(format).not.toContain('$context.path');
     expect(referencedId(stage.Properties.AccessLogSettings.DestinationArn)).toBeDefined();
+  });
+});
+
+/**
+ * API Gateway throttles each route on its own: `DefaultRouteSettings` is every route's limit,
+ * not the stage's, and a `RouteSettings` entry replaces it for one route.
+ */
+describe('route throttling', () => {
+  const stageOf = (t: Template) => resourcesOf(t, 'AWS::ApiGatewayV2::Stage')[0]![1];
+  const routeKeys = (t: Template) => resourcesOf(t, 'AWS::ApiGatewayV2::Route').map(([, route]) => route.Properties.RouteKey as string);
+  /** The rate and burst API Gateway applies to one route of the template. */
+  const limitsOf = (t: Template, routeKey: string) => {
+    const { DefaultRouteSettings: fallback, RouteSettings: own = {} } = stageOf(t).Properties;
+    const entry = own[routeKey] ?? fallback;
+    return { rate: entry.ThrottlingRateLimit as number, burst: entry.ThrottlingBurstLimit as number };
+  };
+
+  it('gives the SDK poll route limits of its own, sized for every SDK instance polling, far above an admin route', () => {
+    const poll = limitsOf(template, SDK_POLL_ROUTE);
+    const admin = stageOf(template).Properties.DefaultRouteSettings;
+    expect(stageOf(template).Properties.RouteSettings?.[SDK_POLL_ROUTE]).toBeDefined();
+    // 200/s (the old stage-wide default, which API Gateway applies per route) carried 3,000 instances at 15 s.
+    expect(poll.rate * SDK_REFRESH_INTERVAL_SECONDS).toBeGreaterThanOrEqual(SIZED_FOR_SDK_INSTANCES);
+    expect(SIZED_FOR_SDK_INSTANCES).toBeGreaterThanOrEqual(10_000);
+    expect(poll.rate).toBeGreaterThan(10 * admin.ThrottlingRateLimit);
+    expect(poll.burst).toBeGreaterThanOrEqual(poll.rate);
+  });
+
+  it('gives the metrics and register routes limits for every SDK instance reporting once a minute', () => {
+    for (const routeKey of SDK_REPORT_ROUTES) {
+      const report = limitsOf(template, routeKey);
+      expect(stageOf(template).Properties.RouteSettings?.[routeKey], routeKey).toBeDefined();
+      expect(report.rate * SDK_METRICS_INTERVAL_SECONDS, routeKey).toBeGreaterThanOrEqual(SIZED_FOR_SDK_INSTANCES);
+    }
+  });
+
+  it('names only routes the API has, sets both limits in each entry, and creates the stage after them', () => {
+    const stage = stageOf(template);
+    const routeIds = new Map(resourcesOf(template, 'AWS::ApiGatewayV2::Route').map(([id, route]) => [route.Properties.RouteKey as string, id]));
+    const entries = Object.entries(stage.Properties.RouteSettings as Record<string, Record<string, unknown>>);
+    expect(entries.map(([key]) => key).sort()).toEqual([SDK_POLL_ROUTE, ...SDK_REPORT_ROUTES].sort());
+    for (const [routeKey, entry] of entries) {
+      // API Gateway refuses a stage naming a route it does not have yet ("Unable to find Route by key").
+      expect(routeIds.has(routeKey), routeKey).toBe(true);
+      expect(stage.DependsOn, routeKey).toContain(routeIds.get(routeKey));
+      // A member an entry leaves out falls back to API Gateway's default, not to DefaultRouteSettings.
+      expect(Object.keys(entry).sort(), routeKey).toEqual(['ThrottlingBurstLimit', 'ThrottlingRateLimit']);
+      expect(Number.isInteger(entry.ThrottlingBurstLimit), routeKey).toBe(true);
+    }
+  });
+
+  it("keeps every route, and all of them together, within API Gateway's default account quota", () => {
+    const keys = routeKeys(template);
+    const total = keys.reduce((sum, key) => sum + limitsOf(template, key).rate, 0);
+    expect(total).toBeLessThanOrEqual(ACCOUNT_DEFAULT_QUOTA.rateLimit);
+    for (const key of keys) {
+      expect(limitsOf(template, key).burst, key).toBeLessThanOrEqual(ACCOUNT_DEFAULT_QUOTA.burstLimit);
+    }
+  });
+
+  it('takes the SDK and admin limits from context, the report routes following the SDK limits', () => {
+    const custom = synthesizeStack({ sdkRateLimit: '4000', adminRateLimit: 20, adminBurstLimit: '30' });
+    expect(limitsOf(custom, SDK_POLL_ROUTE)).toEqual({ rate: 4000, burst: 8000 });
+    expect(limitsOf(custom, 'POST /api/client/metrics')).toEqual({ rate: 1000, burst: 2000 });
+    expect(limitsOf(custom, 'GET /api/admin/features')).toEqual({ rate: 20, burst: 30 });
+  });
+
+  it('warns, without failing, when the limits pass the default account quota', () => {
+    const { stack } = createTogglesApp({ context: testContext({ sdkRateLimit: 20_000 }) });
+    const warnings = Annotations.fromStack(stack).findWarning('*', Match.stringLikeRegexp('account quota'));
+    expect(warnings.length).toBeGreaterThanOrEqual(1);
+    const { stack: quiet } = createTogglesApp({ context: testContext() });
+    expect(Annotations.fromStack(quiet).findWarning('*', Match.stringLikeRegexp('account quota'))).toEqual([]);
+  });
+
+  it('refuses a limit API Gateway would not take', () => {
+    expect(() => synthesizeStack({ sdkRateLimit: 'fast' })).toThrow(/sdkRateLimit/);
+    expect(() => synthesizeStack({ adminBurstLimit: '2.5' })).toThrow(/adminBurstLimit/);
+    expect(() => synthesizeStack({ sdkRateLimit: 0 })).toThrow(/sdkRateLimit/);
   });
 });
 
