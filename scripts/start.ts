@@ -25,7 +25,7 @@ async function start(): Promise<{ runtime: LocalRuntime; server: LocalServer }> 
     env: { UNLEASH_URL: `http://localhost:${port}`, ...process.env },
   });
   try {
-    return { runtime, server: await startHttpServer(runtime.handlers, { port }) };
+    return { runtime, server: await startHttpServer(runtime.handlers, { port, apiMappingKey: runtime.apiMappingKey }) };
   } catch (error) {
     await runtime.stop();
     throw error;
@@ -68,10 +68,11 @@ console.log(
     `serverless-toggles is listening on ${server.url}`,
     `  data: ${inMemory ? 'in memory (lost on exit)' : dataDir}`,
     `  dynamodb: ${runtime.config.dynamodbEndpoint}, table ${runtime.config.tableName}`,
+    ...(runtime.apiMappingKey ? [`  API mapping key: ${runtime.apiMappingKey} (the API is at ${server.url}/${runtime.apiMappingKey}/api)`] : []),
     ...(runtime.generatedAdminToken
       ? [
           `  admin token: ${runtime.generatedAdminToken}`,
-          `  try: curl -H "Authorization: ${runtime.generatedAdminToken}" ${server.url}/api/admin/strategies`,
+          `  try: curl -H "Authorization: ${runtime.generatedAdminToken}" ${server.url}${runtime.apiMappingKey ? `/${runtime.apiMappingKey}` : ''}/api/admin/strategies`,
         ]
       : ['  admin tokens: from INIT_ADMIN_API_TOKENS']),
   ].join('\n'),

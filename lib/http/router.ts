@@ -1,4 +1,4 @@
-import middy from '@middy/core';
+import middy, { type MiddyHandlerObject } from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import httpRouterHandler, { type Route } from '@middy/http-router';
@@ -53,7 +53,25 @@ export function buildRouter<Rows extends Record<string, RouteSpec>>(
   return middy<APIGatewayProxyEventV2, APIGatewayProxyResultV2>({ timeoutEarlyInMillis: EARLY_ANSWER_MS, timeoutEarlyResponse })
     .use(httpHeaderNormalizer())
     .use(mapErrors())
-    .handler(httpRouterHandler<APIGatewayProxyEventV2, APIGatewayProxyResultV2>(routes)) as LambdaHandler;
+    .handler(dispatcher(routes)) as LambdaHandler;
+}
+
+type Dispatch = (event: APIGatewayProxyEventV2, context: Context, opts: MiddyHandlerObject) => Promise<APIGatewayProxyResultV2>;
+
+/**
+ * Picks the route API Gateway already picked. Its route key (`GET /api/admin/projects/{projectId}`)
+ * is the row's method and path exactly, and the event's `pathParameters` are the values it
+ * matched, whatever comes before the route in the URL: a named stage (`/prod`) or a custom
+ * domain's API mapping key (`/toggles`), which stay in `rawPath` and `requestContext.http.path`
+ * (docs/deploying.md, "Custom domain"). Matching that path against the rows again would 404
+ * every request under a mapping key. One Map lookup, no cheaper than middy's own table for the
+ * SDK poll and no dearer. An event without a known route key (a `$default` route, an event
+ * built by hand) falls back to matching the path as middy's router does.
+ */
+function dispatcher(routes: Route<APIGatewayProxyEventV2, APIGatewayProxyResultV2>[]): Dispatch {
+  const byRouteKey = new Map(routes.map((route) => [`${route.method} ${route.path}`, route.handler as Dispatch]));
+  const byPath = httpRouterHandler<APIGatewayProxyEventV2, APIGatewayProxyResultV2>(routes) as Dispatch;
+  return (event, context, opts) => (byRouteKey.get(event.routeKey) ?? byPath)(event, context, opts);
 }
 
 /**

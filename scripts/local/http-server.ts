@@ -5,7 +5,7 @@ import { routeTable } from '../../lib/route-table.js';
 import type { Group } from '../../lib/http/route.js';
 import type { LambdaHandler } from '../../lib/composition/group-handler.js';
 import { localContext, toApiGatewayEvent } from './api-gateway-event.js';
-import { matchRoute } from './match-route.js';
+import { matchRoute, parseApiMappingKey, pathUnderMapping } from './match-route.js';
 import { log } from '../../lib/log.js';
 
 /** Like API Gateway's payload limit; larger bodies are refused before any handler runs. */
@@ -20,12 +20,22 @@ export interface LocalServer {
  * Plays API Gateway on a laptop: matches the route table, builds the same v2 event the cloud
  * sends, and calls the group's real Lambda handler.
  */
-export async function startHttpServer(
-  handlers: Record<Group, LambdaHandler>,
-  options: { port: number; host?: string },
-): Promise<LocalServer> {
+export interface HttpServerOptions {
+  port: number;
+  host?: string;
+  /**
+   * Serve the API as a custom domain's API mapping with this key does (`toggles`: the API at
+   * `/toggles/api/...`), the way API Gateway builds the events: the route is matched below the
+   * key, and `rawPath` and `requestContext.http.path` keep it. Paths outside it get API
+   * Gateway's own 404. Unset: the `$default` stage at the root, as the stack's execute-api URL.
+   */
+  apiMappingKey?: string | undefined;
+}
+
+export async function startHttpServer(handlers: Record<Group, LambdaHandler>, options: HttpServerOptions): Promise<LocalServer> {
+  const mappingKey = parseApiMappingKey(options.apiMappingKey);
   const server = createServer((req, res) => {
-    serve(handlers, req, res).catch((error: unknown) => {
+    serve(handlers, mappingKey, req, res).catch((error: unknown) => {
       log.error('local server failure', { error: String(error) });
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ message: 'Internal Server Error' }));
@@ -44,11 +54,12 @@ export async function startHttpServer(
   };
 }
 
-async function serve(handlers: Record<Group, LambdaHandler>, req: IncomingMessage, res: ServerResponse) {
+async function serve(handlers: Record<Group, LambdaHandler>, mappingKey: string | undefined, req: IncomingMessage, res: ServerResponse) {
   const method = (req.method ?? 'GET').toUpperCase();
   const url = (req.url ?? '/').replace(/\/{2,}/g, '/');
-  const path = url.split('?')[0] ?? '/';
-  const match = matchRoute(method, path);
+  // API Gateway picks the API mapping first, then the route below it; the event keeps the whole path.
+  const routed = pathUnderMapping(url.split('?')[0] ?? '/', mappingKey);
+  const match = routed === undefined ? undefined : matchRoute(method, routed);
   const body = hasBody(req) ? await readBody(req) : EMPTY;
   if (body === undefined) return send(res, { statusCode: 413, body: JSON.stringify({ message: 'Request Entity Too Large' }) });
   // API Gateway's own answer for a path no route covers.

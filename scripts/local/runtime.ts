@@ -10,6 +10,7 @@ import { applyBootstrapTokens } from '../../lib/tokens/bootstrap.js';
 import { formatSecret } from '../../lib/tokens/model.js';
 import { groupOperations } from '../../functions/registry.js';
 import { startDynamoDbLocal, type LocalEngine } from './dynamodb-local.js';
+import { parseApiMappingKey } from './match-route.js';
 import { log } from '../../lib/log.js';
 
 export interface LocalRuntimeOptions {
@@ -26,6 +27,11 @@ export interface LocalRuntime {
   handlers: Record<Group, LambdaHandler>;
   /** Set when no INIT_ADMIN_API_TOKENS was configured and this runtime made one. */
   generatedAdminToken: string | undefined;
+  /**
+   * API_MAPPING_KEY: the local server plays a custom domain that maps the API under this key
+   * (infrastructure, read only by the local API Gateway; the functions never need it).
+   */
+  apiMappingKey: string | undefined;
   stop(): Promise<void>;
 }
 
@@ -38,6 +44,7 @@ export const DEFAULT_TABLE_NAME = 'serverless-toggles';
  * handler built on one set of services.
  */
 export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<LocalRuntime> {
+  const apiMappingKey = parseApiMappingKey(options.env.API_MAPPING_KEY);
   const external = options.env.DYNAMODB_ENDPOINT;
   const engine: LocalEngine | undefined = external
     ? undefined
@@ -46,6 +53,9 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     const config = loadConfig({
       TABLE_NAME: DEFAULT_TABLE_NAME,
       ...(options.env.SECRET_KEY || options.env.SECRET_KEY_ARN ? {} : { SECRET_KEY: localSecretKey(options) }),
+      // Behind a mapping key the service's public base path is the key, unless told otherwise:
+      // BASE_URI_PATH is what the service says its links start with (Unleash's setting).
+      ...(apiMappingKey ? { BASE_URI_PATH: `/${apiMappingKey}` } : {}),
       ...options.env,
       // The embedded engine's database is named by its secret key and the region, both fixed here.
       AWS_REGION: engine?.region ?? options.env.AWS_REGION ?? 'local',
@@ -67,7 +77,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     ) as Record<Group, LambdaHandler>;
     const snapshots = scheduleSnapshots(services);
     return {
-      config, services, handlers, generatedAdminToken,
+      config, services, handlers, generatedAdminToken, apiMappingKey,
       stop: async () => {
         await snapshots.stop();
         await engine?.stop();
