@@ -7,7 +7,7 @@ import { instanceOperations } from '../../lib/instance/operations.js';
 
 export const defineOperations = (services: Services): GroupOperations<'instance'> => ({
   ...instanceOperations(services),
-  ...docsOperations(),
+  ...docsOperations(services.config.baseUriPath),
   ...insightOperations(services),
 });
 

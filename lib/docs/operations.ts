@@ -6,11 +6,17 @@ import type { TextAsset } from './text-asset.js';
 import { acceptsGzip } from '../http/accept-encoding.js';
 import type { OperationsFor } from '../http/operation.js';
 
-const page = swaggerUiPage({
-  document: routeTable.getOpenApiDocument.path,
-  styles: routeTable.getSwaggerUiStyles.path,
-  script: routeTable.getSwaggerUiScript.path,
-});
+/**
+ * The page for a service whose public paths start with `baseUriPath` (BASE_URI_PATH: `/toggles`
+ * behind a custom domain's API mapping key `toggles`, '' at the root), so its files load from
+ * under the key rather than from the domain's root.
+ */
+const pageFor = (baseUriPath: string) =>
+  swaggerUiPage({
+    document: `${baseUriPath}${routeTable.getOpenApiDocument.path}`,
+    styles: `${baseUriPath}${routeTable.getSwaggerUiStyles.path}`,
+    script: `${baseUriPath}${routeTable.getSwaggerUiScript.path}`,
+  });
 
 type Headers = Record<string, string | undefined>;
 
@@ -18,14 +24,17 @@ type Headers = Record<string, string | undefined>;
  * The API description and its Swagger UI page. `json` sends a body that is already text; for
  * the page and its files the content type header says what that text is.
  */
-export const docsOperations = (): OperationsFor<typeof docsRoutes> => ({
-  getOpenApiDocument: async ({ headers }) => send(await openApiAsset(), 'application/json; charset=utf-8', headers),
-  getDocsPage: async () => ({ json: page.html, headers: { 'content-type': 'text/html; charset=utf-8', ...page.headers } }),
-  getSwaggerUiStyles: async ({ headers }) =>
-    send(await swaggerUiAsset('styles'), SWAGGER_UI_FILES.styles.contentType, headers, ASSET_CACHE_CONTROL),
-  getSwaggerUiScript: async ({ headers }) =>
-    send(await swaggerUiAsset('script'), SWAGGER_UI_FILES.script.contentType, headers, ASSET_CACHE_CONTROL),
-});
+export const docsOperations = (baseUriPath = ''): OperationsFor<typeof docsRoutes> => {
+  const page = pageFor(baseUriPath);
+  return {
+    getOpenApiDocument: async ({ headers }) => send(await openApiAsset(), 'application/json; charset=utf-8', headers),
+    getDocsPage: async () => ({ json: page.html, headers: { 'content-type': 'text/html; charset=utf-8', ...page.headers } }),
+    getSwaggerUiStyles: async ({ headers }) =>
+      send(await swaggerUiAsset('styles'), SWAGGER_UI_FILES.styles.contentType, headers, ASSET_CACHE_CONTROL),
+    getSwaggerUiScript: async ({ headers }) =>
+      send(await swaggerUiAsset('script'), SWAGGER_UI_FILES.script.contentType, headers, ASSET_CACHE_CONTROL),
+  };
+};
 
 /** Gzip-compressed when the client takes it; `vary` keeps caches from mixing the two forms. */
 function send(asset: TextAsset, contentType: string, request: Headers, cacheControl?: string) {

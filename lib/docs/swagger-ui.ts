@@ -48,8 +48,8 @@ export interface SwaggerUiPage {
 }
 
 /**
- * The page; the paths are the route table's. They are absolute because the API is served from
- * the root of its domain (the `$default` stage). `validatorUrl: null` keeps Swagger UI from
+ * The page; the paths are the route table's, after the service's base path (BASE_URI_PATH, the
+ * custom domain's API mapping key; '' at the root of the `$default` stage). `validatorUrl: null` keeps Swagger UI from
  * sending the document to an outside validator for its badge.
  *
  * The page is sent under a strict Content-Security-Policy: scripts and styles from this origin

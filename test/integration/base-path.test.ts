@@ -159,6 +159,16 @@ describe('behind a custom domain with an API mapping key', () => {
       expect(await admin('GET', '/api/admin/ui-config')).toMatchObject({ baseUriPath: '/toggles' });
     });
 
+    it('serves the docs page with its files and its document under the key', async () => {
+      const page = await fetch(`${base}/docs`);
+      const html = await page.text();
+      const linked = [...html.matchAll(/(?:src|href)="([^"]+)"|url: "([^"]+)"/g)].map(([, attribute, url]) => attribute ?? url);
+
+      expect(page.status).toBe(200);
+      expect(linked.sort()).toEqual(['/toggles/docs/openapi.json', '/toggles/docs/swagger-ui-bundle.js', '/toggles/docs/swagger-ui.css']);
+      for (const path of linked) expect((await fetch(`${server.url}${path}`)).status).toBe(200);
+    });
+
     it('answers API Gateway\'s own 404 outside the key, and the service\'s 404 for an unknown path under it', async () => {
       const outside = await fetch(`${server.url}/api/admin/projects`, { headers: { Authorization: adminSecret } });
       const unknown = await fetch(`${base}/api/admin/no-such-thing`, { headers: { Authorization: adminSecret } });
