@@ -22,6 +22,14 @@ export const configSchema = z.object({
   DYNAMODB_ACCESS_KEY_ID: z.string().regex(/^[A-Za-z0-9]+$/, { error: 'letters and digits only' }).optional(),
   AWS_REGION: z.string().default('eu-west-1'),
   UNLEASH_URL: z.url().default('http://localhost:4242'),
+  /**
+   * Unleash's BASE_URI_PATH: the path the service's public URLs start with, which it writes into
+   * what it tells clients (ui-config's baseUriPath, the login hint of a 401, the docs page's
+   * links): `/toggles` when a custom domain maps the API under the key `toggles`. It never
+   * changes routing: API Gateway matches the route below the key and the functions dispatch on
+   * its route key (lib/http/router.ts). The local server's API_MAPPING_KEY, which plays such a
+   * domain, sets it to the key unless it is given.
+   */
   BASE_URI_PATH: z
     .string()
     .default('')
