@@ -9,6 +9,7 @@ import { prepareLocalTable } from '../../lib/store/create-table.js';
 import { applyBootstrapTokens } from '../../lib/tokens/bootstrap.js';
 import { formatSecret } from '../../lib/tokens/model.js';
 import { groupOperations } from '../../functions/registry.js';
+import { awsLikeInFront } from './aws-like-dynamodb/in-front.js';
 import { startDynamoDbLocal, type LocalEngine } from './dynamodb-local.js';
 import { parseApiMappingKey } from './match-route.js';
 import { log } from '../../lib/log.js';
@@ -48,7 +49,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
   const external = options.env.DYNAMODB_ENDPOINT;
   const engine: LocalEngine | undefined = external
     ? undefined
-    : await startDynamoDbLocal({ dataDir: options.inMemory ? undefined : join(options.dataDir, 'dynamodb') });
+    : await awsLikeInFront(options.env, await startDynamoDbLocal({ dataDir: options.inMemory ? undefined : join(options.dataDir, 'dynamodb') }));
   try {
     const config = loadConfig({
       TABLE_NAME: DEFAULT_TABLE_NAME,

@@ -5,7 +5,8 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { itemSize, readUnits, writeUnits } from '../../scripts/local/aws-like-dynamodb/capacity.js';
-import { startAwsLikeDynamoDb, type AwsLikeEngine, type AwsLikeOptions } from '../../scripts/local/aws-like-dynamodb/engine.js';
+import { awsLikeOptionsFromEnv, startAwsLikeDynamoDb, type AwsLikeEngine, type AwsLikeOptions } from '../../scripts/local/aws-like-dynamodb/engine.js';
+import { awsLikeInFront } from '../../scripts/local/aws-like-dynamodb/in-front.js';
 import { unique } from '../support/services.js';
 
 // The real SDK, over HTTP, to the AWS-like engine in front of the run's DynamoDB Local. Nothing
@@ -254,5 +255,31 @@ describe("a transaction's limits, answered as DynamoDB answers them", () => {
     expect(many.message).toMatch(/Member must have length less than or equal to 100/);
     expect(large.name).toBe('ValidationException');
     expect(large.message).toMatch(/^Transaction payload size cannot exceed 4MB/);
+  });
+});
+
+describe('the switch', () => {
+  it('is off unless AWS_LIKE_DYNAMODB=1, and reads its knobs from the environment', () => {
+    expect(awsLikeOptionsFromEnv({}, 'http://127.0.0.1:1')).toBeUndefined();
+    expect(awsLikeOptionsFromEnv({ AWS_LIKE_DYNAMODB: '0' }, 'http://127.0.0.1:1')).toBeUndefined();
+    expect(awsLikeOptionsFromEnv({
+      AWS_LIKE_DYNAMODB: '1', AWS_LIKE_DYNAMODB_HOLD_MS: '3', AWS_LIKE_DYNAMODB_FAULT_RATE: '0.01',
+      AWS_LIKE_DYNAMODB_LATENCY_RATE: '0.1', AWS_LIKE_DYNAMODB_LATENCY_MS: '20', AWS_LIKE_DYNAMODB_SEED: '7',
+    }, 'http://127.0.0.1:1')).toEqual({ target: 'http://127.0.0.1:1', transactionHoldMs: 3, faultRate: 0.01, latencyRate: 0.1, latencyMs: 20, seed: 7 });
+    expect(() => awsLikeOptionsFromEnv({ AWS_LIKE_DYNAMODB: '1', AWS_LIKE_DYNAMODB_FAULT_RATE: 'often' }, 'x')).toThrow(/AWS_LIKE_DYNAMODB_FAULT_RATE/);
+  });
+
+  it('puts the engine in front of a local engine for npm start, and stops both', async () => {
+    let stopped = 0;
+    const local = { endpoint: inject('dynamodb').endpoint, region: 'local', accessKeyId: 'local', stop: async () => void (stopped += 1) };
+
+    expect(await awsLikeInFront({}, local)).toBe(local);
+    const fronted = await awsLikeInFront({ AWS_LIKE_DYNAMODB: '1', AWS_LIKE_DYNAMODB_FAULT_RATE: '1' }, local);
+    const error = await rejection(client(fronted.endpoint).send(new GetItemCommand({ TableName: table, Key: key('none') })));
+    await fronted.stop();
+
+    expect(fronted.endpoint).not.toBe(local.endpoint);
+    expect(error).toBeInstanceOf(InternalServerError);
+    expect(stopped).toBe(1);
   });
 });
