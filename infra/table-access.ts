@@ -39,10 +39,13 @@ export const GROUP_TABLE_ACCESS: Record<Group, TableAccess> = {
 /** The daily snapshot reads everything and writes only its own partition. */
 export const SNAPSHOT_TABLE_ACCESS: TableAccess = { reads: READS, writes: ['dynamodb:PutItem'], writablePartitions: [keys.snapshots().pk] };
 
-/** The bootstrap custom resource seeds a fresh install and stores the admin token; it deletes nothing. */
+/**
+ * The bootstrap custom resource seeds a fresh install and stores the admin token; it deletes
+ * only the admin token a previous secret made, when the secret is replaced (issue 13, finding 5).
+ */
 export const BOOTSTRAP_TABLE_ACCESS: TableAccess = {
   reads: READS,
-  writes: ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:ConditionCheckItem'],
+  writes: ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:ConditionCheckItem', 'dynamodb:DeleteItem'],
 };
 
 /** Every action a function with this access may use. */

@@ -2,15 +2,27 @@ import type { CloudFormationCustomResourceEvent } from 'aws-lambda';
 import { loadConfig } from '../../lib/config.js';
 import { createServices } from '../../lib/composition/services.js';
 import { readSecretString } from '../../lib/secrets/secret-source.js';
-import { applyBootstrapTokens, type BootstrapResult } from '../../lib/tokens/bootstrap.js';
+import {
+  applyBootstrapTokens,
+  bootstrapTokenId,
+  removeBootstrapToken,
+  type BootstrapRemoval,
+  type BootstrapResult,
+} from '../../lib/tokens/bootstrap.js';
 import { log } from '../../lib/log.js';
-import { sendCloudFormationResponse, type ResourceOutcome } from './cloudformation-response.js';
+import { physicalIdOf, sendCloudFormationResponse, tokenIdOfPhysicalId, type ResourceOutcome } from './cloudformation-response.js';
 
 /**
  * The cloud stack's bootstrap: a CloudFormation custom resource that turns the generated
  * Secrets Manager secret into the admin token `*:*.<secret>` and stores it (hashed) the same
  * way `INIT_ADMIN_API_TOKENS` does locally. The secret's value never passes through the
  * template or any environment variable; see docs/adr/0002-bootstrap-admin-token.md.
+ *
+ * Rotation: the resource's physical id names the token it stored (`physicalIdOf`). A new
+ * secret value makes a new token and a new id, so CloudFormation sends a Delete for the old id
+ * after the update has succeeded, and that Delete removes the old token. The Delete that comes
+ * with deleting the stack names the token of the current secret, which is kept: tokens are
+ * data and stay with the retained table.
  */
 
 export const ADMIN_TOKEN_PREFIX = '*:*.';
@@ -18,6 +30,11 @@ export const ADMIN_TOKEN_PREFIX = '*:*.';
 export interface AdminTokenBootstrap {
   readAdminSecret(): Promise<string>;
   applyAdminToken(token: string): Promise<BootstrapResult>;
+  /**
+   * Removes the admin token an earlier bootstrap stored, by id; never a token a person made
+   * (`removeBootstrapToken`). Left out by tests that only create, where a Delete removes nothing.
+   */
+  removeAdminToken?(tokenId: string): Promise<BootstrapRemoval>;
   /**
    * Writes the first start's data (project `default`, environments, context fields, tag type)
    * unless an earlier deployment did; answers whether this call wrote it. Left out by the
@@ -40,25 +57,68 @@ async function bootstrap(
   event: CloudFormationCustomResourceEvent,
   dependencies: () => AdminTokenBootstrap,
 ): Promise<ResourceOutcome> {
-  if (event.RequestType === 'Delete') {
-    // Tokens are data, and data outlives the stack like the table itself.
-    return { status: 'SUCCESS', reason: 'Nothing deleted: API tokens are kept with the table' };
-  }
+  if (event.RequestType === 'Delete') return removeReplacedToken(event.PhysicalResourceId, dependencies);
   let secret: string | undefined;
   try {
     const bootstrap = dependencies();
     // The seed comes first, so the API the token opens already has its default project.
     const seeded = (await bootstrap.seedFirstStart?.()) ?? false;
     secret = await bootstrap.readAdminSecret();
-    const result = await bootstrap.applyAdminToken(`${ADMIN_TOKEN_PREFIX}${secret}`);
-    log.info('Bootstrap admin token applied', { requestType: event.RequestType, seeded, ...result });
-    return { status: 'SUCCESS', reason: result.inserted > 0 ? 'Admin token stored' : 'Admin token already present' };
+    const token = `${ADMIN_TOKEN_PREFIX}${secret}`;
+    const result = await bootstrap.applyAdminToken(token);
+    const physicalResourceId = physicalIdOf(bootstrapTokenId(token));
+    const replaced = event.RequestType === 'Update' && event.PhysicalResourceId !== physicalResourceId;
+    log.info('Bootstrap admin token applied', { requestType: event.RequestType, seeded, ...result, physicalResourceId, replaced });
+    const stored = result.inserted > 0 ? 'Admin token stored' : 'Admin token already present';
+    return {
+      status: 'SUCCESS',
+      reason: replaced && tokenIdOfPhysicalId(event.PhysicalResourceId) ? `${stored}; the previous one is removed once the update completes` : stored,
+      physicalResourceId,
+    };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     // Belt and braces: no error text may carry the secret into the stack events or the logs.
     const reason = secret ? message.split(secret).join('<secret>') : message;
     log.error('Bootstrap admin token failed', { reason });
     return { status: 'FAILED', reason: `Bootstrap admin token failed: ${reason}` };
+  }
+}
+
+/**
+ * A Delete names a token by its physical id. After a replacing update it is the previous
+ * token, which goes; when the stack itself is deleted it is the token of the current secret,
+ * which stays with the table. Anything uncertain keeps the token and still answers SUCCESS, so
+ * a stack deletion or an update's cleanup never waits on this.
+ */
+async function removeReplacedToken(physicalResourceId: string, dependencies: () => AdminTokenBootstrap): Promise<ResourceOutcome> {
+  const tokenId = tokenIdOfPhysicalId(physicalResourceId);
+  // Tokens are data, and data outlives the stack like the table itself.
+  if (!tokenId) return { status: 'SUCCESS', reason: 'Nothing deleted: API tokens are kept with the table' };
+  let secret: string | undefined;
+  try {
+    const bootstrap = dependencies();
+    if (!bootstrap.removeAdminToken) return { status: 'SUCCESS', reason: 'Nothing deleted: API tokens are kept with the table' };
+    secret = await bootstrap.readAdminSecret();
+    if (bootstrapTokenId(`${ADMIN_TOKEN_PREFIX}${secret}`) === tokenId) {
+      log.info('Bootstrap admin token kept', { tokenId });
+      return { status: 'SUCCESS', reason: `Admin token ${tokenId} kept: it is the current secret's, and tokens stay with the table` };
+    }
+    const removal = await bootstrap.removeAdminToken(tokenId);
+    log.info('Replaced bootstrap admin token', { tokenId, removal });
+    const reasons: Record<BootstrapRemoval, string> = {
+      removed: `Previous admin token ${tokenId} removed`,
+      absent: `Previous admin token ${tokenId} was already deleted`,
+      'not-bootstrap': `Token ${tokenId} kept: it is not a bootstrap admin token`,
+    };
+    return { status: 'SUCCESS', reason: reasons[removal] };
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    const reason = secret ? message.split(secret).join('<secret>') : message;
+    log.error('Bootstrap admin token not removed', { tokenId, reason });
+    return {
+      status: 'SUCCESS',
+      reason: `Admin token ${tokenId} kept (${reason}); delete it with DELETE /api/admin/api-tokens/${tokenId} if it is no longer wanted`,
+    };
   }
 }
 
@@ -69,6 +129,7 @@ export const handler: BootstrapHandler = createBootstrapHandler(() => {
   return {
     readAdminSecret: () => readSecretString(secretArn),
     applyAdminToken: (token) => applyBootstrapTokens(services.apiTokens, { admin: [token], client: [] }),
+    removeAdminToken: (tokenId) => removeBootstrapToken(services.apiTokens, tokenId),
     seedFirstStart: () => services.firstStart.ensure(),
   };
 });

@@ -64,8 +64,12 @@ export class BootstrapAdminToken extends Construct {
         SecretArn: this.secret.secretArn,
         // A replaced table gets the token again.
         TableName: props.table.tableName,
-        // CloudFormation generates a new value when these settings change; the token follows.
+        // CloudFormation generates a new value when these settings change; the token follows,
+        // and the previous token is removed once the update has succeeded (functions/bootstrap).
         SecretGeneration: fingerprint(generation),
+        // Changed when the resource's protocol changes, so existing stacks get an Update. 2: the
+        // physical id names the stored token, which lets a rotation remove the previous one.
+        Protocol: '2',
       },
     });
   }

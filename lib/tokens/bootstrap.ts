@@ -1,4 +1,4 @@
-import { ALL, parseSecret, type ApiTokenType } from './model.js';
+import { ALL, hashSecret, parseSecret, tokenIdOf, type ApiToken, type ApiTokenType } from './model.js';
 import type { ApiTokenService } from './service.js';
 
 export interface BootstrapTokens {
@@ -29,6 +29,37 @@ export async function applyBootstrapTokens(tokens: ApiTokenService, lists: Boots
     else result.kept += 1;
   }
   return result;
+}
+
+/** The public id of the token a bootstrap secret makes: a prefix of its hash, never the secret. */
+export function bootstrapTokenId(secret: string): string {
+  return tokenIdOf(hashSecret(secret));
+}
+
+export type BootstrapRemoval = 'removed' | 'absent' | 'not-bootstrap';
+
+/**
+ * Removes the admin token an earlier bootstrap stored, named by its id (the cloud bootstrap
+ * keeps that id as its custom resource's physical id). Only a token the bootstrap itself
+ * writes is removed: an admin token named `admin` with scope `*:*`. Tokens people create have
+ * ids of their own random secrets, so they never match; the check keeps it so even then.
+ */
+export async function removeBootstrapToken(tokens: ApiTokenService, tokenId: string): Promise<BootstrapRemoval> {
+  const token = (await tokens.list()).find((candidate) => candidate.tokenId === tokenId);
+  if (!token) return 'absent';
+  if (!isBootstrapAdminToken(token)) return 'not-bootstrap';
+  await tokens.delete(tokenId);
+  return 'removed';
+}
+
+function isBootstrapAdminToken(token: ApiToken): boolean {
+  return (
+    token.type === 'admin' &&
+    token.tokenName === 'admin' &&
+    token.environment === ALL &&
+    token.projects.length === 1 &&
+    token.projects[0] === ALL
+  );
 }
 
 function parseBootstrapSecret(type: ApiTokenType, secret: string): { environment: string; projects: string[] } {

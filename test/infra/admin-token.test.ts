@@ -77,6 +77,9 @@ describe('bootstrap admin token', () => {
     expect(resource.Properties.SecretArn).toEqual({ Ref: secretId() });
     expect(resource.Properties.TableName).toEqual({ Ref: tableId });
     expect(resource.Properties.SecretGeneration).toMatch(/^[0-9a-f]{16}$/);
+    // Protocol 2: the physical id names the stored token, so a rotation removes the previous
+    // one (issue 13, finding 5); changing it gives existing stacks the Update that moves them.
+    expect(resource.Properties.Protocol).toBe('2');
     // No Provider framework, which would add its own framework function (and a state machine).
     expect(referencedId(resource.Properties.ServiceToken)).toMatch(/^BootstrapAdminTokenApply/);
     expect(resourcesOf(template, 'AWS::StepFunctions::StateMachine')).toHaveLength(0);
@@ -102,6 +105,8 @@ describe('bootstrap admin token', () => {
     expect(secretStatements[0]!.Resource).toEqual({ Ref: secretId() });
     const tableActions = statements.flatMap((s) => [s.Action].flat() as string[]).filter((a) => a.startsWith('dynamodb:'));
     expect(tableActions).toContain('dynamodb:PutItem');
+    // Removing the token of a replaced secret (a transaction's Delete needs DeleteItem).
+    expect(tableActions).toContain('dynamodb:DeleteItem');
   });
 
   it('outputs the secret ARN and a command that prints the whole admin token', () => {

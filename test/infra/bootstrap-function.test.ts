@@ -2,9 +2,13 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { CloudFormationCustomResourceEvent } from 'aws-lambda';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { PHYSICAL_RESOURCE_ID } from '../../functions/bootstrap/cloudformation-response.js';
+import { PHYSICAL_RESOURCE_ID, physicalIdOf } from '../../functions/bootstrap/cloudformation-response.js';
 import { createBootstrapHandler, type AdminTokenBootstrap } from '../../functions/bootstrap/handler.js';
 import { readSecretString } from '../../lib/secrets/secret-source.js';
+import { applyBootstrapTokens, bootstrapTokenId, removeBootstrapToken } from '../../lib/tokens/bootstrap.js';
+import type { ApiToken } from '../../lib/tokens/model.js';
+import { ApiTokenService } from '../../lib/tokens/service.js';
+import type { ApiTokenStore } from '../../lib/tokens/store.js';
 
 /**
  * The bootstrap custom resource's protocol, against a local HTTP server standing in for both
@@ -88,7 +92,8 @@ describe('bootstrap custom resource', () => {
     expect(received[0]!.headers['content-type']).toBe('');
     expect(responseBody()).toMatchObject({
       Status: 'SUCCESS',
-      PhysicalResourceId: PHYSICAL_RESOURCE_ID,
+      // Names the stored token by its public id, so a later rotation can remove it.
+      PhysicalResourceId: physicalIdOf(bootstrapTokenId(`*:*.${SECRET}`)),
       StackId: event('Create').StackId,
       RequestId: 'request-Create',
       LogicalResourceId: 'BootstrapAdminToken6B447A06',
@@ -97,7 +102,7 @@ describe('bootstrap custom resource', () => {
     expect(received[0]!.body).not.toContain(SECRET);
   });
 
-  it('applies the token again on Update and keeps the physical id', async () => {
+  it('applies the token again on Update and keeps the physical id while the secret is the same', async () => {
     const applied: string[] = [];
     const { bootstrap } = fakeBootstrap({
       applyAdminToken: async (token) => {
@@ -105,17 +110,18 @@ describe('bootstrap custom resource', () => {
         return { inserted: 0, kept: 1 };
       },
     });
-    await createBootstrapHandler(() => bootstrap)(event('Update'));
+    const current = physicalIdOf(bootstrapTokenId(`*:*.${SECRET}`));
+    await createBootstrapHandler(() => bootstrap)({ ...event('Update'), PhysicalResourceId: current } as CloudFormationCustomResourceEvent);
 
     expect(applied).toEqual([`*:*.${SECRET}`]);
     expect(responseBody()).toMatchObject({
       Status: 'SUCCESS',
       Reason: 'Admin token already present',
-      PhysicalResourceId: 'existing-id',
+      PhysicalResourceId: current,
     });
   });
 
-  it('deletes nothing on Delete and still answers SUCCESS', async () => {
+  it('deletes nothing on a Delete for an id that names no token (resources from before ids named one)', async () => {
     const dependencies = vi.fn(() => fakeBootstrap().bootstrap);
     await createBootstrapHandler(dependencies)(event('Delete'));
 
@@ -136,6 +142,17 @@ describe('bootstrap custom resource', () => {
     expect(received[0]!.body).not.toContain(SECRET);
   });
 
+  it('answers FAILED on Create with an id that names no token, so the rollback Delete removes nothing', async () => {
+    const { bootstrap } = fakeBootstrap({
+      readAdminSecret: async () => {
+        throw new Error('AccessDeniedException');
+      },
+    });
+    await createBootstrapHandler(() => bootstrap)(event('Create'));
+
+    expect(responseBody()).toMatchObject({ Status: 'FAILED', PhysicalResourceId: PHYSICAL_RESOURCE_ID });
+  });
+
   it('answers FAILED rather than leaving the stack waiting when configuration is missing', async () => {
     await createBootstrapHandler(() => {
       throw new Error('ADMIN_TOKEN_SECRET_ARN is not set');
@@ -148,6 +165,127 @@ describe('bootstrap custom resource', () => {
     answer = { status: 403, body: 'SignatureDoesNotMatch' };
     const { bootstrap } = fakeBootstrap();
     await expect(createBootstrapHandler(() => bootstrap)(event('Create'))).rejects.toThrow(/HTTP 403/);
+  });
+});
+
+/** The token service over an in-memory store: the real bootstrap, service and removal rules. */
+function tokenService() {
+  const rows = new Map<string, ApiToken>();
+  const store: ApiTokenStore = {
+    findByHash: async (hash) => rows.get(hash),
+    findById: async (id) => [...rows.values()].find((row) => row.tokenId === id),
+    list: async () => [...rows.values()],
+    insert: async (token) => {
+      if (rows.has(token.secretHash)) return false;
+      rows.set(token.secretHash, token);
+      return true;
+    },
+    delete: async (hash) => {
+      rows.delete(hash);
+    },
+  };
+  const catalog = { environmentExists: async () => true, projectExists: async () => true };
+  const authenticator = { authenticate: () => Promise.reject(new Error('not used')), forget: () => undefined };
+  return new ApiTokenService(store, catalog, authenticator);
+}
+
+describe('bootstrap token rotation (issue 13, finding 5)', () => {
+  const OLD_SECRET = 'OldSecretA1b2C3d4E5f6G7h8J9k0LmNoPqRsTuVwXyZ0123456';
+  const NEW_SECRET = 'NewSecretZ9y8X7w6V5u4T3s2R1q0PoNmLkJiHgFeDcBa987654';
+
+  function cloudBootstrap(tokens: ApiTokenService, secret: () => string): AdminTokenBootstrap {
+    return {
+      readAdminSecret: async () => secret(),
+      applyAdminToken: (token) => applyBootstrapTokens(tokens, { admin: [token], client: [] }),
+      removeAdminToken: (tokenId) => removeBootstrapToken(tokens, tokenId),
+    };
+  }
+
+  /** Plays CloudFormation: the physical id each answer gives is the one the next event carries. */
+  async function send(handler: ReturnType<typeof createBootstrapHandler>, type: 'Create' | 'Update' | 'Delete', physicalId?: string) {
+    const base = event(type);
+    await handler((physicalId ? { ...base, PhysicalResourceId: physicalId } : base) as CloudFormationCustomResourceEvent);
+    return responseBody() as { Status: string; Reason: string; PhysicalResourceId: string };
+  }
+
+  const names = async (tokens: ApiTokenService) => (await tokens.list()).map((token) => token.tokenName).sort();
+
+  it('removes the token of the previous secret once CloudFormation deletes the replaced resource, and nothing else', async () => {
+    const tokens = tokenService();
+    let secret = OLD_SECRET;
+    const handler = createBootstrapHandler(() => cloudBootstrap(tokens, () => secret));
+
+    const created = await send(handler, 'Create');
+    const person = await tokens.create({ tokenName: 'alice', type: 'admin' });
+    expect(await names(tokens)).toEqual(['admin', 'alice']);
+
+    // The secret is regenerated (new generation settings): CloudFormation sends an Update.
+    secret = NEW_SECRET;
+    const updated = await send(handler, 'Update', created.PhysicalResourceId);
+    expect(updated.Status).toBe('SUCCESS');
+    // A new id: CloudFormation takes it for a replacement and, after the update has succeeded,
+    // sends a Delete for the old one (docs: crpg-ref-requesttypes-update/-delete).
+    expect(updated.PhysicalResourceId).not.toBe(created.PhysicalResourceId);
+    expect(updated.Reason).toContain('previous one is removed once the update completes');
+    // Until then both work: a rollback would still find the old token.
+    expect((await tokens.list()).filter((token) => token.tokenName === 'admin')).toHaveLength(2);
+
+    const cleanup = await send(handler, 'Delete', created.PhysicalResourceId);
+    expect(cleanup).toMatchObject({ Status: 'SUCCESS', Reason: expect.stringContaining('removed') });
+
+    const left = await tokens.list();
+    expect(left.map((token) => token.tokenId).sort()).toEqual(
+      [bootstrapTokenId(`*:*.${NEW_SECRET}`), person.token.tokenId].sort(),
+    );
+    expect(JSON.stringify(received.map((request) => request.body))).not.toContain(OLD_SECRET);
+  });
+
+  it("keeps the current secret's token when the stack itself is deleted", async () => {
+    const tokens = tokenService();
+    const handler = createBootstrapHandler(() => cloudBootstrap(tokens, () => OLD_SECRET));
+    const created = await send(handler, 'Create');
+
+    const deleted = await send(handler, 'Delete', created.PhysicalResourceId);
+
+    expect(deleted).toMatchObject({ Status: 'SUCCESS', Reason: expect.stringContaining('kept') });
+    expect(await names(tokens)).toEqual(['admin']);
+  });
+
+  it('never removes a token a person created, even one named admin like the bootstrap token', async () => {
+    const tokens = tokenService();
+    let secret = OLD_SECRET;
+    const handler = createBootstrapHandler(() => cloudBootstrap(tokens, () => secret));
+    const created = await send(handler, 'Create');
+    const lookalike = await tokens.create({ tokenName: 'admin', type: 'admin' });
+    const client = await tokens.create({ tokenName: 'admin', type: 'client', environment: 'development' });
+
+    secret = NEW_SECRET;
+    await send(handler, 'Update', created.PhysicalResourceId);
+    await send(handler, 'Delete', created.PhysicalResourceId);
+    // A Delete naming a token that is not a bootstrap admin token removes nothing either.
+    const stray = await send(handler, 'Delete', physicalIdOf(client.token.tokenId));
+
+    expect(stray).toMatchObject({ Status: 'SUCCESS', Reason: expect.stringContaining('not a bootstrap admin token') });
+    expect((await tokens.list()).map((token) => token.tokenId).sort()).toEqual(
+      [bootstrapTokenId(`*:*.${NEW_SECRET}`), lookalike.token.tokenId, client.token.tokenId].sort(),
+    );
+  });
+
+  it('keeps the token and still answers SUCCESS when the secret cannot be read during a Delete', async () => {
+    const tokens = tokenService();
+    const handler = createBootstrapHandler(() => cloudBootstrap(tokens, () => OLD_SECRET));
+    const created = await send(handler, 'Create');
+    const failing = createBootstrapHandler(() => ({
+      ...cloudBootstrap(tokens, () => OLD_SECRET),
+      readAdminSecret: async () => {
+        throw new Error('AccessDeniedException');
+      },
+    }));
+
+    const answer = await send(failing, 'Delete', created.PhysicalResourceId);
+
+    expect(answer).toMatchObject({ Status: 'SUCCESS', Reason: expect.stringContaining('kept') });
+    expect(await names(tokens)).toEqual(['admin']);
   });
 });
 

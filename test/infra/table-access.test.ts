@@ -66,7 +66,7 @@ describe('DynamoDB actions per function', () => {
     }
   });
 
-  it('the bootstrap function reads, and seeds and stores tokens without deleting anything', () => {
+  it('the bootstrap function reads, seeds, stores tokens and deletes only to remove a replaced one', () => {
     const [id] = functionWhere((fn) => String(fn.Properties.Description).includes('bootstrap admin API token'));
 
     expectExactly(id, BOOTSTRAP_TABLE_ACCESS);

@@ -4,7 +4,7 @@ import { actionsOf, BOOTSTRAP_TABLE_ACCESS, SNAPSHOT_TABLE_ACCESS } from '../../
 import { loadConfig } from '../../lib/config.js';
 import { createServices, type Services } from '../../lib/composition/services.js';
 import { prepareLocalTable } from '../../lib/store/create-table.js';
-import { applyBootstrapTokens } from '../../lib/tokens/bootstrap.js';
+import { applyBootstrapTokens, bootstrapTokenId, removeBootstrapToken } from '../../lib/tokens/bootstrap.js';
 import { formatSecret } from '../../lib/tokens/model.js';
 import { watchWrites, type WriteWatch } from '../fuzz/store-watch.js';
 
@@ -31,12 +31,14 @@ afterAll(async () => {
 const beyond = (used: Set<string>, granted: string[]) => [...used].filter((action) => !granted.includes(action));
 
 describe('functions without routes', () => {
-  it('the bootstrap function seeds and stores the admin token within its grant, twice over', async () => {
+  it('the bootstrap function seeds, stores the admin token and removes the replaced one within its grant, twice over', async () => {
     watch.takeActions();
 
     for (let run = 0; run < 2; run += 1) {
       await services.firstStart.ensure();
-      await applyBootstrapTokens(services.apiTokens, { admin: [formatSecret(['*'], '*')], client: [] });
+      const secret = formatSecret(['*'], '*');
+      await applyBootstrapTokens(services.apiTokens, { admin: [secret], client: [] });
+      expect(await removeBootstrapToken(services.apiTokens, bootstrapTokenId(secret))).toBe('removed');
     }
 
     expect(beyond(watch.takeActions(), actionsOf(BOOTSTRAP_TABLE_ACCESS))).toEqual([]);
