@@ -157,6 +157,9 @@ describe('behind a custom domain with an API mapping key', () => {
     it('serves the admin API under the key, and the key as the service\'s base path', async () => {
       expect((await admin('GET', '/api/admin/projects')).projects.map((p: { id: string }) => p.id)).toContain('default');
       expect(await admin('GET', '/api/admin/ui-config')).toMatchObject({ baseUriPath: '/toggles' });
+      const anonymous = await fetch(`${base}/api/admin/projects`);
+      expect(anonymous.status).toBe(401);
+      expect((await anonymous.json()).message).toContain('/toggles/auth/simple/login');
     });
 
     it('serves the docs page with its files and its document under the key', async () => {
