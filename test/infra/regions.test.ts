@@ -42,6 +42,19 @@ const PINNED: Array<{ region: string; partition: string }> = [
   { region: 'us-gov-west-1', partition: 'aws-us-gov' },
 ];
 
+/*
+ * China (aws-cn) and GovCloud (aws-us-gov): the template synthesizes for both, names their
+ * partitions, and needs no per-Region table (the secrets are read with the SDK, which resolves
+ * each partition's endpoint). What this repository cannot check without an account there:
+ * - Service features. AWS's GovCloud Lambda page ("How AWS Lambda differs for AWS GovCloud
+ *   (US)", docs.aws.amazon.com/govcloud-us/latest/UserGuide/govcloud-lambda.html) lists JSON
+ *   log formatting as not available; every function here sets LoggingConfig (JSON, its own log
+ *   group, infra/constructs/service-function.ts), so a GovCloud deploy must drop those settings
+ *   first and grant the functions their default /aws/lambda/<name> log groups. For China, check
+ *   "Getting Started with AWS in China" for HTTP APIs, arm64 Lambda and the nodejs22.x runtime.
+ * - Accounts and credentials of that partition, and `cdk bootstrap` in the target Region.
+ */
+
 const ACCOUNT = '123456789012';
 
 type Json = unknown;
