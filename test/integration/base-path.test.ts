@@ -159,7 +159,7 @@ describe('behind a custom domain with an API mapping key', () => {
       expect(await admin('GET', '/api/admin/ui-config')).toMatchObject({ baseUriPath: '/toggles' });
       const anonymous = await fetch(`${base}/api/admin/projects`);
       expect(anonymous.status).toBe(401);
-      expect((await anonymous.json()).message).toContain('/toggles/auth/simple/login');
+      expect(((await anonymous.json()) as { message: string }).message).toContain('/toggles/auth/simple/login');
     });
 
     it('serves the docs page with its files and its document under the key', async () => {
