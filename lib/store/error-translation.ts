@@ -67,6 +67,12 @@ export function domainErrorFor(error: unknown): Error | undefined {
     const reasons = (error as { CancellationReasons?: Array<{ Code?: string; Message?: string }> }).CancellationReasons ?? [];
     // Refused conditions are the caller's business (a concurrent change, a taken name).
     if (reasons.some((reason) => reason.Code === 'ConditionalCheckFailed')) return undefined;
+    // A partition over its throughput (ThrottlingError, on-demand tables) is an outage for the
+    // caller: the SDK does not retry a cancellation. A TransactionConflict stays for transact.ts,
+    // which tries the transaction again.
+    if (reasons.some((reason) => reason.Code === 'ThrottlingError') && !reasons.some((reason) => reason.Code === 'TransactionConflict')) {
+      return new ServiceUnavailable('The data store is not reachable right now; try again in a moment', { cause: error });
+    }
     // Any refused item may be the one over a limit; the first that names one is the answer.
     return reasons
       .filter((reason) => reason.Code === 'ValidationError')

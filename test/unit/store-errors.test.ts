@@ -66,6 +66,14 @@ describe('DynamoDB refusals, as every store sees them', () => {
     await expect(refused).rejects.toThrow(/larger than one DynamoDB transaction may carry \(4 MB\)/);
   });
 
+  // On-demand DynamoDB cancels a transaction whose item's partition is over its throughput with
+  // the ThrottlingError reason; the SDK does not retry a cancellation.
+  it('answers a transaction cancelled for throttling as 503', async () => {
+    const throttled = cancelled({ Code: 'None' }, { Code: 'ThrottlingError', Message: 'Throughput exceeds the current capacity of your table or index.' });
+
+    await expect(transactWriteDetailed(failingClient(throttled), [item, item])).rejects.toThrow(ServiceUnavailable);
+  });
+
   it('leaves a failed condition to the store, even beside an item over a limit', async () => {
     const db = failingClient(cancelled({ Code: 'ValidationError', Message: 'Item size has exceeded the maximum allowed size' }, { Code: 'ConditionalCheckFailed' }));
 
