@@ -87,3 +87,20 @@ describe('the resource policy of each function', () => {
     expect(permissionsPerFunction.size).toBe(8);
   });
 });
+
+/**
+ * CloudFormation refuses a stack of more than 500 resources. Routes are most of ours (each adds
+ * an API route and its integration's share); the browser and Frontend API issues add about 30,
+ * so the stack keeps a fifth of the limit free.
+ */
+const CLOUDFORMATION_RESOURCE_LIMIT = 500;
+const RESOURCE_CEILING = 400;
+
+describe('the stack', () => {
+  it(`has at most ${RESOURCE_CEILING} resources, headroom under CloudFormation's ${CLOUDFORMATION_RESOURCE_LIMIT}`, () => {
+    const count = Object.keys(template.toJSON().Resources ?? {}).length;
+
+    expect(count).toBeGreaterThan(0);
+    expect(count).toBeLessThanOrEqual(RESOURCE_CEILING);
+  });
+});
