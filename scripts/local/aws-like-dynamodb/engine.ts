@@ -214,7 +214,7 @@ export async function startAwsLikeDynamoDb(options: AwsLikeOptions): Promise<Aws
         const schema = await schemaOf(detail.TableName, headers);
         const key: Item = kind === 'Put' ? detail.Item : detail.Key;
         const size = itemSize(kind === 'Put' ? detail.Item : { ...detail.Key, ...(detail.ExpressionAttributeValues ?? {}) });
-        return { id: itemId(detail.TableName, schema, key), partition: partitionOf(detail.TableName, schema, key), size, checks: kind === 'ConditionCheck' };
+        return { id: itemId(detail.TableName, schema, key), partition: partitionOf(detail.TableName, schema, key), size };
       }),
     );
     const units = targets.map((t) => writeUnits(t.size, true));
