@@ -32,6 +32,9 @@ const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMED
 const UNAVAILABLE_NAMES = new Set([
   'TimeoutError', 'RequestTimeout', 'RequestTimeoutException', 'ThrottlingException', 'ProvisionedThroughputExceededException',
   'RequestLimitExceeded', 'InternalServerError', 'ServiceUnavailable', 'ServiceUnavailableException',
+  // A single-item write on an item a transaction holds (DynamoDB: "there is an ongoing
+  // transaction for the item"): nothing was written, and a moment later it can be.
+  'TransactionConflictException',
 ]);
 
 /**
@@ -80,6 +83,16 @@ export function domainErrorFor(error: unknown): Error | undefined {
       .find((limit) => limit !== undefined);
   }
   return undefined;
+}
+
+/**
+ * A transaction still cancelled by concurrent ones after transact.ts's retries: nothing was
+ * applied, so the caller may try again (503 with Retry-After, never a 500).
+ */
+export function unresolvedConflict(cause: unknown): ServiceUnavailable {
+  return new ServiceUnavailable('Other changes to the same data kept this one from being written; nothing was changed. Try again.', {
+    cause,
+  });
 }
 
 function limitFor(message: string): ValidationFailed | undefined {

@@ -1,6 +1,7 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand, type DynamoDBDocumentClient, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { ValidationFailed } from '../errors.js';
+import { unresolvedConflict } from './error-translation.js';
 
 export type TransactWriteItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
@@ -36,7 +37,8 @@ export async function transactWriteDetailed(
       if (lostRace >= 0) return { ok: false, failedIndex: lostRace };
       // Another transaction held one of the items. Nothing was applied, so the same transaction
       // is tried again; its conditions then decide against whatever the other one wrote.
-      if (!reasons.some((reason) => reason.Code === 'TransactionConflict') || attempt >= CONFLICT_ATTEMPTS) throw error;
+      if (!reasons.some((reason) => reason.Code === 'TransactionConflict')) throw error;
+      if (attempt >= CONFLICT_ATTEMPTS) throw unresolvedConflict(error);
       await new Promise((resolve) => setTimeout(resolve, 10 * attempt + Math.random() * 20 * attempt));
     }
   }
