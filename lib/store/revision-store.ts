@@ -1,13 +1,22 @@
-import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { RevisionState } from '../revision.js';
 import { transactWriteDetailed, type TransactionOutcome, type TransactOptions, type TransactWriteItem } from './transact.js';
 import { keys } from './table-design.js';
 
 /**
- * The revision item: a counter that every write visible to SDKs bumps in the same
- * transaction. The SDK path keys its cache and ETag on it, so reading it is the whole cost
- * of a warm poll. A second counter on the same item, `tokenChanges`, moves with every token
- * created or deleted: the read that every instance makes anyway carries revocations to it.
+ * How many items the revision is spread over (ADR 13). DynamoDB cancels transactions that touch
+ * an item another transaction holds, so one counter in every admin write made every two
+ * concurrent admin writes conflict; with 32 shards two of them meet on the counter one time in
+ * 32. A strongly consistent Query of all 32 (about 40 bytes each) still costs one read unit.
+ */
+export const REVISION_SHARDS = 32;
+
+/**
+ * The revision: a counter that every write visible to SDKs moves in the same transaction, spread
+ * over REVISION_SHARDS items of one partition; its value is the sum of the shards, so it only
+ * grows. The SDK path keys its cache and ETag on it, so reading it is the whole cost of a warm
+ * poll. A second counter on the same items, `tokenChanges`, moves with every token created or
+ * deleted: the read that every instance makes anyway carries revocations to it.
  *
  * The counters move only through `commit` and `commitTokenChange`, which also tell this
  * process's listeners once the transaction succeeded: a store cannot move the revision
@@ -19,6 +28,8 @@ export class DynamoRevisionStore {
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly tableName: string,
+    /** Which shard a commit moves; random, so concurrent writes rarely pick the same one (tests fix it). */
+    private readonly pickShard: () => number = () => Math.floor(Math.random() * REVISION_SHARDS),
   ) {}
 
   /** Strongly consistent, so a poll after an acknowledged write sees that write. */
@@ -26,13 +37,24 @@ export class DynamoRevisionStore {
     return (await this.read()).revision;
   }
 
-  /** Both counters in one strongly consistent read. */
+  /**
+   * Both counters, summed over every shard, in one strongly consistent Query: a read after an
+   * acknowledged write sees it, and a later read never sees less (every shard only grows).
+   */
   async read(): Promise<RevisionState> {
-    const { Item } = await this.db.send(
-      new GetCommand({ TableName: this.tableName, Key: keys.revision(), ConsistentRead: true }),
+    const { Items = [] } = await this.db.send(
+      new QueryCommand({
+        TableName: this.tableName,
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': keys.revisionPartition() },
+        ConsistentRead: true,
+      }),
     );
     const counter = (value: unknown): number => (typeof value === 'number' ? value : 0);
-    return { revision: counter(Item?.revision), tokenChanges: counter(Item?.tokenChanges) };
+    return Items.reduce<RevisionState>(
+      (sum, item) => ({ revision: sum.revision + counter(item.revision), tokenChanges: sum.tokenChanges + counter(item.tokenChanges) }),
+      { revision: 0, tokenChanges: 0 },
+    );
   }
 
   /**
@@ -70,7 +92,7 @@ export class DynamoRevisionStore {
     return {
       Update: {
         TableName: this.tableName,
-        Key: keys.revision(),
+        Key: keys.revisionShard(this.pickShard()),
         UpdateExpression: `ADD ${counter} :one`,
         ExpressionAttributeValues: { ':one': 1 },
       },

@@ -15,7 +15,8 @@
  * | find an API token by secret        | pk = API_TOKENS, sk = API_TOKEN#<sha256(secret)>   | table |
  * | find an API token by its id        | pk = API_TOKENS, begins_with(sk, API_TOKEN#<id>)   | table |
  * | list API tokens                    | pk = API_TOKENS, begins_with(sk, API_TOKEN#)       | table |
- * | read the SDK revision              | pk = REVISION, sk = REVISION                       | table |
+ * | read the SDK revision (all shards) | pk = REVISION (Query, strongly consistent)         | table |
+ * | move the revision (one shard)      | pk = REVISION, sk = SHARD#<00..31>                 | table |
  * | read the instance identity         | pk = INSTANCE, sk = INSTANCE                       | table |
  * | get a feature (aggregate) by name  | pk = FEATURES, sk = FEATURE#<name>                 | table |
  * | list all features (SDK payload)    | pk = FEATURES, begins_with(sk, FEATURE#)           | table |
@@ -84,7 +85,12 @@ export const keys = {
   apiTokenById: (tokenId: string): CollectionPrefix => ({ pk: 'API_TOKENS', skPrefix: `API_TOKEN#${tokenId}` }),
   apiTokens: (): CollectionPrefix => ({ pk: 'API_TOKENS', skPrefix: 'API_TOKEN#' }),
 
-  revision: (): ItemKey => ({ pk: 'REVISION', sk: 'REVISION' }),
+  /**
+   * The revision's shards; a write moves one, a read sums them all (lib/store/revision-store.ts).
+   * The item at sk REVISION, the one counter before ADR 13, is read as one more shard.
+   */
+  revisionShard: (shard: number): ItemKey => ({ pk: 'REVISION', sk: `SHARD#${String(shard).padStart(2, '0')}` }),
+  revisionPartition: (): string => 'REVISION',
   instance: (): ItemKey => ({ pk: 'INSTANCE', sk: 'INSTANCE' }),
   seed: (): ItemKey => ({ pk: 'SEED', sk: 'SEED' }),
   counter: (kind: string): ItemKey => ({ pk: 'COUNTERS', sk: `COUNTER#${kind}` }),

@@ -1,8 +1,8 @@
 import { Agent, createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
-import { keys } from '../../lib/store/table-design.js';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DynamoRevisionStore } from '../../lib/store/revision-store.js';
 
 /** DynamoDB operations that change a table when they succeed. */
 const WRITES = new Set(['PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem', 'TransactWriteItems']);
@@ -99,7 +99,7 @@ export async function watchWrites(engineEndpoint: string): Promise<WriteWatch> {
 }
 
 /**
- * What SDKs see, read directly from the engine: the revision item, which every change visible
+ * What SDKs see, read directly from the engine: the revision, which every change visible
  * to SDKs moves in its own transaction. A second, independent witness next to the write watch
  * (which sees every item, but only through this process's proxy).
  */
@@ -107,8 +107,6 @@ export function revisionReader(engineEndpoint: string, tableName: string): () =>
   const db = DynamoDBDocumentClient.from(
     new DynamoDBClient({ region: 'local', endpoint: engineEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }),
   );
-  return async () => {
-    const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: keys.revision(), ConsistentRead: true }));
-    return JSON.stringify(Item ?? null);
-  };
+  const revisions = new DynamoRevisionStore(db, tableName);
+  return async () => JSON.stringify(await revisions.read());
 }

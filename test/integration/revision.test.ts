@@ -1,7 +1,9 @@
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { describe, expect, it } from 'vitest';
+import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, describe, expect, inject, it } from 'vitest';
 import { createDocumentClient } from '../../lib/store/document-client.js';
-import { DynamoRevisionStore } from '../../lib/store/revision-store.js';
+import { prepareLocalTable } from '../../lib/store/create-table.js';
+import { DynamoRevisionStore, REVISION_SHARDS } from '../../lib/store/revision-store.js';
+import { startAwsLikeDynamoDb, type AwsLikeEngine } from '../../scripts/local/aws-like-dynamodb/engine.js';
 import { testConfig, unique } from '../support/services.js';
 
 const config = testConfig();
@@ -46,5 +48,76 @@ describe('the revision item', () => {
 
     const after = await revisions.read();
     expect(after.tokenChanges).toBeGreaterThanOrEqual(before.tokenChanges + 1);
+  });
+});
+
+describe('the revision spread over shards (ADR 13)', () => {
+  const freshTable = async () => {
+    const tableName = unique('revision');
+    await prepareLocalTable({ region: config.region, endpoint: config.dynamodbEndpoint }, tableName);
+    return tableName;
+  };
+  const engines: AwsLikeEngine[] = [];
+  afterAll(async () => {
+    await Promise.all(engines.map((engine) => engine.stop()));
+  });
+
+  it('is the sum of the shards each commit moves, over more than one item', async () => {
+    const tableName = await freshTable();
+    const store = new DynamoRevisionStore(db, tableName);
+
+    for (let i = 0; i < 64; i += 1) await store.commit([]);
+
+    expect(await store.read()).toEqual({ revision: 64, tokenChanges: 0 });
+    const { Items = [] } = await db.send(
+      new QueryCommand({ TableName: tableName, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': 'REVISION' } }),
+    );
+    expect(Items.length).toBeGreaterThan(1);
+    expect(Items.length).toBeLessThanOrEqual(REVISION_SHARDS);
+  });
+
+  it('counts the single revision item of earlier versions, so an upgrade never moves the revision back', async () => {
+    const tableName = await freshTable();
+    await db.send(new PutCommand({ TableName: tableName, Item: { pk: 'REVISION', sk: 'REVISION', revision: 500, tokenChanges: 7 } }));
+    const store = new DynamoRevisionStore(db, tableName);
+
+    await store.commit([]);
+    await store.commitTokenChange([]);
+
+    expect(await store.read()).toEqual({ revision: 501, tokenChanges: 8 });
+  });
+
+  it('lets two admin writes on different items commit at the same moment, as DynamoDB would (no conflict on one counter)', async () => {
+    const tableName = await freshTable();
+    let arrived: () => void = () => undefined;
+    let release: () => void = () => undefined;
+    const holding = new Promise<void>((resolve) => (arrived = resolve));
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let first = true;
+    const engine = await startAwsLikeDynamoDb({
+      target: inject('dynamodb').endpoint,
+      transactionHoldMs: 0,
+      hold: async () => {
+        if (!first) return;
+        first = false;
+        arrived();
+        await released;
+      },
+    });
+    engines.push(engine);
+    const viaEngine = createDocumentClient({ region: 'local', endpoint: engine.endpoint });
+    const shards = [3, 5];
+    const store = new DynamoRevisionStore(viaEngine, tableName, () => shards.shift() ?? 0);
+    const put = (pk: string) => ({ Put: { TableName: tableName, Item: { pk, sk: 'A' } } });
+
+    const held = store.commit([put(unique('A'))]);
+    await holding;
+    const second = await store.commit([put(unique('B'))]);
+    release();
+
+    expect(second.ok).toBe(true);
+    expect((await held).ok).toBe(true);
+    expect(engine.stats().cancelledTransactions).toBe(0);
+    expect(await store.read()).toEqual({ revision: 2, tokenChanges: 0 });
   });
 });
