@@ -4,6 +4,7 @@ import { initialize, InMemStorageProvider, type Context, type Unleash } from 'un
 import { formatSecret } from '../../lib/tokens/model.js';
 import { startServerProcess, stopStartedServers, type StartedServer } from '../support/local-server.js';
 import { unique } from '../support/services.js';
+import { adminOverHttp } from '../support/api.js';
 
 /**
  * The proof that matters: the official Node SDK (unleash-client) syncs from `npm start`'s server
@@ -35,16 +36,7 @@ describe('the official Node SDK against npm start', () => {
     expect(await server?.stop()).toBe(0);
   });
 
-  async function admin(method: string, path: string, body?: unknown): Promise<any> {
-    const res = await fetch(`${server.url}${path}`, {
-      method,
-      headers: { Authorization: adminSecret, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const text = await res.text();
-    if (!res.ok) throw new Error(`${method} ${path} answered ${res.status}: ${text}`);
-    return text ? JSON.parse(text) : undefined;
-  }
+  const admin = adminOverHttp(() => server.url, adminSecret);
 
   const featurePath = (name: string) => `/api/admin/projects/${project}/features/${name}`;
 

@@ -11,6 +11,7 @@ import { localContext, toApiGatewayEvent } from '../../scripts/local/api-gateway
 import { startHttpServer, type LocalServer } from '../../scripts/local/http-server.js';
 import { startLocalRuntime, type LocalRuntime } from '../../scripts/local/runtime.js';
 import { adminToken, testServices, unique } from '../support/services.js';
+import { adminOverHttp } from '../support/api.js';
 
 /**
  * A custom domain with an API mapping key (`https://flags.example.com/toggles/...` mapped to the
@@ -143,16 +144,7 @@ describe('behind a custom domain with an API mapping key', () => {
       await runtime?.stop();
     });
 
-    async function admin(method: string, path: string, body?: unknown): Promise<any> {
-      const res = await fetch(`${base}${path}`, {
-        method,
-        headers: { Authorization: adminSecret, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      });
-      const text = await res.text();
-      if (!res.ok) throw new Error(`${method} ${path} answered ${res.status}: ${text}`);
-      return text ? JSON.parse(text) : undefined;
-    }
+    const admin = adminOverHttp(() => base, adminSecret);
 
     it('serves the admin API under the key, and the key as the service\'s base path', async () => {
       expect((await admin('GET', '/api/admin/projects')).projects.map((p: { id: string }) => p.id)).toContain('default');

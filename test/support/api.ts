@@ -77,3 +77,20 @@ function decodedBody(result: APIGatewayProxyStructuredResultV2, contentEncoding:
   const bytes = Buffer.from(raw, 'base64');
   return (contentEncoding === 'gzip' ? gunzipSync(bytes) : bytes).toString('utf8');
 }
+
+/**
+ * An admin call over HTTP to a running server (`baseUrl()` is read at call time, once the server
+ * is up): a JSON body in, the parsed JSON answer out, and a non-2xx answer thrown with its text.
+ */
+export function adminOverHttp(baseUrl: () => string, secret: string) {
+  return async (method: string, path: string, body?: unknown): Promise<any> => {
+    const res = await fetch(`${baseUrl()}${path}`, {
+      method,
+      headers: { Authorization: secret, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const text = await res.text();
+    if (!res.ok) throw new Error(`${method} ${path} answered ${res.status}: ${text}`);
+    return text ? JSON.parse(text) : undefined;
+  };
+}
