@@ -9,14 +9,15 @@ import { awsLikeOptionsFromEnv, startAwsLikeDynamoDb, type AwsLikeEngine, type A
 import { awsLikeInFront } from '../../scripts/local/aws-like-dynamodb/in-front.js';
 import { unique } from '../support/services.js';
 
-// The real SDK, over HTTP, to the AWS-like engine in front of the run's DynamoDB Local. Nothing
+// The real SDK, over HTTP, to the AWS-like engine in front of the run's DynamoDB Local itself (never the
+// run's own engine, which AWS_LIKE_DYNAMODB=1 puts in front of it: two engines would count twice). Nothing
 // here depends on time: overlaps are made by holding a transaction until the test lets it go,
 // and throughput windows follow a clock the test sets.
 const table = unique('aws-like');
 const engines: AwsLikeEngine[] = [];
 
 async function engine(options: Partial<AwsLikeOptions> = {}): Promise<AwsLikeEngine> {
-  const started = await startAwsLikeDynamoDb({ target: inject('dynamodb').endpoint, transactionHoldMs: 0, ...options });
+  const started = await startAwsLikeDynamoDb({ target: inject('dynamodbLocal').endpoint, transactionHoldMs: 0, ...options });
   engines.push(started);
   return started;
 }
@@ -48,7 +49,7 @@ const put = (pk: string, extra: Record<string, { S: string }> = {}): TransactWri
 const rejection = async (promise: Promise<unknown>): Promise<any> => promise.then(() => expect.fail('expected a refusal'), (error: unknown) => error);
 
 beforeAll(async () => {
-  const db = client(inject('dynamodb').endpoint, 3);
+  const db = client(inject('dynamodbLocal').endpoint, 3);
   await db.send(new CreateTableCommand({
     TableName: table, BillingMode: 'PAY_PER_REQUEST',
     AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }, { AttributeName: 'sk', AttributeType: 'S' }],
@@ -214,7 +215,7 @@ describe('injected faults', () => {
 
     expect(error).toBeInstanceOf(InternalServerError);
     expect(error.$metadata).toMatchObject({ httpStatusCode: 500, attempts: 2 });
-    expect((await client(inject('dynamodb').endpoint).send(new GetItemCommand({ TableName: table, Key: key(a) }))).Item).toBeUndefined();
+    expect((await client(inject('dynamodbLocal').endpoint).send(new GetItemCommand({ TableName: table, Key: key(a) }))).Item).toBeUndefined();
   });
 
   it('injects nothing at rate 0, and the same faults for the same seed', async () => {
@@ -271,7 +272,7 @@ describe('the switch', () => {
 
   it('puts the engine in front of a local engine for npm start, and stops both', async () => {
     let stopped = 0;
-    const local = { endpoint: inject('dynamodb').endpoint, region: 'local', accessKeyId: 'local', stop: async () => void (stopped += 1) };
+    const local = { endpoint: inject('dynamodbLocal').endpoint, region: 'local', accessKeyId: 'local', stop: async () => void (stopped += 1) };
 
     expect(await awsLikeInFront({}, local)).toBe(local);
     const fronted = await awsLikeInFront({ AWS_LIKE_DYNAMODB: '1', AWS_LIKE_DYNAMODB_FAULT_RATE: '1' }, local);

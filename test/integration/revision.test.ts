@@ -95,7 +95,7 @@ describe('the revision spread over shards (ADR 13)', () => {
     const released = new Promise<void>((resolve) => (release = resolve));
     let first = true;
     const engine = await startAwsLikeDynamoDb({
-      target: inject('dynamodb').endpoint,
+      target: inject('dynamodbLocal').endpoint,
       transactionHoldMs: 0,
       hold: async () => {
         if (!first) return;

@@ -17,7 +17,7 @@ let arrived: () => void = () => undefined;
 let holding = false;
 
 beforeAll(async () => {
-  const raw = new DynamoDBClient({ region: 'local', endpoint: inject('dynamodb').endpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  const raw = new DynamoDBClient({ region: 'local', endpoint: inject('dynamodbLocal').endpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
   await raw.send(new CreateTableCommand({
     TableName: table, BillingMode: 'PAY_PER_REQUEST',
     AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }, { AttributeName: 'sk', AttributeType: 'S' }],
@@ -25,7 +25,7 @@ beforeAll(async () => {
   }));
   raw.destroy();
   engine = await startAwsLikeDynamoDb({
-    target: inject('dynamodb').endpoint,
+    target: inject('dynamodbLocal').endpoint,
     transactionHoldMs: 0,
     // Only the first transaction after `holdNext()` waits for the gate; the others pass at once.
     hold: async () => {

@@ -9,6 +9,8 @@ import { startDynamoDbLocal } from '../../scripts/local/dynamodb-local.js';
 declare module 'vitest' {
   export interface ProvidedContext {
     dynamodb: { endpoint: string; tableName: string };
+    /** DynamoDB Local itself, never behind the AWS-like engine: for tests that start their own engine in front of it. */
+    dynamodbLocal: { endpoint: string };
   }
 }
 
@@ -32,6 +34,7 @@ export default async function setup(project: TestProject) {
     const config = loadConfig({ TABLE_NAME: tableName, DYNAMODB_ENDPOINT: endpoint, AWS_REGION: 'local' });
     await createServices(config).firstStart.ensure();
     project.provide('dynamodb', { endpoint, tableName });
+    project.provide('dynamodbLocal', { endpoint: engine.endpoint });
   } catch (error) {
     // A setup that fails gets no teardown: the engines would outlive the run.
     await awsLike?.stop();
