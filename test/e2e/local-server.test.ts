@@ -13,6 +13,14 @@ import { unique } from '../support/services.js';
 /** Starts wait for the banner, however long a busy machine takes; the hooks bound them, not the tests. */
 const STARTS = 300_000;
 
+/**
+ * The tests below check DynamoDB Local's own process through the address the banner prints. A run
+ * with AWS_LIKE_DYNAMODB=1 would hand its children the switch, and npm start would then print the
+ * address of the AWS-like engine it runs in-process in front of DynamoDB Local (which dies with
+ * npm start, whatever becomes of DynamoDB Local): these children get the switch removed.
+ */
+const OWN_ENGINE = { AWS_LIKE_DYNAMODB: '' };
+
 // Whatever a hook started is stopped, even when the hook timed out before handing it over.
 afterAll(stopStartedServers, STARTS);
 
@@ -114,7 +122,7 @@ describe('npm start with its own embedded engine and a data folder', () => {
   // Two starts one after the other, each with its own engine: in the hook, whose timeout allows
   // for a slow machine, so the tests below only read what happened.
   beforeAll(async () => {
-    const server = await startServerProcess({ DATA_DIR: dataDir });
+    const server = await startServerProcess({ ...OWN_ENGINE, DATA_DIR: dataDir });
     token = /admin token: (\S+)/.exec(server.output())?.[1] ?? '';
     const engineUrl = /dynamodb: (http:\/\/127\.0\.0\.1:\d+)/.exec(server.output())?.[1] ?? '';
     await fetch(`${server.url}/api/admin/strategies`, {
@@ -124,7 +132,7 @@ describe('npm start with its own embedded engine and a data folder', () => {
     });
     const code = await server.stop();
     first = { code, engineAnswersAfterStop: await accepts(engineUrl) };
-    second = await startServerProcess({ DATA_DIR: dataDir });
+    second = await startServerProcess({ ...OWN_ENGINE, DATA_DIR: dataDir });
   }, STARTS);
 
   afterAll(async () => {
@@ -154,7 +162,7 @@ describe('npm start killed outright, as a timed-out test or a crash would leave 
   let engineUrl: string;
 
   beforeAll(async () => {
-    server = await startServerProcess({}, ['--in-memory']);
+    server = await startServerProcess(OWN_ENGINE, ['--in-memory']);
     engineUrl = /dynamodb: (http:\/\/127\.0\.0\.1:\d+)/.exec(server.output())?.[1] ?? '';
   }, STARTS);
 
@@ -176,7 +184,7 @@ describe('npm start stopped through npm, as a process manager or a container run
   let engineUrl: string;
 
   beforeAll(async () => {
-    server = await startServerProcess({}, ['--in-memory'], { viaNpm: true });
+    server = await startServerProcess(OWN_ENGINE, ['--in-memory'], { viaNpm: true });
     engineUrl = /dynamodb: (http:\/\/127\.0\.0\.1:\d+)/.exec(server.output())?.[1] ?? '';
   }, STARTS);
 
