@@ -25,7 +25,7 @@ async function start(): Promise<{ runtime: LocalRuntime; server: LocalServer }> 
     env: { UNLEASH_URL: `http://localhost:${port}`, ...process.env },
   });
   try {
-    return { runtime, server: await startHttpServer(runtime.handlers, { port, apiMappingKey: runtime.apiMappingKey }) };
+    return { runtime, server: await startHttpServer(runtime.handlers, { port, apiMappingKey: runtime.apiMappingKey, throttling: runtime.throttling }) };
   } catch (error) {
     await runtime.stop();
     throw error;

@@ -7,9 +7,20 @@ import type { LambdaHandler } from '../../lib/composition/group-handler.js';
 import { localContext, toApiGatewayEvent } from './api-gateway-event.js';
 import { matchRoute, parseApiMappingKey, pathUnderMapping } from './match-route.js';
 import { log } from '../../lib/log.js';
+import { FUNCTION_TIMEOUT_MS } from '../../lib/time-budget.js';
+import type { ApiThrottling } from '../../infra/throttling.js';
+import {
+  API_GATEWAY_INTEGRATION_TIMEOUT_MS,
+  API_GATEWAY_MAX_BODY_BYTES,
+  eventPayloadBytes,
+  GATEWAY_ANSWERS,
+  LAMBDA_MAX_PAYLOAD_BYTES,
+  responsePayloadBytes,
+  TokenBuckets,
+} from './aws-limits.js';
 
-/** Like API Gateway's payload limit; larger bodies are refused before any handler runs. */
-export const MAX_BODY_BYTES = 6 * 1024 * 1024;
+/** API Gateway's payload limit; larger bodies are refused (413) before any handler runs. */
+export const MAX_BODY_BYTES = API_GATEWAY_MAX_BODY_BYTES;
 
 export interface LocalServer {
   url: string;
@@ -30,12 +41,36 @@ export interface HttpServerOptions {
    * Gateway's own 404. Unset: the `$default` stage at the root, as the stack's execute-api URL.
    */
   apiMappingKey?: string | undefined;
+  /**
+   * API Gateway's route throttling (infra/throttling.ts), answered 429; unset: none (the
+   * default, LOCAL_THROTTLE, scripts/local/aws-limits.ts).
+   */
+  throttling?: ApiThrottling | undefined;
+  /** The function's timeout, the stack's unless a test shortens it. */
+  functionTimeoutMs?: number;
+  /** API Gateway's integration timeout, 30 s unless a test shortens it. */
+  integrationTimeoutMs?: number;
+}
+
+/**
+ * What the local server enforces between a request and a function, as AWS does (see
+ * scripts/local/aws-limits.ts for the sources).
+ */
+interface Limits {
+  buckets: TokenBuckets | undefined;
+  functionTimeoutMs: number;
+  integrationTimeoutMs: number;
 }
 
 export async function startHttpServer(handlers: Record<Group, LambdaHandler>, options: HttpServerOptions): Promise<LocalServer> {
   const mappingKey = parseApiMappingKey(options.apiMappingKey);
+  const limits: Limits = {
+    buckets: options.throttling ? new TokenBuckets(options.throttling) : undefined,
+    functionTimeoutMs: options.functionTimeoutMs ?? FUNCTION_TIMEOUT_MS,
+    integrationTimeoutMs: options.integrationTimeoutMs ?? API_GATEWAY_INTEGRATION_TIMEOUT_MS,
+  };
   const server = createServer((req, res) => {
-    serve(handlers, mappingKey, req, res).catch((error: unknown) => {
+    serve(handlers, mappingKey, limits, req, res).catch((error: unknown) => {
       log.error('local server failure', { error: String(error) });
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ message: 'Internal Server Error' }));
@@ -54,28 +89,84 @@ export async function startHttpServer(handlers: Record<Group, LambdaHandler>, op
   };
 }
 
-async function serve(handlers: Record<Group, LambdaHandler>, mappingKey: string | undefined, req: IncomingMessage, res: ServerResponse) {
+async function serve(handlers: Record<Group, LambdaHandler>, mappingKey: string | undefined, limits: Limits, req: IncomingMessage, res: ServerResponse) {
   const method = (req.method ?? 'GET').toUpperCase();
   const url = (req.url ?? '/').replace(/\/{2,}/g, '/');
   // API Gateway picks the API mapping first, then the route below it; the event keeps the whole path.
   const routed = pathUnderMapping(url.split('?')[0] ?? '/', mappingKey);
   const match = routed === undefined ? undefined : matchRoute(method, routed);
   const body = hasBody(req) ? await readBody(req) : EMPTY;
-  if (body === undefined) return send(res, { statusCode: 413, body: JSON.stringify({ message: 'Request Entity Too Large' }) });
+  if (body === undefined) return send(res, GATEWAY_ANSWERS.requestTooLarge);
   // API Gateway's own answer for a path no route covers.
-  if (!match) return send(res, { statusCode: 404, body: JSON.stringify({ message: 'Not Found' }) });
+  if (!match) return send(res, GATEWAY_ANSWERS.notFound);
   const spec = routeTable[match.operationId];
+  const routeKey = `${spec.method} ${spec.path}`;
+  if (limits.buckets && !limits.buckets.take(routeKey)) return send(res, GATEWAY_ANSWERS.tooManyRequests);
   const event = toApiGatewayEvent({
     method,
     url,
     headers: flattenHeaders(req),
     body,
-    routeKey: `${spec.method} ${spec.path}`,
+    routeKey,
     pathParameters: match.params,
     sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
   });
-  const result = await handlers[spec.group](event, localContext(`local-${spec.group}`));
-  send(res, result);
+  // Lambda refuses an invocation whose event is over 6 MB; the function never runs.
+  const eventBytes = eventPayloadBytes(event);
+  if (eventBytes > LAMBDA_MAX_PAYLOAD_BYTES) {
+    log.warn('local API Gateway: Lambda refuses the request, its event is over 6 MB', { routeKey, eventBytes });
+    return send(res, GATEWAY_ANSWERS.internalError);
+  }
+  const outcome = await invoke(handlers[spec.group], event, `local-${spec.group}`, limits);
+  if (outcome.kind !== 'answer') {
+    log.warn(`local API Gateway: ${outcome.kind}`, { routeKey });
+    return send(res, outcome.kind === 'integration timeout' ? GATEWAY_ANSWERS.serviceUnavailable : GATEWAY_ANSWERS.internalError);
+  }
+  // Lambda fails an invocation whose response is over 6 MB, whatever the function returned.
+  const responseBytes = responsePayloadBytes(outcome.result);
+  if (responseBytes > LAMBDA_MAX_PAYLOAD_BYTES) {
+    log.warn('local API Gateway: the function answered over 6 MB, which Lambda fails', { routeKey, responseBytes });
+    return send(res, GATEWAY_ANSWERS.internalError);
+  }
+  send(res, outcome.result);
+}
+
+type Outcome =
+  | { kind: 'answer'; result: APIGatewayProxyResultV2 }
+  | { kind: 'function error' | 'function timeout' | 'integration timeout' };
+
+/**
+ * Runs a function as Lambda behind API Gateway does: it fails when the function throws or
+ * outlives its timeout, and API Gateway gives up at its integration timeout, whichever comes
+ * first. Lambda would stop a timed-out function; here its work cannot be stopped, so it is
+ * cut off from the client, its late end is logged, and the store's own deadline (the context's
+ * remaining time) refuses its late writes as in the cloud.
+ */
+async function invoke(handler: LambdaHandler, event: Parameters<LambdaHandler>[0], functionName: string, limits: Limits): Promise<Outcome> {
+  const functionEnds = limits.functionTimeoutMs <= limits.integrationTimeoutMs;
+  const cutOffMs = Math.min(limits.functionTimeoutMs, limits.integrationTimeoutMs);
+  let timer: NodeJS.Timeout | undefined;
+  const cutOff = new Promise<Outcome>((resolve) => {
+    timer = setTimeout(() => resolve({ kind: functionEnds ? 'function timeout' : 'integration timeout' }), cutOffMs);
+  });
+  let late = false;
+  const running = handler(event, localContext(functionName, limits.functionTimeoutMs)).then(
+    (result): Outcome => {
+      if (late) log.warn('local Lambda: a function finished after it was cut off; its answer was dropped', { functionName });
+      return { kind: 'answer', result };
+    },
+    (error: unknown): Outcome => {
+      log.error('local Lambda: the function failed', { functionName, error: String(error) });
+      return { kind: 'function error' };
+    },
+  );
+  try {
+    const outcome = await Promise.race([running, cutOff]);
+    if (outcome.kind.endsWith('timeout')) late = true;
+    return outcome;
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 function send(res: ServerResponse, result: APIGatewayProxyResultV2) {
@@ -125,15 +216,18 @@ function hasBody(req: IncomingMessage): boolean {
   return req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined;
 }
 
+/**
+ * The body, or undefined when it is over API Gateway's limit. The rest of an oversized body is
+ * read and dropped, so the client gets the 413 rather than a connection reset mid-upload.
+ */
 async function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) return undefined;
-    chunks.push(chunk as Buffer);
+    if (size <= MAX_BODY_BYTES) chunks.push(chunk as Buffer);
   }
-  return Buffer.concat(chunks);
+  return size > MAX_BODY_BYTES ? undefined : Buffer.concat(chunks);
 }
 
 function listen(server: Server, port: number, host: string): Promise<void> {

@@ -12,6 +12,8 @@ import { groupOperations } from '../../functions/registry.js';
 import { awsLikeInFront } from './aws-like-dynamodb/in-front.js';
 import { startDynamoDbLocal, type LocalEngine } from './dynamodb-local.js';
 import { parseApiMappingKey } from './match-route.js';
+import { localThrottling } from './aws-limits.js';
+import type { ApiThrottling } from '../../infra/throttling.js';
 import { log } from '../../lib/log.js';
 
 export interface LocalRuntimeOptions {
@@ -33,6 +35,11 @@ export interface LocalRuntime {
    * (infrastructure, read only by the local API Gateway; the functions never need it).
    */
   apiMappingKey: string | undefined;
+  /**
+   * LOCAL_THROTTLE=1: the local server throttles each route as the stack's API Gateway does
+   * (infra/throttling.ts) and answers 429; unset, no throttling (scripts/local/aws-limits.ts).
+   */
+  throttling: ApiThrottling | undefined;
   stop(): Promise<void>;
 }
 
@@ -46,6 +53,7 @@ export const DEFAULT_TABLE_NAME = 'serverless-toggles';
  */
 export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<LocalRuntime> {
   const apiMappingKey = parseApiMappingKey(options.env.API_MAPPING_KEY);
+  const throttling = localThrottling(options.env);
   const external = options.env.DYNAMODB_ENDPOINT;
   const engine: LocalEngine | undefined = external
     ? undefined
@@ -78,7 +86,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     ) as Record<Group, LambdaHandler>;
     const snapshots = scheduleSnapshots(services);
     return {
-      config, services, handlers, generatedAdminToken, apiMappingKey,
+      config, services, handlers, generatedAdminToken, apiMappingKey, throttling,
       stop: async () => {
         await snapshots.stop();
         await engine?.stop();

@@ -1,0 +1,102 @@
+import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2 } from 'aws-lambda';
+import { ACCOUNT_DEFAULT_QUOTA, DEFAULT_THROTTLING, throttleOf, type ApiThrottling, type ThrottleLimits } from '../../infra/throttling.js';
+
+/**
+ * The limits AWS puts between a client and the functions, as the local server enforces them
+ * (issue 13, finding 4):
+ *
+ * - API Gateway HTTP API: a payload (request body) of at most 10 MB, and a Lambda integration
+ *   answered within 30 s ("Quotas for configuring and running an HTTP API in API Gateway":
+ *   "Payload size 10 MB", "Maximum integration timeout 30 seconds"; neither can be raised).
+ * - Lambda, synchronous invocation: at most 6 MB for the request (the whole event, JSON, the body
+ *   base64'd when it is binary) and 6 MB for the response (the whole returned JSON, a base64 body
+ *   counted as encoded) ("Lambda quotas": "Invocation payload (request and response): 6 MB each
+ *   for request and response (synchronous)"). Lambda counts 6 MB as 6,291,456 bytes.
+ * - The function's own timeout, the stack's (lib/time-budget.ts).
+ * - Route throttling, infra/throttling.ts, answered 429 by API Gateway (opt-in locally, see
+ *   `localThrottling`).
+ */
+export const API_GATEWAY_MAX_BODY_BYTES = 10 * 1024 * 1024;
+export const LAMBDA_MAX_PAYLOAD_BYTES = 6 * 1024 * 1024;
+export const API_GATEWAY_INTEGRATION_TIMEOUT_MS = 30_000;
+
+/**
+ * API Gateway's own answers (HTTP APIs cannot customise them), as docs/deploying.md's table
+ * "What a client sees on each AWS-side error" lists them.
+ */
+const gatewayAnswer = (statusCode: number, message: string) => ({ statusCode, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ message }) });
+export const GATEWAY_ANSWERS = {
+  /** A route's limit, or the account's quota, exceeded. */
+  tooManyRequests: gatewayAnswer(429, 'Too Many Requests'),
+  /** A path or method no route covers. */
+  notFound: gatewayAnswer(404, 'Not Found'),
+  /** A body over API Gateway's 10 MB. */
+  requestTooLarge: gatewayAnswer(413, 'Request Entity Too Large'),
+  /**
+   * Lambda refused the call (an event over 6 MB) or the function failed: it threw, timed out, or
+   * returned over 6 MB. HTTP APIs answer these 500 (REST APIs 502).
+   */
+  internalError: gatewayAnswer(500, 'Internal Server Error'),
+  /** No answer within the 30 s integration timeout. */
+  serviceUnavailable: gatewayAnswer(503, 'Service Unavailable'),
+} as const;
+
+/** The size Lambda measures for an invocation's request: the event as JSON. */
+export function eventPayloadBytes(event: APIGatewayProxyEventV2): number {
+  return Buffer.byteLength(JSON.stringify(event), 'utf8');
+}
+
+/** The size Lambda measures for a function's response: what it returned, as JSON (a base64 body as encoded). */
+export function responsePayloadBytes(result: APIGatewayProxyResultV2): number {
+  return Buffer.byteLength(JSON.stringify(result) ?? '', 'utf8');
+}
+
+/**
+ * The throttling the local server applies: none unless LOCAL_THROTTLE is set (`1`/`true`: the
+ * stack's defaults, infra/throttling.ts). Off by default because the test suite and the
+ * fuzzers send hundreds of requests to one admin route within a second, far above the admin
+ * routes' burst of 100, which a deployment's users never do from one machine.
+ */
+export function localThrottling(env: Record<string, string | undefined>): ApiThrottling | undefined {
+  const value = env.LOCAL_THROTTLE?.trim().toLowerCase();
+  if (value === undefined || value === '' || value === '0' || value === 'false') return undefined;
+  if (value === '1' || value === 'true') return DEFAULT_THROTTLING;
+  throw new Error(`LOCAL_THROTTLE must be 1 or 0, got ${JSON.stringify(env.LOCAL_THROTTLE)}`);
+}
+
+/**
+ * API Gateway's token buckets: one per route with the route's limits, and the account's quota
+ * in front of every route. A bucket starts full (`burstLimit` tokens) and refills at
+ * `rateLimit` tokens a second; a request takes one token from each, or is refused.
+ */
+export class TokenBuckets {
+  private readonly buckets = new Map<string, { tokens: number; at: number }>();
+
+  constructor(
+    private readonly throttling: ApiThrottling,
+    private readonly account: ThrottleLimits = ACCOUNT_DEFAULT_QUOTA,
+    private readonly now: () => number = () => performance.now(),
+  ) {}
+
+  /** Takes a token for `routeKey` (`METHOD /path`); false when API Gateway would answer 429. */
+  take(routeKey: string): boolean {
+    const at = this.now();
+    const route = this.refill(`route ${routeKey}`, throttleOf(routeKey, this.throttling), at);
+    const account = this.refill('account', this.account, at);
+    if (route.tokens < 1 || account.tokens < 1) return false;
+    route.tokens -= 1;
+    account.tokens -= 1;
+    return true;
+  }
+
+  private refill(key: string, limits: ThrottleLimits, at: number) {
+    let bucket = this.buckets.get(key);
+    if (!bucket) {
+      bucket = { tokens: limits.burstLimit, at };
+      this.buckets.set(key, bucket);
+    }
+    bucket.tokens = Math.min(limits.burstLimit, bucket.tokens + ((at - bucket.at) / 1000) * limits.rateLimit);
+    bucket.at = at;
+    return bucket;
+  }
+}
