@@ -200,6 +200,21 @@ describe('the local runtime at AWS limits, with the real functions', () => {
     expect(response.status).toBe(413);
   });
 
+  it('answers a real route whose answer grows over 6 MB (the segment list) 500, as Lambda fails it', async () => {
+    // 70 segments of ~95 KB each (1,000 values, the most a segment may hold): a list of ~6.6 MB.
+    const values = Array.from({ length: 1000 }, (_, i) => `${String(i).padStart(4, '0')}${'v'.repeat(86)}`);
+    const prefix = unique('big');
+    for (let i = 0; i < 70; i += 1) {
+      const created = await post('/api/admin/segments', JSON.stringify({
+        name: `${prefix}-${i}`, constraints: [{ contextName: 'userId', operator: 'IN', values }],
+      }));
+      expect(created.status).toBe(201);
+    }
+    const list = await fetch(`${server.url}/api/admin/segments`, { headers: { authorization: adminSecret } });
+    expect(list.status).toBe(500);
+    expect(await list.json()).toEqual(INTERNAL_ERROR);
+  });
+
   it('lets the function answer a body under 6 MB itself (its own 413 ContentTooLarge)', async () => {
     const response = await post('/api/admin/projects/default/features', jsonOf(1 * MB));
     expect(response.status).toBe(413);
