@@ -4,7 +4,7 @@ import { ValidationFailed } from '../../lib/errors.js';
 import { BODY_LIMITS } from '../../lib/limits.js';
 import { createDocumentClient } from '../../lib/store/document-client.js';
 import { MAX_TRANSACTION_ITEMS, transactWriteDetailed } from '../../lib/store/transact.js';
-import { apiClient, type ApiResponse } from '../support/api.js';
+import { apiClient, type ApiResponse, resendWhileUnavailable } from '../support/api.js';
 import { featureSteps } from '../support/features.js';
 import { adminToken, testConfig, testServices, unique } from '../support/services.js';
 
@@ -27,19 +27,9 @@ const bodyOf = (bytes: number, fields: Record<string, unknown> = {}): string => 
 const post = (path: string, rawBody: string) =>
   call({ method: 'POST', path, token, rawBody, headers: { 'content-type': 'application/json' } });
 
-/**
- * Sends `request` again while it answers 503 ServiceUnavailable, which writes nothing. DynamoDB
- * throttles one partition key beyond 1,000 write units a second (and all features share one: issue
- * 14), and cancels transactions that meet concurrent ones; under AWS_LIKE_DYNAMODB=1 the run's engine
- * does both. The tests using this are about limits, not throughput: only the answer past the 503s counts.
- */
-async function pastUnavailable(request: () => Promise<ApiResponse>): Promise<ApiResponse> {
-  for (let attempt = 1; ; attempt += 1) {
-    const res = await request();
-    if (res.status !== 503 || res.body?.name !== 'ServiceUnavailable' || attempt === 100) return res;
-    await new Promise((resolve) => setTimeout(resolve, 100 * Math.min(attempt, 5)));
-  }
-}
+/** A request sent again past 503 ServiceUnavailable answers (see resendWhileUnavailable). */
+const pastUnavailable = (request: () => Promise<ApiResponse>) =>
+  resendWhileUnavailable(request, (res) => res.status === 503 && res.body?.name === 'ServiceUnavailable');
 
 function expectError(res: ApiResponse, status: number, name: string, message: RegExp): void {
   expect(res.status, res.text).toBe(status);

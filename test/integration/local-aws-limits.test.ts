@@ -9,6 +9,7 @@ import { startHttpServer, type HttpServerOptions, type LocalServer } from '../..
 import { startLocalRuntime, type LocalRuntime } from '../../scripts/local/runtime.js';
 import { localThrottling, TokenBuckets } from '../../scripts/local/aws-limits.js';
 import { unique } from '../support/services.js';
+import { resendWhileUnavailable } from '../support/api.js';
 
 /**
  * The local server answers as API Gateway and Lambda do at their limits (issue 13, finding 4):
@@ -205,9 +206,11 @@ describe('the local runtime at AWS limits, with the real functions', () => {
     const values = Array.from({ length: 1000 }, (_, i) => `${String(i).padStart(4, '0')}${'v'.repeat(86)}`);
     const prefix = unique('big');
     for (let i = 0; i < 70; i += 1) {
-      const created = await post('/api/admin/segments', JSON.stringify({
+      // Each create writes ~95 KB to the one SEGMENTS partition: DynamoDB (and AWS_LIKE_DYNAMODB=1)
+      // throttles that beyond 1,000 write units a second, a 503 that wrote nothing.
+      const created = await resendWhileUnavailable(() => post('/api/admin/segments', JSON.stringify({
         name: `${prefix}-${i}`, constraints: [{ contextName: 'userId', operator: 'IN', values }],
-      }));
+      })));
       expect(created.status).toBe(201);
     }
     const list = await fetch(`${server.url}/api/admin/segments`, { headers: { authorization: adminSecret } });

@@ -94,3 +94,20 @@ export function adminOverHttp(baseUrl: () => string, secret: string) {
     return text ? JSON.parse(text) : undefined;
   };
 }
+
+/**
+ * Sends `request` again while it answers 503, which writes nothing. DynamoDB throttles one
+ * partition key beyond 1,000 write units a second (all features share one: issue 14) and cancels
+ * transactions that meet concurrent ones; under AWS_LIKE_DYNAMODB=1 the run's engine does both.
+ * For tests about limits, not throughput: only the answer past the 503s counts.
+ */
+export async function resendWhileUnavailable<T extends { status: number }>(
+  request: () => Promise<T>,
+  unavailable: (res: T) => boolean = (res) => res.status === 503,
+): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    const res = await request();
+    if (!unavailable(res) || attempt === 100) return res;
+    await new Promise((resolve) => setTimeout(resolve, 100 * Math.min(attempt, 5)));
+  }
+}
