@@ -1,19 +1,13 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { createDocumentClient } from '../../lib/store/document-client.js';
 import { DynamoRevisionStore } from '../../lib/store/revision-store.js';
 import { keys } from '../../lib/store/table-design.js';
 import { hashSecret, tokenIdOf } from '../../lib/tokens/model.js';
-import { adminToken, testConfig, testServices, unique } from '../support/services.js';
-import { apiClient } from '../support/api.js';
+import { testConfig, unique } from '../support/services.js';
+import { adminSession } from '../support/api.js';
 
-const services = testServices();
-const call = apiClient(services);
-let token: string;
-
-beforeAll(async () => {
-  token = await adminToken(services);
-});
+const { services, call, token } = adminSession();
 
 const createToken = (body: Record<string, unknown>) => call({ method: 'POST', path: '/api/admin/api-tokens', token, body });
 

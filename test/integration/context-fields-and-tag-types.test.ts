@@ -1,15 +1,9 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { NotFound } from '../../lib/errors.js';
-import { apiClient } from '../support/api.js';
-import { adminToken, testServices, unique } from '../support/services.js';
+import { adminSession } from '../support/api.js';
+import { unique } from '../support/services.js';
 
-const services = testServices();
-const call = apiClient(services);
-let token: string;
-
-beforeAll(async () => {
-  token = await adminToken(services);
-});
+const { services, call, token } = adminSession();
 
 const createField = (body: Record<string, unknown>) => call({ method: 'POST', path: '/api/admin/context', token, body });
 

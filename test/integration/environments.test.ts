@@ -1,17 +1,10 @@
-import { beforeAll, describe, expect, it } from 'vitest';
-import { apiClient } from '../support/api.js';
+import { describe, expect, it } from 'vitest';
+import { adminSession, apiClient } from '../support/api.js';
 import { freshServices, projectSteps } from '../support/projects.js';
-import { adminToken, testServices, unique } from '../support/services.js';
+import { adminToken, unique } from '../support/services.js';
 
-const services = testServices();
-const call = apiClient(services);
-let token: string;
-let steps: ReturnType<typeof projectSteps>;
-
-beforeAll(async () => {
-  token = await adminToken(services);
-  steps = projectSteps(call, token);
-});
+const { services, call, token } = adminSession();
+const steps = projectSteps(call, token);
 
 const overviewEnvironments = async (project: string) =>
   (await call({ method: 'GET', path: `/api/admin/projects/${project}`, token })).body.environments as Array<{ environment: string; defaultStrategy?: unknown }>;

@@ -1,17 +1,10 @@
-import { beforeAll, describe, expect, it } from 'vitest';
-import { apiClient, type ApiResponse } from '../support/api.js';
+import { describe, expect, it } from 'vitest';
+import { adminSession, apiClient, type ApiResponse } from '../support/api.js';
 import { featureSteps } from '../support/features.js';
-import { adminToken, freshInstanceServices, testServices, unique } from '../support/services.js';
+import { adminToken, freshInstanceServices, unique } from '../support/services.js';
 
-const services = testServices();
-const call = apiClient(services);
-let token: string;
-let steps: ReturnType<typeof featureSteps>;
-
-beforeAll(async () => {
-  token = await adminToken(services);
-  steps = featureSteps(call, token);
-});
+const { call, token } = adminSession();
+const steps = featureSteps(call, token);
 
 const exportOf = (body: Record<string, unknown>, caller = call, auth = token) =>
   caller({ method: 'POST', path: '/api/admin/features-batch/export', token: auth, body });

@@ -1,17 +1,9 @@
-import { beforeAll, describe, expect, it } from 'vitest';
-import { apiClient, type ApiResponse } from '../support/api.js';
+import { describe, expect, it } from 'vitest';
+import { adminSession, type ApiResponse } from '../support/api.js';
 import { featureSteps } from '../support/features.js';
-import { adminToken, testServices } from '../support/services.js';
 
-const services = testServices();
-const call = apiClient(services);
-let token: string;
-let steps: ReturnType<typeof featureSteps>;
-
-beforeAll(async () => {
-  token = await adminToken(services);
-  steps = featureSteps(call, token);
-});
+const { call, token } = adminSession();
+const steps = featureSteps(call, token);
 
 function expectRefused(res: ApiResponse, message: RegExp): void {
   expect(res.status, res.text.slice(0, 300)).toBe(400);

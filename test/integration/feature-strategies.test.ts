@@ -1,17 +1,10 @@
-import { beforeAll, describe, expect, it } from 'vitest';
-import { apiClient } from '../support/api.js';
+import { describe, expect, it } from 'vitest';
+import { adminSession } from '../support/api.js';
 import { environment, featureSteps } from '../support/features.js';
-import { adminToken, testServices, unique } from '../support/services.js';
+import { unique } from '../support/services.js';
 
-const services = testServices();
-const call = apiClient(services);
-let token: string;
-let steps: ReturnType<typeof featureSteps>;
-
-beforeAll(async () => {
-  token = await adminToken(services);
-  steps = featureSteps(call, token);
-});
+const { call, token } = adminSession();
+const steps = featureSteps(call, token);
 
 const rollout = (percent: string | number) => ({ name: 'flexibleRollout', parameters: { rollout: percent, stickiness: '', groupId: 'g' } });
 

@@ -1,14 +1,8 @@
-import { beforeAll, describe, expect, it } from 'vitest';
-import { apiClient } from '../support/api.js';
-import { adminToken, testServices, unique } from '../support/services.js';
+import { describe, expect, it } from 'vitest';
+import { adminSession } from '../support/api.js';
+import { unique } from '../support/services.js';
 
-const services = testServices();
-const call = apiClient(services);
-let token: string;
-
-beforeAll(async () => {
-  token = await adminToken(services);
-});
+const { call, token } = adminSession();
 
 describe('GET /api/admin/feature-types', () => {
   it("lists Unleash's five feature types with their expected lifetimes, permanent ones as null", async () => {

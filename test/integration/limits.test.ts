@@ -1,22 +1,15 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ValidationFailed } from '../../lib/errors.js';
 import { BODY_LIMITS } from '../../lib/limits.js';
 import { createDocumentClient } from '../../lib/store/document-client.js';
 import { MAX_TRANSACTION_ITEMS, transactWriteDetailed } from '../../lib/store/transact.js';
-import { apiClient, type ApiResponse, resendWhileUnavailable } from '../support/api.js';
+import { adminSession, type ApiResponse, resendWhileUnavailable } from '../support/api.js';
 import { featureSteps } from '../support/features.js';
-import { adminToken, testConfig, testServices, unique } from '../support/services.js';
+import { testConfig, unique } from '../support/services.js';
 
-const services = testServices();
-const call = apiClient(services);
-let token: string;
-let steps: ReturnType<typeof featureSteps>;
-
-beforeAll(async () => {
-  token = await adminToken(services);
-  steps = featureSteps(call, token);
-});
+const { call, token } = adminSession();
+const steps = featureSteps(call, token);
 
 /** A JSON object body of exactly `bytes` bytes. */
 const bodyOf = (bytes: number, fields: Record<string, unknown> = {}): string => {

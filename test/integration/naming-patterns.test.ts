@@ -1,18 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { apiClient, type ApiResponse } from '../support/api.js';
+import { describe, expect, it } from 'vitest';
+import { adminSession, type ApiResponse } from '../support/api.js';
 import { featureSteps } from '../support/features.js';
-import { adminToken, testServices, unique } from '../support/services.js';
+import { unique } from '../support/services.js';
 
-const services = testServices();
-const call = apiClient(services);
-let token: string;
-let steps: ReturnType<typeof featureSteps>;
-
-beforeAll(async () => {
-  token = await adminToken(services);
-  steps = featureSteps(call, token);
-});
+const { call, token } = adminSession();
+const steps = featureSteps(call, token);
 
 /**
  * Catastrophic for a backtracking engine: each extra `a` doubles its work on a name with no `b`

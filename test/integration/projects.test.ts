@@ -1,17 +1,10 @@
-import { beforeAll, describe, expect, it } from 'vitest';
-import { apiClient } from '../support/api.js';
+import { describe, expect, it } from 'vitest';
+import { adminSession } from '../support/api.js';
 import { projectSteps, storeFeature } from '../support/projects.js';
-import { adminToken, testServices, unique } from '../support/services.js';
+import { unique } from '../support/services.js';
 
-const services = testServices();
-const call = apiClient(services);
-let token: string;
-let steps: ReturnType<typeof projectSteps>;
-
-beforeAll(async () => {
-  token = await adminToken(services);
-  steps = projectSteps(call, token);
-});
+const { services, call, token } = adminSession();
+const steps = projectSteps(call, token);
 
 const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString();
 

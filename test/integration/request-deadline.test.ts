@@ -7,19 +7,11 @@ import { ServiceUnavailable } from '../../lib/errors.js';
 import { createDocumentClient } from '../../lib/store/document-client.js';
 import { FUNCTION_TIMEOUT_MS, WRITE_BUDGET_MS } from '../../lib/time-budget.js';
 import { localContext } from '../../scripts/local/api-gateway-event.js';
-import { apiClient } from '../support/api.js';
+import { adminSession } from '../support/api.js';
 import { featureSteps } from '../support/features.js';
-import { adminToken, testServices } from '../support/services.js';
 
-const services = testServices();
-const call = apiClient(services);
-let token: string;
-let steps: ReturnType<typeof featureSteps>;
-
-beforeAll(async () => {
-  token = await adminToken(services);
-  steps = featureSteps(call, token);
-});
+const { services, call, token } = adminSession();
+const steps = featureSteps(call, token);
 
 /** A Lambda context that reports `ms` of the invocation left, however long the request runs. */
 const contextWith = (ms: number): Context => ({ ...localContext('test-deadline'), getRemainingTimeInMillis: () => ms });

@@ -1,9 +1,9 @@
 import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '../../lib/store/document-client.js';
 import { prepareLocalTable } from '../../lib/store/create-table.js';
 import { DynamoRevisionStore, REVISION_SHARDS } from '../../lib/store/revision-store.js';
-import { startAwsLikeDynamoDb, type AwsLikeEngine } from '../../scripts/local/aws-like-dynamodb/engine.js';
+import { gatedEngine } from '../support/gated-engine.js';
 import { testConfig, unique } from '../support/services.js';
 
 const config = testConfig();
@@ -57,7 +57,7 @@ describe('the revision spread over shards (ADR 13)', () => {
     await prepareLocalTable({ region: config.region, endpoint: config.dynamodbEndpoint }, tableName);
     return tableName;
   };
-  const engines: AwsLikeEngine[] = [];
+  const engines: Array<{ stop: () => Promise<void> }> = [];
   afterAll(async () => {
     await Promise.all(engines.map((engine) => engine.stop()));
   });
@@ -89,35 +89,22 @@ describe('the revision spread over shards (ADR 13)', () => {
 
   it('lets two admin writes on different items commit at the same moment, as DynamoDB would (no conflict on one counter)', async () => {
     const tableName = await freshTable();
-    let arrived: () => void = () => undefined;
-    let release: () => void = () => undefined;
-    const holding = new Promise<void>((resolve) => (arrived = resolve));
-    const released = new Promise<void>((resolve) => (release = resolve));
-    let first = true;
-    const engine = await startAwsLikeDynamoDb({
-      target: inject('dynamodbLocal').endpoint,
-      transactionHoldMs: 0,
-      hold: async () => {
-        if (!first) return;
-        first = false;
-        arrived();
-        await released;
-      },
-    });
-    engines.push(engine);
-    const viaEngine = createDocumentClient({ region: 'local', endpoint: engine.endpoint });
+    const gated = await gatedEngine();
+    engines.push(gated);
+    const viaEngine = createDocumentClient({ region: 'local', endpoint: gated.engine.endpoint });
     const shards = [3, 5];
     const store = new DynamoRevisionStore(viaEngine, tableName, () => shards.shift() ?? 0);
     const put = (pk: string) => ({ Put: { TableName: tableName, Item: { pk, sk: 'A' } } });
 
+    const gate = gated.holdNext();
     const held = store.commit([put(unique('A'))]);
-    await holding;
+    await gate.holding;
     const second = await store.commit([put(unique('B'))]);
-    release();
+    gate.release();
 
     expect(second.ok).toBe(true);
     expect((await held).ok).toBe(true);
-    expect(engine.stats().cancelledTransactions).toBe(0);
+    expect(gated.engine.stats().cancelledTransactions).toBe(0);
     expect(await store.read()).toEqual({ revision: 2, tokenChanges: 0 });
   });
 });

@@ -1,18 +1,11 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { apiClient } from '../support/api.js';
+import { adminSession } from '../support/api.js';
 import { featureSteps } from '../support/features.js';
-import { adminToken, testServices, unique } from '../support/services.js';
+import { unique } from '../support/services.js';
 
-const services = testServices();
-const call = apiClient(services);
-let token: string;
-let steps: ReturnType<typeof featureSteps>;
-
-beforeAll(async () => {
-  token = await adminToken(services);
-  steps = featureSteps(call, token);
-});
+const { call, token } = adminSession();
+const steps = featureSteps(call, token);
 
 const exportState = (query = '') => call({ method: 'GET', path: `/api/admin/state/export${query}`, token });
 

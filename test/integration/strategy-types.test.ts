@@ -1,18 +1,12 @@
-import { beforeAll, describe, expect, it } from 'vitest';
-import { adminToken, testServices, unique } from '../support/services.js';
-import { apiClient } from '../support/api.js';
+import { describe, expect, it } from 'vitest';
+import { unique } from '../support/services.js';
+import { adminSession } from '../support/api.js';
 import { isolatedServices, sdkToken } from '../support/client.js';
 import { createDocumentClient } from '../../lib/store/document-client.js';
 import { DynamoStrategyTypeStore } from '../../lib/strategies/dynamo-store.js';
 import { featureSteps } from '../support/features.js';
 
-const services = testServices();
-const call = apiClient(services);
-let token: string;
-
-beforeAll(async () => {
-  token = await adminToken(services);
-});
+const { services, call, token } = adminSession();
 
 const newType = (name: string) => ({
   name,

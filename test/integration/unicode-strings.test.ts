@@ -1,21 +1,14 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { groupOperations } from '../../functions/registry.js';
 import { buildGroupHandler } from '../../lib/composition/group-handler.js';
 import { localContext, toApiGatewayEvent } from '../../scripts/local/api-gateway-event.js';
-import { apiClient, type ApiResponse } from '../support/api.js';
+import { adminSession, type ApiResponse } from '../support/api.js';
 import { sdkToken } from '../support/client.js';
 import { featureSteps } from '../support/features.js';
-import { adminToken, testServices, unique } from '../support/services.js';
+import { unique } from '../support/services.js';
 
-const services = testServices();
-const call = apiClient(services);
-let token: string;
-let steps: ReturnType<typeof featureSteps>;
-
-beforeAll(async () => {
-  token = await adminToken(services);
-  steps = featureSteps(call, token);
-});
+const { services, call, token } = adminSession();
+const steps = featureSteps(call, token);
 
 /** A lone high surrogate: a JSON string may spell it (`"\ud800"`), but it is not Unicode text. */
 const LONE = '\ud800';

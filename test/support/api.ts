@@ -7,6 +7,9 @@ import type { Services } from '../../lib/composition/services.js';
 import { groupOperations } from '../../functions/registry.js';
 import { localContext, toApiGatewayEvent } from '../../scripts/local/api-gateway-event.js';
 import { matchRoute } from '../../scripts/local/match-route.js';
+import { beforeAll } from 'vitest';
+import { formatSecret } from '../../lib/tokens/model.js';
+import { storeAdminToken, testServices } from './services.js';
 
 export interface ApiRequest {
   method: string;
@@ -110,4 +113,16 @@ export async function resendWhileUnavailable<T extends { status: number }>(
     if (!unavailable(res) || attempt === 100) return res;
     await new Promise((resolve) => setTimeout(resolve, 100 * Math.min(attempt, 5)));
   }
+}
+
+/**
+ * The usual start of an integration test file: services on the run's table, a caller, and an
+ * admin token whose secret is known at once and stored before the file's tests run.
+ */
+export function adminSession(overrides: Record<string, string> = {}) {
+  const services = testServices(overrides);
+  const call = apiClient(services);
+  const token = formatSecret(['*'], '*');
+  beforeAll(() => storeAdminToken(services, token));
+  return { services, call, token };
 }

@@ -18,13 +18,18 @@ export function testServices(overrides: Record<string, string> = {}): Services {
 /** A fresh admin token stored through the real token service. */
 export async function adminToken(services: Services): Promise<string> {
   const secret = formatSecret(['*'], '*');
+  await storeAdminToken(services, secret);
+  return secret;
+}
+
+/** Stores `secret` as an admin token, through the real token service. */
+export async function storeAdminToken(services: Services, secret: string): Promise<void> {
   await services.apiTokens.insertKnownSecret(secret, {
     tokenName: `test-admin-${randomUUID().slice(0, 8)}`,
     type: 'admin',
     environment: '*',
     projects: ['*'],
   });
-  return secret;
 }
 
 export const unique = (prefix: string): string => `${prefix}-${randomUUID().slice(0, 8)}`;
