@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: the SDK poll against its physical limit (issue 6). Starts the local server
- * on an in-memory DynamoDB Local, seeds N realistic flags through the admin API, then loads
- * four SDK scenarios with autocannon (from a child process) and, in the same run, a bare
+ * on an in-memory DynamoDB Local behind the AWS-like engine (DynamoDB's transaction conflicts
+ * and per-partition throughput; AWS_LIKE_DYNAMODB=0 for DynamoDB Local alone), seeds N
+ * realistic flags through the admin API, then loads four SDK scenarios with autocannon (from a child process) and, in the same run, a bare
  * `node:http` server replaying the identical bytes. Prints one table, then each function's
  * bundle size and module init time. Options: --flags N (1000), --duration S (10),
  * --warmup S (3), --connections C (50), --rounds R (2), --no-bundles.
@@ -18,6 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { countsSince, type RequestCounter } from '../../lib/store/request-counter.js';
 import { startHttpServer } from '../local/http-server.js';
+import { AWS_LIKE_BY_DEFAULT, awsLikeEnabled } from '../local/aws-like-dynamodb/engine.js';
 import { startLocalRuntime } from '../local/runtime.js';
 import { bundleReports } from './bundles.js';
 import { handlerMicros } from './handler-cost.js';
@@ -64,12 +66,19 @@ const SCENARIOS: Scenario[] = [
 const clientToken = `*:development.${randomBytes(28).toString('hex')}`;
 const dataDir = mkdtempSync(join(tmpdir(), 'toggles-bench-'));
 const { DYNAMODB_ENDPOINT: _external, ...env } = process.env;
-const runtime = await startLocalRuntime({ inMemory: true, dataDir, env: { ...env, INIT_CLIENT_API_TOKENS: clientToken } });
+const awsLike = awsLikeEnabled(env, AWS_LIKE_BY_DEFAULT.bench);
+const runtime = await startLocalRuntime({
+  inMemory: true, dataDir, env: { ...env, INIT_CLIENT_API_TOKENS: clientToken }, awsLikeDefaultOn: AWS_LIKE_BY_DEFAULT.bench,
+});
+const dynamo = awsLike ? 'in-memory DynamoDB Local behind the AWS-like engine' : 'in-memory DynamoDB Local, AWS_LIKE_DYNAMODB=0';
 const server = await startHttpServer(runtime.handlers, { port: 0 });
 const loader = fork(join(here, 'load.ts'), [], { execArgv: ['--import', 'tsx'] });
 try {
-  console.error(`local server on ${server.url} (in-memory DynamoDB Local); seeding ${args.flags} flags through the admin API`);
-  await seedFlags(adminClient(server.url, runtime.generatedAdminToken as string), Number(args.flags));
+  console.error(`local server on ${server.url} (${dynamo}); seeding ${args.flags} flags through the admin API`);
+  const admin = adminClient(server.url, runtime.generatedAdminToken as string);
+  const seeding = Date.now();
+  await seedFlags(admin, Number(args.flags));
+  console.error(`seeded in ${((Date.now() - seeding) / 1000).toFixed(1)} s; ${admin.resent()} admin calls sent again after a 503`);
   const results: ScenarioResult[] = [];
   const handlerCost: string[] = [];
   let etag: string | undefined;
@@ -88,7 +97,7 @@ try {
     console.log('\n## Functions\n');
     console.log(bundleTable(await bundleReports(root)));
   }
-  console.log(`\n${machine()}`);
+  console.log(`\n${machine()}; ${dynamo}`);
 } finally {
   loader.kill();
   await server.close();

@@ -10,18 +10,32 @@ const APPS = ['checkout', 'catalog', 'search', 'payments', 'accounts', 'shipping
 
 type Admin = (method: string, path: string, body?: unknown) => Promise<unknown>;
 
-/** One admin call; anything but a success stops the benchmark with the answer's text. */
-export function adminClient(baseUrl: string, token: string): Admin {
-  return async (method, path, body) => {
-    const res = await fetch(`${baseUrl}${path}`, {
-      method,
-      headers: { authorization: token, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const text = await res.text();
-    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
-    return text ? JSON.parse(text) : undefined;
+/**
+ * One admin call; anything but a success stops the benchmark with the answer's text. A 503
+ * (a write refused by DynamoDB's conflicts or throttling, nothing stored) is sent again after
+ * its Retry-After, with jitter, as a tool writing in parallel should; `resent` counts them.
+ */
+export function adminClient(baseUrl: string, token: string): Admin & { resent: () => number } {
+  let resent = 0;
+  const call = async (method: string, path: string, body?: unknown): Promise<unknown> => {
+    for (let attempt = 1; ; attempt += 1) {
+      const res = await fetch(`${baseUrl}${path}`, {
+        method,
+        headers: { authorization: token, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      const text = await res.text();
+      const retryAfter = Number(res.headers.get('retry-after'));
+      if (res.status === 503 && Number.isFinite(retryAfter) && attempt < 20) {
+        resent += 1;
+        await new Promise((resolve) => setTimeout(resolve, retryAfter * 1000 * (0.5 + Math.random())));
+        continue;
+      }
+      if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
+      return text ? JSON.parse(text) : undefined;
+    }
   };
+  return Object.assign(call, { resent: () => resent });
 }
 
 export async function seedFlags(admin: Admin, count: number, concurrency = 16): Promise<void> {

@@ -9,6 +9,7 @@ import { prepareLocalTable } from '../../lib/store/create-table.js';
 import { applyBootstrapTokens } from '../../lib/tokens/bootstrap.js';
 import { formatSecret } from '../../lib/tokens/model.js';
 import { groupOperations } from '../../functions/registry.js';
+import { AWS_LIKE_BY_DEFAULT } from './aws-like-dynamodb/engine.js';
 import { awsLikeInFront } from './aws-like-dynamodb/in-front.js';
 import { startDynamoDbLocal, type LocalEngine } from './dynamodb-local.js';
 import { parseApiMappingKey } from './match-route.js';
@@ -22,6 +23,8 @@ export interface LocalRuntimeOptions {
   /** Where the engine keeps its database and the generated admin token (`.data/`). */
   dataDir: string;
   env: Record<string, string | undefined>;
+  /** Whether the AWS-like engine fronts the embedded one when AWS_LIKE_DYNAMODB is unset; default off (npm start). */
+  awsLikeDefaultOn?: boolean;
 }
 
 export interface LocalRuntime {
@@ -57,7 +60,9 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
   const external = options.env.DYNAMODB_ENDPOINT;
   const engine: LocalEngine | undefined = external
     ? undefined
-    : await awsLikeInFront(options.env, await startDynamoDbLocal({ dataDir: options.inMemory ? undefined : join(options.dataDir, 'dynamodb') }));
+    : await awsLikeInFront(options.env, await startDynamoDbLocal({ dataDir: options.inMemory ? undefined : join(options.dataDir, 'dynamodb') }), {
+      defaultOn: options.awsLikeDefaultOn ?? AWS_LIKE_BY_DEFAULT.start,
+    });
   try {
     const config = loadConfig({
       TABLE_NAME: DEFAULT_TABLE_NAME,

@@ -5,12 +5,14 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { itemSize, readUnits, writeUnits } from '../../scripts/local/aws-like-dynamodb/capacity.js';
-import { awsLikeOptionsFromEnv, startAwsLikeDynamoDb, type AwsLikeEngine, type AwsLikeOptions } from '../../scripts/local/aws-like-dynamodb/engine.js';
+import {
+  AWS_LIKE_BY_DEFAULT, awsLikeEnabled, awsLikeOptionsFromEnv, startAwsLikeDynamoDb, type AwsLikeEngine, type AwsLikeOptions,
+} from '../../scripts/local/aws-like-dynamodb/engine.js';
 import { awsLikeInFront } from '../../scripts/local/aws-like-dynamodb/in-front.js';
 import { unique } from '../support/services.js';
 
 // The real SDK, over HTTP, to the AWS-like engine in front of the run's DynamoDB Local itself (never the
-// run's own engine, which AWS_LIKE_DYNAMODB=1 puts in front of it: two engines would count twice). Nothing
+// run's own engine, in front of it unless AWS_LIKE_DYNAMODB=0: two engines would count twice). Nothing
 // here depends on time: overlaps are made by holding a transaction until the test lets it go,
 // and throughput windows follow a clock the test sets.
 const table = unique('aws-like');
@@ -260,22 +262,39 @@ describe("a transaction's limits, answered as DynamoDB answers them", () => {
 });
 
 describe('the switch', () => {
-  it('is off unless AWS_LIKE_DYNAMODB=1, and reads its knobs from the environment', () => {
-    expect(awsLikeOptionsFromEnv({}, 'http://127.0.0.1:1')).toBeUndefined();
-    expect(awsLikeOptionsFromEnv({ AWS_LIKE_DYNAMODB: '0' }, 'http://127.0.0.1:1')).toBeUndefined();
+  const target = 'http://127.0.0.1:1';
+
+  it('is on by default for the tests and the bench, off for npm start; AWS_LIKE_DYNAMODB=0 or 1 decides over any default', () => {
+    expect(AWS_LIKE_BY_DEFAULT).toEqual({ tests: true, bench: true, start: false });
+    expect(awsLikeOptionsFromEnv({}, target, { defaultOn: AWS_LIKE_BY_DEFAULT.tests })).toEqual({ target });
+    expect(awsLikeOptionsFromEnv({ AWS_LIKE_DYNAMODB: '' }, target, { defaultOn: AWS_LIKE_BY_DEFAULT.bench })).toEqual({ target });
+    expect(awsLikeOptionsFromEnv({}, target, { defaultOn: AWS_LIKE_BY_DEFAULT.start })).toBeUndefined();
+    for (const off of ['0', 'false']) expect(awsLikeOptionsFromEnv({ AWS_LIKE_DYNAMODB: off }, target, { defaultOn: true })).toBeUndefined();
+    for (const on of ['1', 'true']) expect(awsLikeOptionsFromEnv({ AWS_LIKE_DYNAMODB: on }, target, { defaultOn: false })).toEqual({ target });
+    expect(() => awsLikeEnabled({ AWS_LIKE_DYNAMODB: 'yes' }, false)).toThrow(/AWS_LIKE_DYNAMODB must be 1 or 0/);
+  });
+
+  it('puts this run behind the engine unless AWS_LIKE_DYNAMODB=0', () => {
+    const fronted = inject('dynamodb').endpoint !== inject('dynamodbLocal').endpoint;
+    expect(fronted).toBe(awsLikeEnabled(process.env, AWS_LIKE_BY_DEFAULT.tests));
+    if (process.env.AWS_LIKE_DYNAMODB === undefined) expect(fronted).toBe(true);
+  });
+
+  it('reads its knobs from the environment', () => {
     expect(awsLikeOptionsFromEnv({
       AWS_LIKE_DYNAMODB: '1', AWS_LIKE_DYNAMODB_HOLD_MS: '3', AWS_LIKE_DYNAMODB_FAULT_RATE: '0.01',
       AWS_LIKE_DYNAMODB_LATENCY_RATE: '0.1', AWS_LIKE_DYNAMODB_LATENCY_MS: '20', AWS_LIKE_DYNAMODB_SEED: '7',
-    }, 'http://127.0.0.1:1')).toEqual({ target: 'http://127.0.0.1:1', transactionHoldMs: 3, faultRate: 0.01, latencyRate: 0.1, latencyMs: 20, seed: 7 });
-    expect(() => awsLikeOptionsFromEnv({ AWS_LIKE_DYNAMODB: '1', AWS_LIKE_DYNAMODB_FAULT_RATE: 'often' }, 'x')).toThrow(/AWS_LIKE_DYNAMODB_FAULT_RATE/);
+    }, target, { defaultOn: false })).toEqual({ target, transactionHoldMs: 3, faultRate: 0.01, latencyRate: 0.1, latencyMs: 20, seed: 7 });
+    expect(() => awsLikeOptionsFromEnv({ AWS_LIKE_DYNAMODB_FAULT_RATE: 'often' }, 'x', { defaultOn: true })).toThrow(/AWS_LIKE_DYNAMODB_FAULT_RATE/);
   });
 
-  it('puts the engine in front of a local engine for npm start, and stops both', async () => {
+  it('puts the engine in front of a local engine for npm start only when asked, for the bench unless told not to, and stops both', async () => {
     let stopped = 0;
     const local = { endpoint: inject('dynamodbLocal').endpoint, region: 'local', accessKeyId: 'local', stop: async () => void (stopped += 1) };
 
-    expect(await awsLikeInFront({}, local)).toBe(local);
-    const fronted = await awsLikeInFront({ AWS_LIKE_DYNAMODB: '1', AWS_LIKE_DYNAMODB_FAULT_RATE: '1' }, local);
+    expect(await awsLikeInFront({}, local, { defaultOn: AWS_LIKE_BY_DEFAULT.start })).toBe(local);
+    expect(await awsLikeInFront({ AWS_LIKE_DYNAMODB: '0' }, local, { defaultOn: AWS_LIKE_BY_DEFAULT.bench })).toBe(local);
+    const fronted = await awsLikeInFront({ AWS_LIKE_DYNAMODB_FAULT_RATE: '1' }, local, { defaultOn: AWS_LIKE_BY_DEFAULT.bench });
     const error = await rejection(client(fronted.endpoint).send(new GetItemCommand({ TableName: table, Key: key('none') })));
     await fronted.stop();
 

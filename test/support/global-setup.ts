@@ -3,7 +3,7 @@ import type { TestProject } from 'vitest/node';
 import { loadConfig } from '../../lib/config.js';
 import { createServices } from '../../lib/composition/services.js';
 import { prepareLocalTable } from '../../lib/store/create-table.js';
-import { awsLikeOptionsFromEnv, startAwsLikeDynamoDb, type AwsLikeEngine } from '../../scripts/local/aws-like-dynamodb/engine.js';
+import { AWS_LIKE_BY_DEFAULT, awsLikeOptionsFromEnv, startAwsLikeDynamoDb, type AwsLikeEngine } from '../../scripts/local/aws-like-dynamodb/engine.js';
 import { startDynamoDbLocal } from '../../scripts/local/dynamodb-local.js';
 
 declare module 'vitest' {
@@ -21,11 +21,13 @@ declare module 'vitest' {
  */
 export default async function setup(project: TestProject) {
   const engine = await startDynamoDbLocal();
-  // AWS_LIKE_DYNAMODB=1: every test reaches DynamoDB Local through the engine that answers as
-  // DynamoDB does under concurrency, load and faults (scripts/local/aws-like-dynamodb).
+  // Unless AWS_LIKE_DYNAMODB=0, every test reaches DynamoDB Local through the engine that answers
+  // as DynamoDB does under concurrency and load (scripts/local/aws-like-dynamodb): conflicts and
+  // throttling always, faults only when AWS_LIKE_DYNAMODB_FAULT_RATE asks (the fuzz and
+  // concurrency suites start their own engine with faults).
   let awsLike: AwsLikeEngine | undefined;
   try {
-    const options = awsLikeOptionsFromEnv(process.env, engine.endpoint);
+    const options = awsLikeOptionsFromEnv(process.env, engine.endpoint, { defaultOn: AWS_LIKE_BY_DEFAULT.tests });
     awsLike = options ? await startAwsLikeDynamoDb(options) : undefined;
     const endpoint = awsLike?.endpoint ?? engine.endpoint;
     const tableName = `test-${randomUUID().slice(0, 8)}`;

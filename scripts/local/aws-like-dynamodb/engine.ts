@@ -82,9 +82,31 @@ interface KeySchema {
 
 type Body = Record<string, any>;
 
-/** The switch and the knobs, from the environment (AWS_LIKE_DYNAMODB=1 turns it on). */
-export function awsLikeOptionsFromEnv(env: NodeJS.ProcessEnv, target: string): AwsLikeOptions | undefined {
-  if (env.AWS_LIKE_DYNAMODB !== '1' && env.AWS_LIKE_DYNAMODB !== 'true') return undefined;
+/**
+ * Who runs through the engine when AWS_LIKE_DYNAMODB is unset: the tests (`npm test`, the
+ * global setup) and the benchmarks (`npm run bench`) do, so what passes there has met DynamoDB's
+ * conflict and throughput rules; `npm start` does not (a local server for trying the API).
+ * AWS_LIKE_DYNAMODB=0 turns it off, =1 on, for any of them.
+ */
+export const AWS_LIKE_BY_DEFAULT = { tests: true, bench: true, start: false } as const;
+
+/** AWS_LIKE_DYNAMODB: `1`/`true` on, `0`/`false` off, unset or empty the caller's default. */
+export function awsLikeEnabled(env: NodeJS.ProcessEnv | Record<string, string | undefined>, defaultOn: boolean): boolean {
+  const raw = (env.AWS_LIKE_DYNAMODB ?? '').trim().toLowerCase();
+  if (raw === '') return defaultOn;
+  if (raw === '1' || raw === 'true') return true;
+  if (raw === '0' || raw === 'false') return false;
+  throw new Error(`AWS_LIKE_DYNAMODB must be 1 or 0, not ${env.AWS_LIKE_DYNAMODB}`);
+}
+
+/**
+ * The switch and the knobs, from the environment: undefined when the engine is off
+ * (`awsLikeEnabled`, with the caller's default from AWS_LIKE_BY_DEFAULT).
+ */
+export function awsLikeOptionsFromEnv(
+  env: NodeJS.ProcessEnv | Record<string, string | undefined>, target: string, { defaultOn }: { defaultOn: boolean },
+): AwsLikeOptions | undefined {
+  if (!awsLikeEnabled(env, defaultOn)) return undefined;
   const number = (name: string): number | undefined => {
     const raw = env[name];
     if (raw === undefined || raw === '') return undefined;

@@ -30,7 +30,7 @@ import { awsLikeOptionsFromEnv, startAwsLikeDynamoDb } from './engine.js';
 
 const timeoutMs = Number(process.env.MEASURE_TIMEOUT_MS ?? FUNCTION_TIMEOUT_MS);
 const local = await startDynamoDbLocal();
-const aws = await startAwsLikeDynamoDb(awsLikeOptionsFromEnv({ ...process.env, AWS_LIKE_DYNAMODB: '1' }, local.endpoint)!);
+const aws = await startAwsLikeDynamoDb(awsLikeOptionsFromEnv({ ...process.env, AWS_LIKE_DYNAMODB: '1' }, local.endpoint, { defaultOn: true })!);
 try {
   const tableName = `measure-${randomUUID().slice(0, 8)}`;
   await prepareLocalTable({ region: 'local', endpoint: aws.endpoint }, tableName);
