@@ -25,7 +25,9 @@ async function start(): Promise<{ runtime: LocalRuntime; server: LocalServer }> 
     env: { UNLEASH_URL: `http://localhost:${port}`, ...process.env },
   });
   try {
-    return { runtime, server: await startHttpServer(runtime.handlers, { port, apiMappingKey: runtime.apiMappingKey, throttling: runtime.throttling }) };
+    return { runtime, server: await startHttpServer(runtime.handlers, {
+      port, apiMappingKey: runtime.apiMappingKey, throttling: runtime.throttling, concurrency: runtime.concurrency,
+    }) };
   } catch (error) {
     await runtime.stop();
     throw error;

@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2 } from 'aws-lambda';
 import { ACCOUNT_DEFAULT_QUOTA, DEFAULT_THROTTLING, throttleOf, type ApiThrottling, type ThrottleLimits } from '../../infra/throttling.js';
 
@@ -5,9 +6,11 @@ import { ACCOUNT_DEFAULT_QUOTA, DEFAULT_THROTTLING, throttleOf, type ApiThrottli
  * The limits AWS puts between a client and the functions, as the local server enforces them
  * (issue 13, finding 4):
  *
- * - API Gateway HTTP API: a payload (request body) of at most 10 MB, and a Lambda integration
- *   answered within 30 s ("Quotas for configuring and running an HTTP API in API Gateway":
- *   "Payload size 10 MB", "Maximum integration timeout 30 seconds"; neither can be raised).
+ * - API Gateway HTTP API: a payload (request body) of at most 10 MB, a request line and headers
+ *   of at most 10,240 bytes together, and a Lambda integration answered within 30 s ("Quotas for
+ *   configuring and running an HTTP API in API Gateway": "Payload size 10 MB", "Total combined
+ *   size of request line and header values 10240 bytes", "Maximum integration timeout 30
+ *   seconds"; none can be raised).
  * - Lambda, synchronous invocation: at most 6 MB for the request (the whole event, JSON, the body
  *   base64'd when it is binary) and 6 MB for the response (the whole returned JSON, a base64 body
  *   counted as encoded) ("Lambda quotas": "Invocation payload (request and response): 6 MB each
@@ -15,10 +18,13 @@ import { ACCOUNT_DEFAULT_QUOTA, DEFAULT_THROTTLING, throttleOf, type ApiThrottli
  * - The function's own timeout, the stack's (lib/time-budget.ts).
  * - Route throttling, infra/throttling.ts, answered 429 by API Gateway (opt-in locally, see
  *   `localThrottling`).
+ * - Lambda's concurrency: an invocation beyond what a function may run at once is throttled
+ *   (opt-in locally, see `localConcurrency`).
  */
 export const API_GATEWAY_MAX_BODY_BYTES = 10 * 1024 * 1024;
 export const LAMBDA_MAX_PAYLOAD_BYTES = 6 * 1024 * 1024;
 export const API_GATEWAY_INTEGRATION_TIMEOUT_MS = 30_000;
+export const API_GATEWAY_MAX_REQUEST_LINE_AND_HEADERS_BYTES = 10_240;
 
 /**
  * API Gateway's own answers (HTTP APIs cannot customise them), as docs/deploying.md's table
@@ -33,8 +39,20 @@ export const GATEWAY_ANSWERS = {
   /** A body over API Gateway's 10 MB. */
   requestTooLarge: gatewayAnswer(413, 'Request Entity Too Large'),
   /**
-   * Lambda refused the call (an event over 6 MB) or the function failed: it threw, timed out, or
-   * returned over 6 MB. HTTP APIs answer these 500 (REST APIs 502).
+   * A request line and headers over API Gateway's 10,240 bytes. AWS documents the limit but not
+   * the answer: 431 is HTTP's status for it (RFC 6585), the one a user behind API Gateway reported
+   * (backbencher.dev, "SOLVED: 431 Status Code With Request Header Fields Too Large", 2023), and
+   * Node's own answer to headers over its limit; the body follows API Gateway's other answers.
+   * The most likely answer, not a documented one.
+   */
+  headersTooLarge: gatewayAnswer(431, 'Request Header Fields Too Large'),
+  /**
+   * Lambda refused the call (an event over 6 MB, or throttled: concurrency used up) or the
+   * function failed: it threw, timed out, or returned over 6 MB. HTTP APIs answer these 500
+   * (REST APIs 502). Lambda's guide, "Handling Lambda errors with an API Gateway API": "If the
+   * Lambda API rejects the invocation request, API Gateway returns a 500 error code", and API
+   * Gateway does not retry; the HTTP API body is {"message":"Internal Server Error"} ("Troubleshooting
+   * issues with HTTP API Lambda integrations").
    */
   internalError: gatewayAnswer(500, 'Internal Server Error'),
   /** No answer within the 30 s integration timeout. */
@@ -49,6 +67,18 @@ export function eventPayloadBytes(event: APIGatewayProxyEventV2): number {
 /** The size Lambda measures for a function's response: what it returned, as JSON (a base64 body as encoded). */
 export function responsePayloadBytes(result: APIGatewayProxyResultV2): number {
   return Buffer.byteLength(JSON.stringify(result) ?? '', 'utf8');
+}
+
+/**
+ * The size API Gateway holds to 10,240 bytes: the request line as the client sent it (`GET
+ * /path?query HTTP/1.1`) and its headers. AWS's quota names "request line and header values";
+ * header names are counted here too (not the `: ` and line ends), so a request that passes here
+ * passes API Gateway however it reads its own words.
+ */
+export function requestLineAndHeadersBytes(req: IncomingMessage): number {
+  let bytes = Buffer.byteLength(`${req.method ?? 'GET'} ${req.url ?? '/'} HTTP/${req.httpVersion}`, 'latin1');
+  for (const part of req.rawHeaders) bytes += Buffer.byteLength(part, 'latin1');
+  return bytes;
 }
 
 /**
@@ -98,5 +128,52 @@ export class TokenBuckets {
     bucket.tokens = Math.min(limits.burstLimit, bucket.tokens + ((at - bucket.at) / 1000) * limits.rateLimit);
     bucket.at = at;
     return bucket;
+  }
+}
+
+/**
+ * How many invocations of each function the local server lets run at once: none unless
+ * LOCAL_CONCURRENCY is set to a positive whole number, then that many per function (one function
+ * per endpoint group, as the stack deploys them). The stack reserves no concurrency for any
+ * function (infra/constructs/service-function.ts), so in an account each function may use what is
+ * left of the Region's account concurrency (1,000 by default, shared by every function); set this
+ * to rehearse a smaller share. Off by default because the test suite sends many requests to one
+ * group in parallel.
+ */
+export function localConcurrency(env: Record<string, string | undefined>): number | undefined {
+  const value = env.LOCAL_CONCURRENCY?.trim();
+  if (value === undefined || value === '' || value === '0') return undefined;
+  if (!/^[1-9]\d*$/.test(value)) throw new Error(`LOCAL_CONCURRENCY must be a positive whole number or 0, got ${JSON.stringify(env.LOCAL_CONCURRENCY)}`);
+  return Number(value);
+}
+
+/**
+ * Lambda's concurrency, one count per function: an invocation takes one of the function's slots
+ * while it runs and gives it back when the function returns, fails or reaches its timeout; with
+ * every slot taken, Lambda throttles the invocation (TooManyRequestsException, 429, reason
+ * ReservedFunctionConcurrentInvocationLimitExceeded or ConcurrentInvocationLimitExceeded) and
+ * the function never runs.
+ */
+export class ConcurrencySlots<Name extends string = string> {
+  private readonly running = new Map<Name, number>();
+
+  constructor(private readonly limit: number) {}
+
+  /** A slot of `name`'s, with its release (to be called once), or undefined when Lambda would throttle. */
+  take(name: Name): (() => void) | undefined {
+    const now = this.running.get(name) ?? 0;
+    if (now >= this.limit) return undefined;
+    this.running.set(name, now + 1);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.running.set(name, (this.running.get(name) ?? 1) - 1);
+    };
+  }
+
+  /** Invocations of `name` running now. */
+  inFlight(name: Name): number {
+    return this.running.get(name) ?? 0;
   }
 }

@@ -12,9 +12,12 @@ import type { ApiThrottling } from '../../infra/throttling.js';
 import {
   API_GATEWAY_INTEGRATION_TIMEOUT_MS,
   API_GATEWAY_MAX_BODY_BYTES,
+  API_GATEWAY_MAX_REQUEST_LINE_AND_HEADERS_BYTES,
+  ConcurrencySlots,
   eventPayloadBytes,
   GATEWAY_ANSWERS,
   LAMBDA_MAX_PAYLOAD_BYTES,
+  requestLineAndHeadersBytes,
   responsePayloadBytes,
   TokenBuckets,
 } from './aws-limits.js';
@@ -46,6 +49,11 @@ export interface HttpServerOptions {
    * default, LOCAL_THROTTLE, scripts/local/aws-limits.ts).
    */
   throttling?: ApiThrottling | undefined;
+  /**
+   * How many invocations each group's function may run at once, beyond which Lambda throttles
+   * (answered 500); unset: no limit (the default, LOCAL_CONCURRENCY, scripts/local/aws-limits.ts).
+   */
+  concurrency?: number | undefined;
   /** The function's timeout, the stack's unless a test shortens it. */
   functionTimeoutMs?: number;
   /** API Gateway's integration timeout, 30 s unless a test shortens it. */
@@ -58,6 +66,7 @@ export interface HttpServerOptions {
  */
 interface Limits {
   buckets: TokenBuckets | undefined;
+  slots: ConcurrencySlots<Group> | undefined;
   functionTimeoutMs: number;
   integrationTimeoutMs: number;
 }
@@ -66,10 +75,13 @@ export async function startHttpServer(handlers: Record<Group, LambdaHandler>, op
   const mappingKey = parseApiMappingKey(options.apiMappingKey);
   const limits: Limits = {
     buckets: options.throttling ? new TokenBuckets(options.throttling) : undefined,
+    slots: options.concurrency ? new ConcurrencySlots<Group>(options.concurrency) : undefined,
     functionTimeoutMs: options.functionTimeoutMs ?? FUNCTION_TIMEOUT_MS,
     integrationTimeoutMs: options.integrationTimeoutMs ?? API_GATEWAY_INTEGRATION_TIMEOUT_MS,
   };
-  const server = createServer((req, res) => {
+  // Node refuses headers over 16 KB itself (431, no body); above API Gateway's 10,240 bytes, up to
+  // this, the answer is API Gateway's, from `serve`.
+  const server = createServer({ maxHeaderSize: 64 * 1024 }, (req, res) => {
     serve(handlers, mappingKey, limits, req, res).catch((error: unknown) => {
       log.error('local server failure', { error: String(error) });
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
@@ -90,6 +102,11 @@ export async function startHttpServer(handlers: Record<Group, LambdaHandler>, op
 }
 
 async function serve(handlers: Record<Group, LambdaHandler>, mappingKey: string | undefined, limits: Limits, req: IncomingMessage, res: ServerResponse) {
+  // API Gateway refuses a request line and headers over 10,240 bytes before anything else.
+  if (requestLineAndHeadersBytes(req) > API_GATEWAY_MAX_REQUEST_LINE_AND_HEADERS_BYTES) {
+    req.resume();
+    return send(res, GATEWAY_ANSWERS.headersTooLarge);
+  }
   const method = (req.method ?? 'GET').toUpperCase();
   const url = (req.url ?? '/').replace(/\/{2,}/g, '/');
   // API Gateway picks the API mapping first, then the route below it; the event keeps the whole path.
@@ -117,7 +134,13 @@ async function serve(handlers: Record<Group, LambdaHandler>, mappingKey: string 
     log.warn('local API Gateway: Lambda refuses the request, its event is over 6 MB', { routeKey, eventBytes });
     return send(res, GATEWAY_ANSWERS.internalError);
   }
-  const outcome = await invoke(handlers[spec.group], event, `local-${spec.group}`, limits);
+  // Lambda throttles an invocation beyond the function's concurrency; the function never runs.
+  const release = limits.slots ? limits.slots.take(spec.group) : () => undefined;
+  if (!release) {
+    log.warn('local Lambda: throttled, the function runs as many invocations as LOCAL_CONCURRENCY allows', { routeKey, group: spec.group });
+    return send(res, GATEWAY_ANSWERS.internalError);
+  }
+  const outcome = await invoke(handlers[spec.group], event, `local-${spec.group}`, limits, release);
   if (outcome.kind !== 'answer') {
     log.warn(`local API Gateway: ${outcome.kind}`, { routeKey });
     return send(res, outcome.kind === 'integration timeout' ? GATEWAY_ANSWERS.serviceUnavailable : GATEWAY_ANSWERS.internalError);
@@ -140,17 +163,24 @@ type Outcome =
  * outlives its timeout, and API Gateway gives up at its integration timeout, whichever comes
  * first. Lambda would stop a timed-out function; here its work cannot be stopped, so it is
  * cut off from the client, its late end is logged, and the store's own deadline (the context's
- * remaining time) refuses its late writes as in the cloud.
+ * remaining time) refuses its late writes as in the cloud. The invocation's concurrency slot
+ * (`release`) is given back when the function ends or reaches its own timeout, as Lambda's is,
+ * not when API Gateway stops waiting.
  */
-async function invoke(handler: LambdaHandler, event: Parameters<LambdaHandler>[0], functionName: string, limits: Limits): Promise<Outcome> {
+async function invoke(handler: LambdaHandler, event: Parameters<LambdaHandler>[0], functionName: string, limits: Limits, release: () => void): Promise<Outcome> {
   const functionEnds = limits.functionTimeoutMs <= limits.integrationTimeoutMs;
   const cutOffMs = Math.min(limits.functionTimeoutMs, limits.integrationTimeoutMs);
   let timer: NodeJS.Timeout | undefined;
   const cutOff = new Promise<Outcome>((resolve) => {
     timer = setTimeout(() => resolve({ kind: functionEnds ? 'function timeout' : 'integration timeout' }), cutOffMs);
   });
+  const functionTimer = setTimeout(release, limits.functionTimeoutMs);
+  functionTimer.unref();
   let late = false;
-  const running = handler(event, localContext(functionName, limits.functionTimeoutMs)).then(
+  const running = handler(event, localContext(functionName, limits.functionTimeoutMs)).finally(() => {
+    clearTimeout(functionTimer);
+    release();
+  }).then(
     (result): Outcome => {
       if (late) log.warn('local Lambda: a function finished after it was cut off; its answer was dropped', { functionName });
       return { kind: 'answer', result };

@@ -13,7 +13,7 @@ import { AWS_LIKE_BY_DEFAULT } from './aws-like-dynamodb/engine.js';
 import { awsLikeInFront } from './aws-like-dynamodb/in-front.js';
 import { startDynamoDbLocal, type LocalEngine } from './dynamodb-local.js';
 import { parseApiMappingKey } from './match-route.js';
-import { localThrottling } from './aws-limits.js';
+import { localConcurrency, localThrottling } from './aws-limits.js';
 import type { ApiThrottling } from '../../infra/throttling.js';
 import { log } from '../../lib/log.js';
 
@@ -43,6 +43,11 @@ export interface LocalRuntime {
    * (infra/throttling.ts) and answers 429; unset, no throttling (scripts/local/aws-limits.ts).
    */
   throttling: ApiThrottling | undefined;
+  /**
+   * LOCAL_CONCURRENCY=<n>: each group's function runs at most n invocations at once and Lambda's
+   * throttling (a 500) answers the rest; unset, no limit (scripts/local/aws-limits.ts).
+   */
+  concurrency: number | undefined;
   stop(): Promise<void>;
 }
 
@@ -57,6 +62,7 @@ export const DEFAULT_TABLE_NAME = 'serverless-toggles';
 export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<LocalRuntime> {
   const apiMappingKey = parseApiMappingKey(options.env.API_MAPPING_KEY);
   const throttling = localThrottling(options.env);
+  const concurrency = localConcurrency(options.env);
   const external = options.env.DYNAMODB_ENDPOINT;
   const engine: LocalEngine | undefined = external
     ? undefined
@@ -91,7 +97,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     ) as Record<Group, LambdaHandler>;
     const snapshots = scheduleSnapshots(services);
     return {
-      config, services, handlers, generatedAdminToken, apiMappingKey, throttling,
+      config, services, handlers, generatedAdminToken, apiMappingKey, throttling, concurrency,
       stop: async () => {
         await snapshots.stop();
         await engine?.stop();

@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2, Context } from 'aws-lambda';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { GROUPS, type Group } from '../../lib/http/route.js';
@@ -7,7 +8,12 @@ import { FUNCTION_TIMEOUT_MS } from '../../lib/time-budget.js';
 import { DEFAULT_THROTTLING, type ApiThrottling } from '../../infra/throttling.js';
 import { startHttpServer, type HttpServerOptions, type LocalServer } from '../../scripts/local/http-server.js';
 import { startLocalRuntime, type LocalRuntime } from '../../scripts/local/runtime.js';
-import { localThrottling, TokenBuckets } from '../../scripts/local/aws-limits.js';
+import {
+  API_GATEWAY_MAX_REQUEST_LINE_AND_HEADERS_BYTES,
+  localConcurrency,
+  localThrottling,
+  TokenBuckets,
+} from '../../scripts/local/aws-limits.js';
 import { unique } from '../support/services.js';
 import { resendWhileUnavailable } from '../support/api.js';
 
@@ -144,6 +150,180 @@ describe('the local server at AWS limits, with a synthetic function', () => {
   });
 });
 
+/**
+ * One raw HTTP/1.1 request, byte for byte as given (fetch and node:http add headers of their own),
+ * and the status and body of its answer.
+ */
+function rawRequest(url: string, requestLine: string, headers: Array<[string, string]>): Promise<{ status: number; body: string }> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => {
+      socket.write(`${requestLine}\r\n${headers.map(([name, value]) => `${name}: ${value}\r\n`).join('')}\r\n`);
+    });
+    let answer = '';
+    socket.setEncoding('latin1');
+    socket.on('data', (chunk: string) => (answer += chunk));
+    socket.on('error', reject);
+    socket.on('end', () => {
+      const [head = '', body = ''] = answer.split('\r\n\r\n');
+      resolve({ status: Number(head.split(' ')[1]), body });
+    });
+  });
+}
+
+/** Headers whose names and values, with the request line, add up to exactly `total` bytes. */
+function headersOfSize(requestLine: string, total: number): Array<[string, string]> {
+  const fixed: Array<[string, string]> = [['Host', '127.0.0.1'], ['Connection', 'close']];
+  const used = Buffer.byteLength(requestLine) + fixed.reduce((sum, [name, value]) => sum + name.length + value.length, 0);
+  const padName = 'X-Pad';
+  return [...fixed, [padName, 'p'.repeat(total - used - padName.length)]];
+}
+
+describe("the local server at API Gateway's 10,240-byte request line and headers", () => {
+  const servers: LocalServer[] = [];
+  afterEach(async () => {
+    await Promise.all(servers.splice(0).map((server) => server.close()));
+  });
+  const serve = async (handlers: Record<Group, LambdaHandler>) => {
+    const server = await startHttpServer(handlers, { port: 0 });
+    servers.push(server);
+    return server.url;
+  };
+  const TOO_LARGE = { message: 'Request Header Fields Too Large' };
+  const requestLine = 'GET /api/admin/features HTTP/1.1';
+
+  it('is the number in API Gateway\'s HTTP API quotas', () => {
+    expect(API_GATEWAY_MAX_REQUEST_LINE_AND_HEADERS_BYTES).toBe(10_240);
+  });
+
+  it('hands the function a request of exactly 10,240 bytes (request line, header names and values)', async () => {
+    const { handlers, calls } = synthetic(async () => ({ statusCode: 200, body: '{}' }));
+    const answer = await rawRequest(await serve(handlers), requestLine, headersOfSize(requestLine, 10_240));
+    expect(answer.status).toBe(200);
+    expect(calls).toHaveLength(1);
+  });
+
+  it('answers 431 to one byte more, without running the function', async () => {
+    const { handlers, calls } = synthetic(async () => ({ statusCode: 200, body: '{}' }));
+    const answer = await rawRequest(await serve(handlers), requestLine, headersOfSize(requestLine, 10_241));
+    expect(answer.status).toBe(431);
+    expect(JSON.parse(answer.body)).toEqual(TOO_LARGE);
+    expect(calls).toHaveLength(0);
+  });
+
+  it('counts the request line: a 10 KB query string is refused too, before any route is matched', async () => {
+    const { handlers, calls } = synthetic(async () => ({ statusCode: 200, body: '{}' }));
+    const url = await serve(handlers);
+    const query = `?q=${'a'.repeat(10_300)}`;
+    const known = await fetch(`${url}/api/admin/features${query}`);
+    expect(known.status).toBe(431);
+    expect(await known.json()).toEqual(TOO_LARGE);
+    const unknown = await fetch(`${url}/nowhere${query}`);
+    expect(unknown.status).toBe(431);
+    expect(calls).toHaveLength(0);
+  });
+
+  it('answers a 20 KB cookie (over Node\'s own 16 KB) the same way, with a body', async () => {
+    const { handlers, calls } = synthetic(async () => ({ statusCode: 200, body: '{}' }));
+    const response = await fetch(`${await serve(handlers)}/api/admin/features`, { headers: { cookie: `c=${'x'.repeat(20_000)}` } });
+    expect(response.status).toBe(431);
+    expect(await response.json()).toEqual(TOO_LARGE);
+    expect(calls).toHaveLength(0);
+  });
+});
+
+describe('the local server at Lambda\'s concurrency (LOCAL_CONCURRENCY)', () => {
+  const servers: LocalServer[] = [];
+  afterEach(async () => {
+    await Promise.all(servers.splice(0).map((server) => server.close()));
+  });
+
+  /** A function per group that holds every invocation until `release()`, and records which group ran. */
+  function held() {
+    const running: Group[] = [];
+    let release: () => void = () => undefined;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const waiters: Array<() => void> = [];
+    const handlers = Object.fromEntries(
+      GROUPS.map((group) => [
+        group,
+        (async () => {
+          running.push(group);
+          waiters.splice(0).forEach((wake) => wake());
+          await released;
+          return { statusCode: 200, body: '{}' };
+        }) as unknown as LambdaHandler,
+      ]),
+    ) as Record<Group, LambdaHandler>;
+    /** Resolves once `count` invocations have started. */
+    const started = async (count: number) => {
+      while (running.length < count) await new Promise<void>((wake) => waiters.push(wake));
+    };
+    return { handlers, running, started, release };
+  }
+
+  const serve = async (handlers: Record<Group, LambdaHandler>, options: Partial<HttpServerOptions>) => {
+    const server = await startHttpServer(handlers, { port: 0, ...options });
+    servers.push(server);
+    return server.url;
+  };
+
+  it('throttles an invocation over the function\'s concurrency: 500 Internal Server Error, the function never runs', async () => {
+    const { handlers, running, started, release } = held();
+    const url = await serve(handlers, { concurrency: 2 });
+    try {
+      const first = [fetch(`${url}/api/admin/features`), fetch(`${url}/api/admin/features`)];
+      await started(2);
+      const throttled = await fetch(`${url}/api/admin/features`);
+      expect(throttled.status).toBe(500);
+      expect(await throttled.json()).toEqual(INTERNAL_ERROR);
+      expect(running).toEqual(['features', 'features']);
+      // Another group is another function, with concurrency of its own.
+      const other = fetch(`${url}/api/admin/projects`);
+      await started(3);
+      expect(running[2]).toBe('projects');
+      release();
+      expect((await Promise.all([...first, other])).map((response) => response.status)).toEqual([200, 200, 200]);
+      // Once they are done, the function takes invocations again.
+      expect((await fetch(`${url}/api/admin/features`)).status).toBe(200);
+    } finally {
+      release();
+    }
+  });
+
+  it('frees the slot of a function cut off at its timeout, as Lambda ends the invocation', async () => {
+    const { handlers, calls } = synthetic(() => new Promise(() => {}));
+    const url = await serve(handlers, { concurrency: 1, functionTimeoutMs: 50 });
+    expect((await fetch(`${url}/api/admin/features`)).status).toBe(500);
+    expect((await fetch(`${url}/api/admin/features`)).status).toBe(500);
+    // Both ran (and timed out): the second was not throttled by the first.
+    expect(calls).toHaveLength(2);
+  });
+
+  it('lets every invocation run when no limit is set (the default)', async () => {
+    const { handlers, started, release } = held();
+    const url = await serve(handlers, {});
+    try {
+      const all = Array.from({ length: 20 }, () => fetch(`${url}/api/admin/features`));
+      await started(20);
+      release();
+      expect((await Promise.all(all)).every((response) => response.status === 200)).toBe(true);
+    } finally {
+      release();
+    }
+  });
+
+  it('is off unless LOCAL_CONCURRENCY is a positive whole number', () => {
+    expect(localConcurrency({})).toBeUndefined();
+    expect(localConcurrency({ LOCAL_CONCURRENCY: '' })).toBeUndefined();
+    expect(localConcurrency({ LOCAL_CONCURRENCY: '0' })).toBeUndefined();
+    expect(localConcurrency({ LOCAL_CONCURRENCY: '10' })).toBe(10);
+    for (const bad of ['-1', '1.5', 'ten', '1e3']) {
+      expect(() => localConcurrency({ LOCAL_CONCURRENCY: bad })).toThrow(/LOCAL_CONCURRENCY/);
+    }
+  });
+});
+
 describe('the local token buckets', () => {
   it('refill at the route\'s rate up to its burst, and the account quota caps every route together', () => {
     let now = 0;
@@ -173,9 +353,12 @@ describe('the local runtime at AWS limits, with the real functions', () => {
     runtime = await startLocalRuntime({
       inMemory: true,
       dataDir: '.data',
-      env: { DYNAMODB_ENDPOINT: inject('dynamodb').endpoint, TABLE_NAME: unique('limits'), INIT_ADMIN_API_TOKENS: adminSecret, LOCAL_THROTTLE: '1' },
+      env: {
+        DYNAMODB_ENDPOINT: inject('dynamodb').endpoint, TABLE_NAME: unique('limits'), INIT_ADMIN_API_TOKENS: adminSecret,
+        LOCAL_THROTTLE: '1', LOCAL_CONCURRENCY: '50',
+      },
     });
-    server = await startHttpServer(runtime.handlers, { port: 0, throttling: runtime.throttling });
+    server = await startHttpServer(runtime.handlers, { port: 0, throttling: runtime.throttling, concurrency: runtime.concurrency });
   });
 
   afterAll(async () => {
@@ -186,8 +369,9 @@ describe('the local runtime at AWS limits, with the real functions', () => {
   const post = (path: string, body: string) =>
     fetch(`${server.url}${path}`, { method: 'POST', headers: { authorization: adminSecret, 'content-type': 'application/json' }, body });
 
-  it('takes the stack\'s throttling from LOCAL_THROTTLE', () => {
+  it('takes the stack\'s throttling from LOCAL_THROTTLE, and each function\'s concurrency from LOCAL_CONCURRENCY', () => {
     expect(runtime.throttling).toEqual(DEFAULT_THROTTLING);
+    expect(runtime.concurrency).toBe(50);
   });
 
   it('answers a 7 MB body to a real route as API Gateway does when Lambda refuses it', async () => {
