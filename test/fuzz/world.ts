@@ -4,7 +4,9 @@ import { loadConfig } from '../../lib/config.js';
 import { createServices, type Services } from '../../lib/composition/services.js';
 import { prepareLocalTable } from '../../lib/store/create-table.js';
 import { formatSecret } from '../../lib/tokens/model.js';
+import type { AwsLikeEngine } from '../../scripts/local/aws-like-dynamodb/engine.js';
 import { apiClient, type ApiRequest, type ApiResponse } from '../support/api.js';
+import { faultyEngine } from '../support/gated-engine.js';
 import type { World } from './requests.js';
 import { revisionReader, watchWrites, type WriteWatch } from './store-watch.js';
 import type { PathParameter } from '../../lib/http/path-parameters.js';
@@ -14,32 +16,52 @@ export interface FuzzInstance {
   call: (request: ApiRequest) => Promise<ApiResponse>;
   world: World;
   watch: WriteWatch;
-  /** The SDK revision item as stored, read past the watch. */
+  /** The SDK revision item as stored, read past the watch and the faults. */
   revision: () => Promise<string>;
+  /** The AWS-like engine of this instance's own, between the watch and DynamoDB Local: conflicts, throttling, LOW_FAULTS. */
+  engine: AwsLikeEngine;
+  /** Stops the watch and the engine. */
+  close: () => Promise<void>;
 }
 
 /**
- * A second instance on a table of its own, reached through the write watch, so the fuzz
- * neither sees other tests' writes nor disturbs their data. The table is seeded like a fresh
- * install, then given one of each resource so paths can name things that exist.
+ * A second instance on a table of its own, reached through the write watch and an AWS-like
+ * engine of its own that injects faults (LOW_FAULTS, from `seed`), so the fuzz neither sees
+ * other tests' writes nor disturbs their data. The table is seeded like a fresh install, then
+ * given one of each resource so paths can name things that exist: that setup goes through the
+ * run's engine, without faults, on services of its own with the same configuration.
  */
-export async function fuzzInstance(tableName: string): Promise<FuzzInstance> {
+export async function fuzzInstance(tableName: string, seed: number): Promise<FuzzInstance> {
   const { endpoint } = inject('dynamodb');
   await prepareLocalTable({ region: 'local', endpoint }, tableName);
-  const watch = await watchWrites(endpoint);
-  const services = createServices(
-    loadConfig({ TABLE_NAME: tableName, DYNAMODB_ENDPOINT: watch.endpoint, AWS_REGION: 'local', SECRET_KEY: randomBytes(32).toString('hex') }),
-  );
-  await services.firstStart.ensure();
-  const adminToken = formatSecret(['*'], '*');
-  const clientToken = formatSecret(['*'], 'development');
-  await services.apiTokens.insertKnownSecret(adminToken, { tokenName: 'fuzz-admin', type: 'admin', environment: '*', projects: ['*'] });
-  await services.apiTokens.insertKnownSecret(clientToken, { tokenName: 'fuzz-client', type: 'client', environment: 'development', projects: ['*'] });
-  const call = apiClient(services);
-  const params = await populate(call, adminToken);
-  const everyName = [...new Set(Object.values(params).flat())];
-  const world: World = { adminToken, clientToken, params, names: () => everyName };
-  return { services, call, world, watch, revision: revisionReader(endpoint, tableName) };
+  const engine = await faultyEngine(seed);
+  let watch: WriteWatch | undefined;
+  try {
+    watch = await watchWrites(engine.endpoint);
+    const settings = { TABLE_NAME: tableName, AWS_REGION: 'local', SECRET_KEY: randomBytes(32).toString('hex') };
+    const setup = createServices(loadConfig({ ...settings, DYNAMODB_ENDPOINT: endpoint }));
+    await setup.firstStart.ensure();
+    const adminToken = formatSecret(['*'], '*');
+    const clientToken = formatSecret(['*'], 'development');
+    await setup.apiTokens.insertKnownSecret(adminToken, { tokenName: 'fuzz-admin', type: 'admin', environment: '*', projects: ['*'] });
+    await setup.apiTokens.insertKnownSecret(clientToken, { tokenName: 'fuzz-client', type: 'client', environment: 'development', projects: ['*'] });
+    const params = await populate(apiClient(setup), adminToken);
+    const everyName = [...new Set(Object.values(params).flat())];
+    const world: World = { adminToken, clientToken, params, names: () => everyName };
+    const services = createServices(loadConfig({ ...settings, DYNAMODB_ENDPOINT: watch.endpoint }));
+    const opened = watch;
+    return {
+      services, call: apiClient(services), world, watch, engine, revision: revisionReader(endpoint, tableName),
+      close: async () => {
+        await opened.close();
+        await engine.stop();
+      },
+    };
+  } catch (error) {
+    await watch?.close();
+    await engine.stop();
+    throw error;
+  }
 }
 
 /** Known values for every path parameter: a new parameter in lib/http/path-parameters.ts must get some here. */

@@ -1,5 +1,5 @@
 import { inject } from 'vitest';
-import { startAwsLikeDynamoDb, type AwsLikeEngine } from '../../scripts/local/aws-like-dynamodb/engine.js';
+import { startAwsLikeDynamoDb, type AwsLikeEngine, type AwsLikeOptions, type AwsLikeStats } from '../../scripts/local/aws-like-dynamodb/engine.js';
 
 export interface Gate {
   /** Resolves once the engine holds the transaction's items. */
@@ -41,4 +41,26 @@ export async function gatedEngine(): Promise<{ engine: AwsLikeEngine; holdNext: 
       await engine.stop();
     },
   };
+}
+
+/**
+ * What the fuzz and concurrency suites inject: 2 % of DynamoDB requests answered
+ * InternalServerError (the SDK tries each call twice locally, so about 1 call in 2,500 fails
+ * for good and the service must answer 503 with Retry-After, having written nothing), and 5 %
+ * delayed by 5 ms, which reorders concurrent requests. Conflicts and throttling are always on.
+ */
+export const LOW_FAULTS = { faultRate: 0.02, latencyRate: 0.05, latencyMs: 5 } as const;
+
+/**
+ * An AWS-like engine of the suite's own in front of DynamoDB Local itself (never the run's
+ * engine), injecting LOW_FAULTS from `seed`; the caller stops it in afterAll.
+ */
+export function faultyEngine(seed: number, options: Partial<AwsLikeOptions> = {}): Promise<AwsLikeEngine> {
+  return startAwsLikeDynamoDb({ target: inject('dynamodbLocal').endpoint, seed, ...LOW_FAULTS, ...options });
+}
+
+/** The engine's refusals between two snapshots: faults, throttles and conflicts it answered. */
+export function refusalsBetween(before: AwsLikeStats, after: AwsLikeStats): number {
+  const count = (stats: AwsLikeStats) => stats.faults + stats.throttled + stats.cancelledTransactions + stats.singleItemConflicts;
+  return count(after) - count(before);
 }
