@@ -3,6 +3,8 @@ import { segmentIdsOf, strategyTypeNamesOf, type Feature } from './model.js';
 import { builtInStrategyType } from '../strategies/model.js';
 import type { CommitOutcome, FeatureCommit, FeatureStore, FeatureWrite } from './store.js';
 import { eventItem } from '../events/dynamo-store.js';
+import { DynamoFeatureCounts, totalOf } from '../projects/dynamo-feature-counts.js';
+import { unresolvedConflict } from '../store/error-translation.js';
 import { queryCollection } from '../store/query.js';
 import type { DynamoRevisionStore } from '../store/revision-store.js';
 import { keys } from '../store/table-design.js';
@@ -21,6 +23,7 @@ export class DynamoFeatureStore implements FeatureStore {
     private readonly db: DynamoDBDocumentClient,
     private readonly tableName: string,
     private readonly revisions: DynamoRevisionStore,
+    private readonly featureCounts: DynamoFeatureCounts = new DynamoFeatureCounts(db, tableName),
   ) {}
 
   async get(name: string): Promise<Feature | undefined> {
@@ -35,25 +38,34 @@ export class DynamoFeatureStore implements FeatureStore {
   }
 
   async commit(change: FeatureCommit): Promise<CommitOutcome> {
-    const planned: Array<{ item: TransactWriteItem; meaning: ItemMeaning }> = [
-      ...change.writes.map((write) => ({ item: this.featureItem(write), meaning: { kind: 'feature', write } as const })),
-      ...this.segmentItems(change.writes),
-      ...this.strategyTypeItems(change.writes),
-      ...this.projectItems(change.projectFeatureCounts ?? {}),
-      ...(change.events ?? []).map((event) => ({
-        item: eventItem(this.tableName, event),
-        meaning: { kind: 'event' } as const,
-      })),
-    ];
-    // Another writer of the same aggregate wins the race: re-read and recompute (the service's
-    // optimistic retry) rather than resend a transaction whose version is about to be stale.
-    const lostRace = (index: number) => {
-      const meaning = planned[index]?.meaning;
-      return meaning?.kind === 'feature' && meaning.write.before !== undefined;
-    };
-    const outcome = await this.revisions.commit(planned.map((entry) => entry.item), { lostRace });
-    if (outcome.ok) return { ok: true };
-    return explain(planned[outcome.failedIndex]?.meaning);
+    // A project count's condition that fails was decided on a read that is now stale (a new
+    // limit, a concurrent create into a limited project, a project from before ADR 14):
+    // read the counts again and decide again, a few times.
+    for (let round = 1; ; round += 1) {
+      const counted = await this.projectItems(change.projectFeatureCounts ?? {}, round > 1);
+      if ('refused' in counted) return counted.refused;
+      const planned: Array<{ item: TransactWriteItem; meaning: ItemMeaning }> = [
+        ...change.writes.map((write) => ({ item: this.featureItem(write), meaning: { kind: 'feature', write } as const })),
+        ...this.segmentItems(change.writes),
+        ...this.strategyTypeItems(change.writes),
+        ...counted.planned,
+        ...(change.events ?? []).map((event) => ({
+          item: eventItem(this.tableName, event),
+          meaning: { kind: 'event' } as const,
+        })),
+      ];
+      // Another writer of the same aggregate wins the race: re-read and recompute (the service's
+      // optimistic retry) rather than resend a transaction whose version is about to be stale.
+      const lostRace = (index: number) => {
+        const meaning = planned[index]?.meaning;
+        return meaning?.kind === 'feature' && meaning.write.before !== undefined;
+      };
+      const outcome = await this.revisions.commit(planned.map((entry) => entry.item), { lostRace });
+      if (outcome.ok) return { ok: true };
+      const meaning = planned[outcome.failedIndex]?.meaning;
+      if (meaning?.kind !== 'project') return explain(meaning);
+      if (round >= COUNT_ROUNDS) throw unresolvedConflict(new Error(`project ${meaning.project}'s feature count kept changing`));
+    }
   }
 
   private featureItem({ before, after }: FeatureWrite): TransactWriteItem {
@@ -133,31 +145,43 @@ export class DynamoFeatureStore implements FeatureStore {
     }));
   }
 
-  /** The project's count of active features moves with them; a create may not pass the limit. */
-  private projectItems(
+  /**
+   * The items that move each project's count of active features (lib/projects/dynamo-feature-counts.ts).
+   * A create the limit applies to reads the count first and is refused here when it would pass
+   * the limit; so is every change once a condition failed (`fresh`), which also gives a project
+   * from before ADR 14 its shards.
+   */
+  private async projectItems(
     counts: NonNullable<FeatureCommit['projectFeatureCounts']>,
-  ): Array<{ item: TransactWriteItem; meaning: ItemMeaning }> {
-    return Object.entries(counts)
-      .filter(([, { delta }]) => delta !== 0)
-      .map(([project, { delta, limit }]) => {
-        const capped = delta > 0 && limit !== null;
-        return {
-          item: {
-            Update: {
-              TableName: this.tableName,
-              Key: keys.project(project),
-              UpdateExpression: 'ADD featureCount :delta',
-              ConditionExpression: capped
-                ? 'attribute_exists(pk) AND (attribute_not_exists(featureCount) OR featureCount <= :max)'
-                : 'attribute_exists(pk)',
-              ExpressionAttributeValues: { ':delta': delta, ...(capped ? { ':max': (limit as number) - delta } : {}) },
-            },
-          },
-          meaning: { kind: 'project', project, delta },
-        };
-      });
+    fresh: boolean,
+  ): Promise<{ planned: Array<{ item: TransactWriteItem; meaning: ItemMeaning }> } | { refused: CommitOutcome }> {
+    const planned: Array<{ item: TransactWriteItem; meaning: ItemMeaning }> = [];
+    for (const [project, { delta, applyLimit }] of Object.entries(counts)) {
+      if (delta === 0) continue;
+      const meaning = { kind: 'project', project, delta } as const;
+      const creates = delta > 0 && applyLimit;
+      if (!creates && !fresh) {
+        planned.push({ item: this.featureCounts.changeItem(project, delta, { kind: 'exists' }), meaning });
+        continue;
+      }
+      const state = await this.featureCounts.ensure(project);
+      if (!state) return { refused: { ok: false, reason: 'project-missing', project } };
+      if (!creates) {
+        planned.push({ item: this.featureCounts.changeItem(project, delta, { kind: 'exists' }), meaning });
+      } else if (state.limit === null) {
+        planned.push({ item: this.featureCounts.changeItem(project, delta, { kind: 'unlimited' }), meaning });
+      } else if (totalOf(state) + delta > state.limit) {
+        return { refused: { ok: false, reason: 'feature-limit', project } };
+      } else {
+        planned.push({ item: this.featureCounts.changeItem(project, delta, { kind: 'within-limit', state }), meaning });
+      }
+    }
+    return { planned };
   }
 }
+
+/** How often a commit decides its project counts again after one of their conditions failed. */
+const COUNT_ROUNDS = 4;
 
 function explain(meaning: ItemMeaning | undefined): CommitOutcome {
   switch (meaning?.kind) {
@@ -170,8 +194,6 @@ function explain(meaning: ItemMeaning | undefined): CommitOutcome {
       return { ok: false, reason: 'segment-missing', segmentId: meaning.segmentId };
     case 'strategy-type':
       return { ok: false, reason: 'strategy-type-missing', strategyType: meaning.name };
-    case 'project':
-      return { ok: false, reason: meaning.delta > 0 ? 'feature-limit' : 'project-missing', project: meaning.project };
     default:
       throw new Error('A feature transaction failed on an item that has no condition');
   }

@@ -57,7 +57,7 @@ export class FeatureLifecycleService {
     return this.aggregates.apply(actor, async () => ({
       commit: {
         writes: [{ before: undefined, after: feature }],
-        projectFeatureCounts: { [project.id]: { delta: 1, limit: project.featureLimit } },
+        projectFeatureCounts: { [project.id]: { delta: 1, applyLimit: true } },
       },
       result: feature,
     }));
@@ -141,7 +141,7 @@ export class FeatureLifecycleService {
       const writes = await this.archiveWrites(features, archiving, read);
       if (writes.length > BATCH_WRITES) throw new ValidationFailed(`features: archive at most ${BATCH_WRITES} features per call`);
       return {
-        commit: { writes, projectFeatureCounts: { [projectId]: { delta: -features.length, limit: null } } },
+        commit: { writes, projectFeatureCounts: { [projectId]: { delta: -features.length, applyLimit: false } } },
         result: undefined,
       };
     });
@@ -157,7 +157,7 @@ export class FeatureLifecycleService {
       );
       const write = replaced(before, { ...before, archived: false, archivedAt: null, environments });
       return {
-        commit: { writes: [write], projectFeatureCounts: { [before.project]: { delta: 1, limit: null } } },
+        commit: { writes: [write], projectFeatureCounts: { [before.project]: { delta: 1, applyLimit: false } } },
         result: write.after,
       };
     });

@@ -15,8 +15,12 @@ export interface FeatureWrite {
 
 export interface FeatureCommit {
   writes: FeatureWrite[];
-  /** Moves the project's count of active features (featureLimit) in the same transaction. */
-  projectFeatureCounts?: Record<string, { delta: number; limit: number | null }>;
+  /**
+   * Moves each named project's count of active features in the same transaction. `applyLimit`:
+   * the project's feature limit applies (creates and imports; not revive, as in Unleash). The
+   * store checks the limit as stored at commit, not as the caller last read it.
+   */
+  projectFeatureCounts?: Record<string, { delta: number; applyLimit: boolean }>;
   /** Change events, written in the same transaction. */
   events?: ChangeEvent[];
 }

@@ -1,5 +1,6 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { FirstStartData, SeedStore } from './first-start.js';
+import { DynamoFeatureCounts } from '../projects/dynamo-feature-counts.js';
 import { projectItem } from '../projects/dynamo-store.js';
 import { keys } from '../store/table-design.js';
 import { transactWrite, type TransactWriteItem } from '../store/transact.js';
@@ -26,6 +27,7 @@ export class DynamoSeedStore implements SeedStore {
         },
       },
       put(projectItem(data.project)),
+      ...new DynamoFeatureCounts(this.db, this.tableName).newProjectItems(data.project.id, data.project.featureLimit),
       ...data.environments.map((environment) => put({ ...keys.environment(environment.name), ...environment })),
       ...data.contextFields.map((field) => put({ ...keys.contextField(field.name), ...field })),
       ...data.tagTypes.map((type) => put({ ...keys.tagType(type.name), ...type })),

@@ -59,9 +59,9 @@ export class ProjectService {
 
   /** The project, or NotFound. */
   async getProject(id: string): Promise<Project> {
-    const stored = await this.store.get(id);
-    if (!stored) throw projectNotFound(id);
-    return stored.project;
+    const project = await this.store.get(id);
+    if (!project) throw projectNotFound(id);
+    return project;
   }
 
   /** Health always covers the active features, whichever ones are listed. */

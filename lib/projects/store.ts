@@ -1,6 +1,6 @@
 import type { DefaultStrategy, Project, ProjectSettings } from './model.js';
 
-/** A project as stored, with the count of its active features that the feature store keeps. */
+/** A project as listed, with the count of its active features that the feature store keeps. */
 export interface StoredProject {
   project: Project;
   /** Non-archived features; the feature store moves it in the same transaction as the features. */
@@ -16,7 +16,7 @@ export type EnvironmentUnlinkOutcome = 'done' | 'project-missing' | 'not-added' 
  */
 export interface ProjectStore {
   list(): Promise<StoredProject[]>;
-  get(id: string): Promise<StoredProject | undefined>;
+  get(id: string): Promise<Project | undefined>;
   /** Answers false when the id is taken. The feature count starts at zero. */
   insert(project: Project, actor: string): Promise<boolean>;
   /** Replaces the settings only (the feature count and environments stay); false when missing. */

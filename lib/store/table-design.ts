@@ -21,6 +21,9 @@
  * | get a feature (aggregate) by name  | pk = FEATURES, sk = FEATURE#<name>                 | table |
  * | list all features (SDK payload)    | pk = FEATURES, begins_with(sk, FEATURE#)           | table |
  * | get / list projects                | pk = PROJECTS, sk = PROJECT#<id> / begins_with     | table |
+ * | a project's feature count (shards) | pk = PROJECTS, begins_with(sk, FEATURE_COUNT#<id>#) | table |
+ * | every project's feature count      | pk = PROJECTS, begins_with(sk, FEATURE_COUNT#)     | table |
+ * | move one shard of a project's count | pk = PROJECTS, sk = FEATURE_COUNT#<id>#<00..15>   | table |
  * | get / list environments            | pk = ENVIRONMENTS, sk = ENVIRONMENT#<name> / …     | table |
  * | get / list segments                | pk = SEGMENTS, sk = SEGMENT#<id, 10 digits> / …    | table |
  * | is a segment name taken (guard)    | pk = SEGMENT_NAMES, sk = SEGMENT_NAME#<name>       | table |
@@ -100,6 +103,16 @@ export const keys = {
 
   project: (id: string): ItemKey => ({ pk: 'PROJECTS', sk: `PROJECT#${id}` }),
   projects: (): CollectionPrefix => ({ pk: 'PROJECTS', skPrefix: 'PROJECT#' }),
+  /**
+   * The shards of a project's count of active features (ADR 14; lib/projects/dynamo-feature-counts.ts).
+   * A project id never holds `#`, so the closing `#` keeps project `a` from matching `a-b`.
+   */
+  projectFeatureCount: (id: string, shard: number): ItemKey => ({
+    pk: 'PROJECTS',
+    sk: `FEATURE_COUNT#${id}#${String(shard).padStart(2, '0')}`,
+  }),
+  projectFeatureCounts: (id: string): CollectionPrefix => ({ pk: 'PROJECTS', skPrefix: `FEATURE_COUNT#${id}#` }),
+  allProjectFeatureCounts: (): CollectionPrefix => ({ pk: 'PROJECTS', skPrefix: 'FEATURE_COUNT#' }),
 
   environment: (name: string): ItemKey => ({ pk: 'ENVIRONMENTS', sk: `ENVIRONMENT#${name}` }),
   environments: (): CollectionPrefix => ({ pk: 'ENVIRONMENTS', skPrefix: 'ENVIRONMENT#' }),

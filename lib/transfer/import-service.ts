@@ -63,7 +63,7 @@ export class ImportService {
         }
         const created = writes.filter((w) => !w.before).length;
         return {
-          commit: { writes, projectFeatureCounts: { [project.id]: { delta: created, limit: project.featureLimit } } },
+          commit: { writes, projectFeatureCounts: { [project.id]: { delta: created, applyLimit: true } } },
           result: undefined,
         };
       });

@@ -53,7 +53,7 @@ export async function storeFeature(services: Services, project: string, override
   };
   const outcome = await services.featureStore.commit({
     writes: [{ before: undefined, after: feature }],
-    projectFeatureCounts: { [project]: { delta: feature.archived ? 0 : 1, limit: null } },
+    projectFeatureCounts: { [project]: { delta: feature.archived ? 0 : 1, applyLimit: false } },
   });
   if (!outcome.ok) throw new Error(`feature not stored: ${JSON.stringify(outcome)}`);
   return feature;
