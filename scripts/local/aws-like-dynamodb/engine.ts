@@ -34,10 +34,17 @@ import { seededRandom } from './random.js';
 export interface AwsLikeOptions {
   /** DynamoDB Local's URL. */
   target: string;
-  /** The least time a transaction holds its items; default 5 ms. */
+  /** How long a transaction holds its items; default 5 ms. */
   transactionHoldMs?: number;
+  /** How long a single-item write (PutItem, UpdateItem, DeleteItem, each of a BatchWriteItem) holds its items; default 2 ms. */
+  writeHoldMs?: number;
   /** Share of requests answered InternalServerError (not forwarded); default 0. */
   faultRate?: number;
+  /**
+   * Requests answered InternalServerError (not forwarded) besides `faultRate`'s: a test picks
+   * the very request that fails (by operation and body), so a fault lands where it means to.
+   */
+  faultWhen?: (operation: string, body: Record<string, any>) => boolean;
   /** Share of requests delayed by `latencyMs` before anything else; default 0. */
   latencyRate?: number;
   latencyMs?: number;
@@ -135,6 +142,7 @@ export async function startAwsLikeDynamoDb(options: AwsLikeOptions): Promise<Aws
   const random = seededRandom(options.seed ?? 1);
   const meter = new CapacityMeter(options.now ?? Date.now, options.limits ?? { read: PARTITION_READ_UNITS_PER_SECOND, write: PARTITION_WRITE_UNITS_PER_SECOND });
   const holdMs = options.transactionHoldMs ?? 5;
+  const writeHoldMs = options.writeHoldMs ?? 2;
   const schemas = new Map<string, Promise<KeySchema>>();
   const stats: AwsLikeStats = {
     requests: 0, cancelledTransactions: 0, conflictReasons: 0, singleItemConflicts: 0, throttled: 0, faults: 0, delayed: 0,
@@ -216,16 +224,20 @@ export async function startAwsLikeDynamoDb(options: AwsLikeOptions): Promise<Aws
     }
   };
 
-  /** Holds `keys` as `kind` while DynamoDB Local works, at least `minimum` ms. */
-  async function holding(kind: HolderKind, keys: string[], minimum: number, work: () => Promise<Forwarded>) {
+  /**
+   * Holds `keys` as `kind` for `holdFor` ms (and, for a transaction, until a test's gate opens),
+   * then answers once DynamoDB Local has too. The hold is a fixed model of how long DynamoDB
+   * works on a request, not how long DynamoDB Local takes: that grows with this machine's load
+   * (Local runs every request on one engine; DynamoDB does not), and conflicts that came from a
+   * busy laptop would make the tests depend on its speed. Local applies requests one at a time,
+   * so a request it is still working on after its hold is over is only ordered, never lost.
+   */
+  async function holding(kind: HolderKind, keys: string[], holdFor: number, work: () => Promise<Forwarded>) {
     const holder = inFlight.claim(kind, keys);
-    try {
-      const held = kind === 'write' ? undefined : options.hold?.(kind === 'transact-write' ? 'TransactWriteItems' : 'TransactGetItems');
-      const [answer] = await Promise.all([work(), minimum > 0 ? sleep(minimum) : undefined, held]);
-      return { answer: answer as Forwarded, touched: holder.touched };
-    } finally {
-      inFlight.release(holder);
-    }
+    const gate = kind === 'write' ? undefined : options.hold?.(kind === 'transact-write' ? 'TransactWriteItems' : 'TransactGetItems');
+    const held = Promise.all([holdFor > 0 ? sleep(holdFor) : undefined, gate]).finally(() => inFlight.release(holder));
+    const [answer] = await Promise.all([work(), held]);
+    return { answer, touched: holder.touched };
   }
 
   async function transactWrite(headers: IncomingHttpHeaders, raw: Buffer, body: Body, res: ServerResponse) {
@@ -299,7 +311,7 @@ export async function startAwsLikeDynamoDb(options: AwsLikeOptions): Promise<Aws
       return send(res, throttling('TableWriteKeyRangeThroughputExceeded', schema.arn));
     }
     meter.consume(partition, 'write', units);
-    const { answer } = await holding('write', [id], 0, () => forward(headers, raw));
+    const { answer } = await holding('write', [id], writeHoldMs, () => forward(headers, raw));
     pass(res, answer);
   }
 
@@ -313,7 +325,7 @@ export async function startAwsLikeDynamoDb(options: AwsLikeOptions): Promise<Aws
         meter.consume(partitionOf(table, schema, item), 'write', writeUnits(itemSize(item)));
       }
     }
-    const { answer } = await holding('write', ids, 0, () => forward(headers, raw));
+    const { answer } = await holding('write', ids, writeHoldMs, () => forward(headers, raw));
     pass(res, answer);
   }
 
@@ -375,6 +387,10 @@ export async function startAwsLikeDynamoDb(options: AwsLikeOptions): Promise<Aws
       body = JSON.parse(raw.toString() || '{}') as Body;
     } catch {
       return pass(res, await forward(req.headers, raw));
+    }
+    if (options.faultWhen?.(op, body)) {
+      stats.faults += 1;
+      return send(res, internalServerError());
     }
     try {
       await Promise.all(tablesOf(op, body).map((table) => schemaOf(table, req.headers)));
