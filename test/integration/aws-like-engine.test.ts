@@ -240,6 +240,18 @@ describe('injected faults', () => {
     expect(await outcomes(42)).toEqual(first);
   });
 
+  it('answers InternalServerError to exactly the requests faultWhen picks, and forwards the others', async () => {
+    const [a, b] = [unique('a'), unique('b')];
+    const aws = await engine({ faultWhen: (operation, body) => operation === 'PutItem' && body.Item?.pk?.S === b });
+    const db = client(aws.endpoint, 2);
+    await db.send(new PutItemCommand({ TableName: table, Item: key(a) }));
+    const error = await rejection(db.send(new PutItemCommand({ TableName: table, Item: key(b) })));
+
+    expect(error).toBeInstanceOf(InternalServerError);
+    expect(aws.stats()).toMatchObject({ requests: 3, faults: 2 });
+    expect((await db.send(new GetItemCommand({ TableName: table, Key: key(b) }))).Item).toBeUndefined();
+  });
+
   it('delays requests at the latency rate', async () => {
     const aws = await engine({ latencyRate: 1, latencyMs: 1 });
     await client(aws.endpoint).send(new GetItemCommand({ TableName: table, Key: key('none') }));

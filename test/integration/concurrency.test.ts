@@ -95,15 +95,22 @@ describe('50 parallel writers on one feature', () => {
 });
 
 describe('parallel creates with one name', () => {
-  it('give exactly one success; the others are told the name exists (or to try again: 503 with Retry-After)', async () => {
+  it('give exactly one success; the others are told the name exists', async () => {
     const name = unique('twin');
+    const unavailable: ApiResponse[] = [];
+    const create = async () => {
+      const res = await race({ method: 'POST', path: '/api/admin/projects/default/features', token, body: { name } });
+      if (res.status === 503) unavailable.push(res);
+      return res;
+    };
 
-    const answers = await Promise.all(
-      Array.from({ length: 20 }, () => race({ method: 'POST', path: '/api/admin/projects/default/features', token, body: { name } })),
-    );
+    // A client told 503 (nothing was written) sends again after Retry-After; a 503 that had in
+    // fact created the feature would show as no success at all.
+    const answers = await Promise.all(Array.from({ length: 20 }, () => resendWhileUnavailable(create)));
 
+    expect(unavailable.filter((res) => !retryable503(res)).map((res) => res.text)).toEqual([]);
     expect(answers.filter((res) => res.status === 201)).toHaveLength(1);
-    expect(answers.filter((res) => res.status !== 201 && res.status !== 409 && !retryable503(res)).map((res) => `${res.status} ${res.text}`)).toEqual([]);
+    expect(answers.filter((res) => res.status === 409)).toHaveLength(19);
     expect(new Set(answers.filter((res) => res.status === 409).map((res) => res.body.name))).toEqual(new Set(['NameExistsError']));
     expect((await stored(name)).name).toBe(name);
   });
@@ -142,5 +149,35 @@ describe('batch calls racing with edits', () => {
     for (const name of others) expect((await stored(name)).stale).toBe(true);
     for (const name of all) expect((await stored(name)).version).toBeGreaterThan(versions.get(name) as number);
     await expectConsistent(all);
+  });
+});
+
+describe('a fault after the commit', () => {
+  // Known bug (issue 13, reported to the lead; lib/features is not this test's to change): the
+  // answer of an admin write is built from reads made after its transaction committed
+  // (featureWire → views.contextsFor: last-seen, project, environments). When one of those fails
+  // for good the client is told 503 "try again", and nothing says the change was made. A 503 must
+  // mean "nothing was changed". `it.fails` until the write's answer no longer depends on reads after
+  // the commit (or a failing one answers the committed change); then make it `it`.
+  it.fails('a 503 answer to switching an environment on leaves it off', async () => {
+    const feature = await steps.createFeature('default', unique('after-commit'));
+    let committed = false;
+    const engine = await faultyEngine(SEED, {
+      faultRate: 0, latencyRate: 0,
+      faultWhen: (operation) => {
+        if (operation === 'TransactWriteItems') committed = true;
+        else if (committed && (operation === 'Query' || operation === 'GetItem')) return true;
+        return false;
+      },
+    });
+    try {
+      const res = await apiClient(testServices({ DYNAMODB_ENDPOINT: engine.endpoint }))({
+        method: 'POST', path: `${steps.base('default', feature)}/environments/development/on`, token,
+      });
+      const enabled = (await stored(feature)).environments.development?.enabled;
+      expect({ status: res.status, enabled }).toEqual(res.status === 503 ? { status: 503, enabled: false } : { status: 200, enabled: true });
+    } finally {
+      await engine.stop();
+    }
   });
 });
