@@ -3,26 +3,51 @@ import { ServiceUnavailable } from './errors.js';
 import { WRITE_BUDGET_MS } from './time-budget.js';
 
 /**
- * When the current admin request's time is up, set once per request by the HTTP chain, so that
- * every write can be checked against it in one place (lib/store/late-writes.ts) rather than
- * by every store. It travels in the async context because the check sits in a DynamoDB client
- * middleware, which no argument reaches. Everything else a service needs, who acts included,
- * it receives as arguments.
+ * Two facts about the current admin request that its writes need: when its time is up (set once
+ * by the HTTP chain) and whether one of its writes has landed (set by the DynamoDB client), both
+ * kept in one place (lib/store/late-writes.ts) rather than by every store. They travel in the
+ * async context because that check sits in a DynamoDB client middleware, which no argument
+ * reaches. Everything else a service needs, who acts included, it receives as arguments.
  *
  * The SDK API runs without it: AsyncLocalStorage turns on async hooks for the whole process, a
  * cost on every promise of every poll (see RouterOptions.keepsDeadline).
  */
-const deadlines = new AsyncLocalStorage<number>();
+interface RequestWrites {
+  /** Epoch milliseconds at which the function is stopped. */
+  deadline: number;
+  /** A write of this request has been stored. */
+  landed: boolean;
+}
 
-/** Runs `work` with `deadline` (epoch milliseconds at which the function is stopped). */
-export function runWithDeadline<T>(deadline: number, work: () => Promise<T>): Promise<T> {
-  return deadlines.run(deadline, work);
+const requests = new AsyncLocalStorage<RequestWrites>();
+
+/**
+ * Runs `work` with `deadline` (epoch milliseconds at which the function is stopped). A 503
+ * "nothing was changed" thrown after one of its writes landed is answered as what it is: some
+ * of the change was stored (a read after the commit failed, or a later batch could not be written).
+ */
+export async function runWithDeadline<T>(deadline: number, work: () => Promise<T>): Promise<T> {
+  const request: RequestWrites = { deadline, landed: false };
+  try {
+    return await requests.run(request, work);
+  } catch (error) {
+    if (request.landed && error instanceof ServiceUnavailable && !(error instanceof WrittenBeforeFailure)) {
+      throw new WrittenBeforeFailure(error);
+    }
+    throw error;
+  }
+}
+
+/** Called by the DynamoDB client after a write of the current request was stored. */
+export function noteWriteLanded(): void {
+  const request = requests.getStore();
+  if (request) request.landed = true;
 }
 
 /** Milliseconds the current request has left; undefined outside a request (start-up, jobs, the SDK API). */
 export function timeLeft(): number | undefined {
-  const deadline = deadlines.getStore();
-  return deadline === undefined ? undefined : deadline - Date.now();
+  const request = requests.getStore();
+  return request === undefined ? undefined : request.deadline - Date.now();
 }
 
 /**
@@ -38,5 +63,12 @@ export function hasTimeToWrite(): boolean {
 export class TooLateToWrite extends ServiceUnavailable {
   constructor() {
     super('The request ran out of time before its change could be written safely; nothing was changed. Try again.');
+  }
+}
+
+/** A failure after some of the request's change was stored: the client must look before it resends. */
+export class WrittenBeforeFailure extends ServiceUnavailable {
+  constructor(cause: ServiceUnavailable) {
+    super('Some or all of this change was stored before the request failed; check the current state before sending it again.', { cause });
   }
 }

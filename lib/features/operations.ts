@@ -8,9 +8,19 @@ import type { featureRoutes } from './routes.js';
 import type { FeatureViews } from './views.js';
 import { toFeatureWire, toProjectFeatureItemWire, toStrategyWire } from './wire.js';
 
-/** A feature as the feature endpoints show it: with its environments' views and last-seen time. */
+/**
+ * A feature as the feature endpoints show it, with its environments' views and last-seen time.
+ * For a write, the view's context is read before the write: once a change is stored nothing may
+ * fail, or the client would be told "try again" about a change that was made.
+ */
 function featureWire(views: FeatureViews) {
-  return async (feature: Feature) => toFeatureWire(feature, await views.contextFor(feature));
+  return {
+    read: async (feature: Feature) => toFeatureWire(feature, await views.contextFor(feature.project, feature.name)),
+    written: async (projectId: string, featureName: string, write: () => Promise<Feature>) => {
+      const context = await views.contextFor(projectId, featureName);
+      return toFeatureWire(await write(), context);
+    },
+  };
 }
 
 /** A feature's life (routes.ts): create, read, describe, patch, mark stale, archive, revive, delete. */
@@ -29,8 +39,10 @@ export const featureOperations = ({ features }: Services): OperationsFor<typeof 
       const contexts = await views.contextsFor(selected);
       return { body: { version: 2, features: selected.map((f, i) => toProjectFeatureItemWire(f, contexts[i] as (typeof contexts)[number])) } };
     },
-    createFeature: async ({ params, body, caller }) => ({ body: await wire(await lifecycle.create(params.projectId, body, caller.tokenName)) }),
-    getFeature: async ({ params }) => ({ body: await wire(await lifecycle.get(params.projectId, params.featureName)) }),
+    createFeature: async ({ params, body, caller }) => ({
+      body: await wire.written(params.projectId, body.name, () => lifecycle.create(params.projectId, body, caller.tokenName)),
+    }),
+    getFeature: async ({ params }) => ({ body: await wire.read(await lifecycle.get(params.projectId, params.featureName)) }),
     updateFeature: async ({ params, body, caller }) => {
       if (body.name !== undefined && body.name !== params.featureName) {
         throw new ValidationFailed(`name: must match the feature in the path (${params.featureName})`);
@@ -38,10 +50,14 @@ export const featureOperations = ({ features }: Services): OperationsFor<typeof 
       if (body.archived !== undefined) {
         throw new ValidationFailed('archived: archive or revive a feature with its own endpoints');
       }
-      return { body: await wire(await lifecycle.update(params.projectId, params.featureName, body, caller.tokenName)) };
+      return {
+        body: await wire.written(params.projectId, params.featureName, () =>
+          lifecycle.update(params.projectId, params.featureName, body, caller.tokenName)),
+      };
     },
     patchFeature: async ({ params, body, caller }) => ({
-      body: await wire(await lifecycle.patch(params.projectId, params.featureName, body, caller.tokenName)),
+      body: await wire.written(params.projectId, params.featureName, () =>
+        lifecycle.patch(params.projectId, params.featureName, body, caller.tokenName)),
     }),
     archiveFeature: async ({ params, caller }) => {
       await lifecycle.get(params.projectId, params.featureName);
@@ -95,8 +111,12 @@ export const featureEnvironmentOperations = ({ features }: Services): Operations
       await strategies.remove(envRef(params), params.strategyId, caller.tokenName);
       return {};
     },
-    enableFeatureEnvironment: async ({ params, caller }) => ({ body: await wire(await strategies.turnOn(envRef(params), caller.tokenName)) }),
-    disableFeatureEnvironment: async ({ params, caller }) => ({ body: await wire(await strategies.turnOff(envRef(params), caller.tokenName)) }),
+    enableFeatureEnvironment: async ({ params, caller }) => ({
+      body: await wire.written(params.projectId, params.featureName, () => strategies.turnOn(envRef(params), caller.tokenName)),
+    }),
+    disableFeatureEnvironment: async ({ params, caller }) => ({
+      body: await wire.written(params.projectId, params.featureName, () => strategies.turnOff(envRef(params), caller.tokenName)),
+    }),
     getEnvironmentVariants: async ({ params }) => ({ body: { version: 1, variants: await variants.get(envRef(params)) } }),
     replaceEnvironmentVariants: async ({ params, body, caller }) => ({
       body: { version: 1, variants: await variants.replace(envRef(params), body, caller.tokenName) },

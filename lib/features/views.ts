@@ -9,11 +9,12 @@ export class FeatureViews {
     private readonly lastSeen: LastSeenReader,
   ) {}
 
-  async contextFor(feature: Feature): Promise<FeatureViewContext> {
-    const project = await this.catalog.project(feature.project);
+  /** The context of one feature of `projectId` (NotFound when the project is missing). */
+  async contextFor(projectId: string, featureName: string): Promise<FeatureViewContext> {
+    const project = await this.catalog.project(projectId);
     const [environments, lastSeen] = await Promise.all([
       this.catalog.environmentsOf(project),
-      this.lastSeen.forFeature(feature.name),
+      this.lastSeen.forFeature(featureName),
     ]);
     return { environments, lastSeen };
   }

@@ -1,6 +1,7 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ServiceUnavailable } from '../errors.js';
-import { hasTimeToWrite, TooLateToWrite } from '../request-deadline.js';
+import { hasTimeToWrite, noteWriteLanded, TooLateToWrite } from '../request-deadline.js';
+import { BOOKKEEPING_PARTITIONS } from './table-design.js';
 
 /** Every DynamoDB call that can change stored data. */
 const WRITES = new Set([
@@ -24,8 +25,10 @@ const OUTCOME_UNKNOWN = new Set(['TimeoutError', 'ETIMEDOUT', 'ECONNRESET', 'EPI
  * forget it. It sits in the finalizeRequest step after the SDK's retry middleware, so it
  * runs before every attempt: a retry after a throttle is refused too when time ran short.
  * A retry after an attempt that timed out is different: that attempt may have landed, and the
- * refusal says so rather than "nothing was changed". Outside an admin request (start-up,
- * jobs, the SDK API) there is no deadline to keep.
+ * refusal says so rather than "nothing was changed". A write that was stored is noted, so a
+ * failure later in the same request is not answered "nothing was changed" either
+ * (lib/request-deadline.ts). Outside an admin request (start-up, jobs, the SDK API) there is no
+ * deadline to keep.
  */
 export function refuseLateWrites(db: DynamoDBDocumentClient): void {
   db.middlewareStack.add(
@@ -34,7 +37,9 @@ export function refuseLateWrites(db: DynamoDBDocumentClient): void {
       const attempts = context as { togglesUnknownOutcome?: boolean };
       if (!hasTimeToWrite()) throw attempts.togglesUnknownOutcome ? new UnconfirmedWrite() : new TooLateToWrite();
       try {
-        return await next(args);
+        const stored = await next(args);
+        if (!onlyBookkeeping(args.input)) noteWriteLanded();
+        return stored;
       } catch (error) {
         if (outcomeUnknown(error)) attempts.togglesUnknownOutcome = true;
         throw error;
@@ -42,6 +47,13 @@ export function refuseLateWrites(db: DynamoDBDocumentClient): void {
     },
     { step: 'finalizeRequest', priority: 'low', name: 'togglesRefuseLateWrites', override: true },
   );
+}
+
+/** A single-item write to a bookkeeping partition (table-design.ts); transactions always count. */
+function onlyBookkeeping(input: unknown): boolean {
+  const { Key, Item } = input as { Key?: { pk?: { S?: string } }; Item?: { pk?: { S?: string } } };
+  const pk = (Key ?? Item)?.pk?.S;
+  return pk !== undefined && BOOKKEEPING_PARTITIONS.has(pk);
 }
 
 class UnconfirmedWrite extends ServiceUnavailable {

@@ -79,6 +79,13 @@ export interface CollectionPrefix {
   skPrefix: string;
 }
 
+/**
+ * Partitions whose writes are the service's own bookkeeping, never part of what a client asked
+ * to change: an id taken from a counter, the instance's identity, a daily insight snapshot
+ * written while reading. A request that failed after writing only these changed nothing.
+ */
+export const BOOKKEEPING_PARTITIONS: ReadonlySet<string> = new Set(['COUNTERS', 'INSTANCE', 'SNAPSHOTS']);
+
 export const keys = {
   strategyType: (name: string): ItemKey => ({ pk: 'STRATEGY_TYPES', sk: `STRATEGY_TYPE#${name}` }),
   strategyTypes: (): CollectionPrefix => ({ pk: 'STRATEGY_TYPES', skPrefix: 'STRATEGY_TYPE#' }),

@@ -153,13 +153,11 @@ describe('batch calls racing with edits', () => {
 });
 
 describe('a fault after the commit', () => {
-  // Known bug (issue 13, reported to the lead; lib/features is not this test's to change): the
-  // answer of an admin write is built from reads made after its transaction committed
-  // (featureWire → views.contextsFor: last-seen, project, environments). When one of those fails
-  // for good the client is told 503 "try again", and nothing says the change was made. A 503 must
-  // mean "nothing was changed". `it.fails` until the write's answer no longer depends on reads after
-  // the commit (or a failing one answers the committed change); then make it `it`.
-  it.fails('a 503 answer to switching an environment on leaves it off', async () => {
+  // Found by the fuzz with faults: the answer of an admin write was built from reads made after its
+  // transaction committed, so a read failing for good told the client 503 "nothing was changed"
+  // about a change that was made. The feature writes now read their answer's context first
+  // (lib/features/operations.ts), and any 503 after a write landed says so (WrittenBeforeFailure).
+  it('a 503 answer to switching an environment on leaves it off', async () => {
     const feature = await steps.createFeature('default', unique('after-commit'));
     let committed = false;
     const engine = await faultyEngine(SEED, {

@@ -1,14 +1,17 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Context } from 'aws-lambda';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ServiceUnavailable } from '../../lib/errors.js';
+import { runWithDeadline, WrittenBeforeFailure } from '../../lib/request-deadline.js';
 import { createDocumentClient } from '../../lib/store/document-client.js';
+import { keys } from '../../lib/store/table-design.js';
 import { FUNCTION_TIMEOUT_MS, WRITE_BUDGET_MS } from '../../lib/time-budget.js';
 import { localContext } from '../../scripts/local/api-gateway-event.js';
 import { adminSession } from '../support/api.js';
 import { featureSteps } from '../support/features.js';
+import { unique } from '../support/services.js';
 
 const { services, call, token } = adminSession();
 const steps = featureSteps(call, token);
@@ -92,5 +95,42 @@ describe('a store that accepts connections but never answers', () => {
 
     await expect(outcome).rejects.toBeInstanceOf(ServiceUnavailable);
     db.destroy();
+  });
+});
+
+describe('a request that fails after one of its writes was stored', () => {
+  const db = () => createDocumentClient({ region: 'local', endpoint: inject('dynamodb').endpoint });
+  const table = () => inject('dynamodb').tableName;
+  const unavailable = () => new ServiceUnavailable('The data store is not reachable right now; try again in a moment');
+  const far = () => Date.now() + FUNCTION_TIMEOUT_MS;
+
+  it('is not answered "nothing was changed": the client is told to check before resending', async () => {
+    const client = db();
+    const failure = await runWithDeadline(far(), async () => {
+      await client.send(new PutCommand({ TableName: table(), Item: { pk: unique('change'), sk: 'item' } }));
+      throw unavailable();
+    }).catch((error: unknown) => error);
+
+    expect(failure).toBeInstanceOf(WrittenBeforeFailure);
+    expect((failure as Error).message).toMatch(/check the current state before sending it again/);
+    client.destroy();
+  });
+
+  it('keeps "nothing was changed" when only bookkeeping (an id counter) or a refused condition was written', async () => {
+    const client = db();
+    const failure = await runWithDeadline(far(), async () => {
+      await client.send(new UpdateCommand({
+        TableName: table(), Key: keys.counter(unique('kind')), UpdateExpression: 'ADD #next :one',
+        ExpressionAttributeNames: { '#next': 'next' }, ExpressionAttributeValues: { ':one': 1 },
+      }));
+      await client.send(new PutCommand({
+        TableName: table(), Item: { pk: unique('refused'), sk: 'item' }, ConditionExpression: 'attribute_exists(pk)',
+      })).catch(() => undefined);
+      throw unavailable();
+    }).catch((error: unknown) => error);
+
+    expect(failure).toBeInstanceOf(ServiceUnavailable);
+    expect(failure).not.toBeInstanceOf(WrittenBeforeFailure);
+    client.destroy();
   });
 });
