@@ -8,6 +8,7 @@ import { docsRoutes } from './docs/routes.js';
 import { environmentRoutes } from './environments/routes.js';
 import { featureEnvironmentRoutes } from './features/environment-routes.js';
 import { featureRelationRoutes } from './features/relation-routes.js';
+import { featureSearchRoutes } from './features/search-routes.js';
 import { transferRoutes } from './transfer/routes.js';
 import { stateRoutes } from './state/routes.js';
 import { featureRoutes } from './features/routes.js';
@@ -32,7 +33,7 @@ export const routeTable = mergeRows(
   instanceRoutes, insightRoutes, docsRoutes, strategyTypeRoutes, apiTokenRoutes, clientRoutes,
   userRoutes, oidcSettingsRoutes, signupTokenRoutes, groupRoutes,
   projectRoutes, environmentRoutes, segmentRoutes, contextFieldRoutes, tagTypeRoutes,
-  featureRoutes, featureEnvironmentRoutes, featureRelationRoutes, transferRoutes, stateRoutes,
+  featureRoutes, featureEnvironmentRoutes, featureRelationRoutes, featureSearchRoutes, transferRoutes, stateRoutes,
 );
 
 export type RouteTable = typeof routeTable;

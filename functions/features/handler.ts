@@ -1,6 +1,7 @@
 import type { Services } from '../../lib/composition/services.js';
 import { contextFieldOperations } from '../../lib/context-fields/operations.js';
 import { featureEnvironmentOperations, featureOperations, featureRelationOperations } from '../../lib/features/operations.js';
+import { featureSearchOperations } from '../../lib/features/search-operations.js';
 import { groupHandler } from '../../lib/composition/group-handler.js';
 import type { GroupOperations } from '../../lib/route-table.js';
 import { segmentOperations } from '../../lib/segments/operations.js';
@@ -12,6 +13,7 @@ export const defineOperations = (services: Services): GroupOperations<'features'
   ...featureOperations(services),
   ...featureEnvironmentOperations(services),
   ...featureRelationOperations(services),
+  ...featureSearchOperations(services),
   ...segmentOperations(services),
   ...contextFieldOperations(services),
   ...tagTypeOperations(services),

@@ -10,6 +10,7 @@ import { FeatureAggregates } from '../features/aggregate.js';
 import { FeatureLifecycleService } from '../features/lifecycle-service.js';
 import type { FeatureCatalog, LastSeenReader } from '../features/ports.js';
 import { FeatureRelationService } from '../features/relation-service.js';
+import { FeatureSearchService } from '../features/search-service.js';
 import type { FeatureStore } from '../features/store.js';
 import { FeatureStrategyService } from '../features/strategy-service.js';
 import { FeatureVariantService } from '../features/variant-service.js';
@@ -124,6 +125,7 @@ function featureServices(featureStore: FeatureStore, catalog: FeatureCatalog, la
     variants: new FeatureVariantService(aggregates, catalog),
     relations: new FeatureRelationService(aggregates, catalog),
     views: new FeatureViews(catalog, lastSeen),
+    search: new FeatureSearchService(featureStore, catalog, lastSeen),
   };
 }
 

@@ -2,6 +2,7 @@ import { defineSamples } from '../samples.js';
 import { featureRoutes } from './routes.js';
 import { featureEnvironmentRoutes } from './environment-routes.js';
 import { featureRelationRoutes } from './relation-routes.js';
+import { featureSearchRoutes } from './search-routes.js';
 
 /** The feature most scenarios work on; `create-feature` makes it, `{{UNIQUE}}` per invocation. */
 const FEATURE = 'sample-feature-{{UNIQUE}}';
@@ -12,7 +13,7 @@ const inDevelopment = { ...feature, environment: 'development' };
 const unknownStrategy = { ...inDevelopment, strategyId: '00000000-0000-4000-8000-000000000000' };
 const created = ['features/create-feature'];
 
-const rows = { ...featureRoutes, ...featureEnvironmentRoutes, ...featureRelationRoutes };
+const rows = { ...featureRoutes, ...featureEnvironmentRoutes, ...featureRelationRoutes, ...featureSearchRoutes };
 
 export const featureSamples = defineSamples(rows, {
   'create-feature': {
@@ -31,6 +32,12 @@ export const featureSamples = defineSamples(rows, {
     operation: 'listProjectFeatures',
     params: { projectId: 'default' },
     query: { namePrefix: 'sample' },
+    status: 200,
+    given: created,
+  },
+  'search-features': {
+    operation: 'searchFeatures',
+    query: { project: 'IS:default', query: 'sample', sortBy: 'name', sortOrder: 'asc', offset: '0', limit: '25' },
     status: 200,
     given: created,
   },

@@ -1,0 +1,134 @@
+import type { Environment } from '../environments/model.js';
+import { segmentIdsOf, type Feature } from './model.js';
+import type { FeatureCatalog, LastSeenReader } from './ports.js';
+import {
+  compareFor,
+  matchesDate,
+  matchesEquality,
+  matchesInclusion,
+  matchesState,
+  matchesTerms,
+  lastSeenOf,
+  enabledIn,
+  type SearchFacts,
+  type SearchQuery,
+} from './search-model.js';
+import type { FeatureStore } from './store.js';
+
+/** One feature of the page with what its answer shows besides the aggregate. */
+export interface SearchHit {
+  feature: Feature;
+  environments: Environment[];
+  lastSeen: Record<string, string>;
+  segmentNames: string[];
+}
+
+export interface SearchResult {
+  hits: SearchHit[];
+  /** How many features match, over all pages. */
+  total: number;
+}
+
+/**
+ * GET /api/admin/search/features: filter, sort, then cut one page. What is read grows with what
+ * is asked: environments of the projects met, segment names only for the segments met, and
+ * last-seen times only for the page, unless a last-seen filter or sort needs them for every match.
+ */
+export class FeatureSearchService {
+  constructor(
+    private readonly store: FeatureStore,
+    private readonly catalog: FeatureCatalog,
+    private readonly lastSeenReader: LastSeenReader,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  async search(query: SearchQuery): Promise<SearchResult> {
+    const now = this.now();
+    const reads = new RequestReads(this.catalog);
+    // The project filter comes first: it is the one a key design can answer by reading less.
+    const candidates = (await this.featuresOf(query))
+      .filter((feature) => feature.archived === query.archived && matchesEquality(query.project, feature.project));
+    const needsAllLastSeen = query.lastSeenAt !== undefined || query.sortBy.field === 'lastSeenAt';
+    const lastSeenAll = needsAllLastSeen && candidates.length > 0 ? await this.lastSeenReader.forAll() : undefined;
+    const needsEnvironments = query.status.length > 0 || query.sortBy.field === 'environment';
+    const needsSegments = query.segment !== undefined;
+    await reads.prepare(candidates, { environments: needsEnvironments, segments: needsSegments });
+    const facts = (feature: Feature): SearchFacts => ({
+      environments: reads.environmentsOf(feature.project),
+      lastSeen: lastSeenAll?.get(feature.name) ?? {},
+      segmentNames: reads.segmentNamesOf(feature),
+      now,
+    });
+
+    const matching = candidates.filter((feature) =>
+      matchesEquality(query.type, feature.type)
+      && matchesState(query.state, feature, now)
+      // No lifecycle stage and no creator are recorded here: neither is ever listed.
+      && matchesEquality(query.lifecycle, undefined)
+      && matchesEquality(query.createdBy, undefined)
+      && (query.favorite ?? true)
+      && matchesDate(query.createdAt, feature.createdAt)
+      && matchesTerms(query.terms, feature)
+      && matchesInclusion(query.tag, new Set(feature.tags.map((tag) => `${tag.type}:${tag.value}`)))
+      && matchesInclusion(query.segment, new Set(facts(feature).segmentNames))
+      && matchesStatus(query, feature, facts(feature).environments)
+      && matchesDate(query.lastSeenAt, lastSeenOf(facts(feature).lastSeen)));
+    matching.sort(compareFor(query.sortBy, query.sortOrder, facts));
+    const page = matching.slice(query.offset, query.offset + query.limit);
+
+    await reads.prepare(page, { environments: true, segments: true });
+    const lastSeen = lastSeenAll ?? new Map(await Promise.all(page.map(async (f) => [f.name, await this.lastSeenReader.forFeature(f.name)] as const)));
+    return {
+      total: matching.length,
+      hits: page.map((feature) => ({
+        feature,
+        environments: reads.environmentsOf(feature.project),
+        lastSeen: lastSeen.get(feature.name) ?? {},
+        segmentNames: reads.segmentNamesOf(feature),
+      })),
+    };
+  }
+
+  /**
+   * Every feature, for now (FeatureStore.listAll). Once the store can read one project's
+   * features (issue 14, deliverable 3), an IS or IS_ANY_OF project filter reads just those
+   * projects here, and the rest of the search is unchanged.
+   */
+  private featuresOf(_query: SearchQuery): Promise<Feature[]> {
+    return this.store.listAll();
+  }
+}
+
+function matchesStatus(query: SearchQuery, feature: Feature, environments: Environment[]): boolean {
+  if (query.status.length === 0) return true;
+  return query.status.some(({ environment, enabled }) => enabledIn(feature, environment, environments) === enabled);
+}
+
+/** Environments per project and segment names per id, each read once per request, only when needed. */
+class RequestReads {
+  private readonly environments = new Map<string, Environment[]>();
+  private readonly segmentNames = new Map<number, string | undefined>();
+
+  constructor(private readonly catalog: FeatureCatalog) {}
+
+  async prepare(features: Feature[], what: { environments: boolean; segments: boolean }): Promise<void> {
+    const projects = what.environments ? [...new Set(features.map((f) => f.project))].filter((p) => !this.environments.has(p)) : [];
+    const segments = what.segments ? [...new Set(features.flatMap((f) => [...segmentIdsOf(f)]))].filter((id) => !this.segmentNames.has(id)) : [];
+    await Promise.all([
+      ...projects.map(async (id) => {
+        // A feature whose project is gone still answers, with no environments.
+        const environments = await this.catalog.project(id).then((project) => this.catalog.environmentsOf(project), () => []);
+        this.environments.set(id, environments);
+      }),
+      ...segments.map(async (id) => this.segmentNames.set(id, (await this.catalog.segment(id))?.name)),
+    ]);
+  }
+
+  environmentsOf(project: string): Environment[] {
+    return this.environments.get(project) ?? [];
+  }
+
+  segmentNamesOf(feature: Feature): string[] {
+    return [...segmentIdsOf(feature)].map((id) => this.segmentNames.get(id)).filter((name): name is string => name !== undefined);
+  }
+}
