@@ -8,5 +8,23 @@ export interface RevisionState {
   revision: number;
   /** Moves with every API token created or deleted (revocation reaches every instance with it). */
   tokenChanges: number;
+  /**
+   * Each shard's revision as read, by shard item (ADR 16): a reader that kept an older reading
+   * reads what changed in between from the change log, shard by shard.
+   */
+  shards: ReadonlyMap<string, number>;
+}
+
+/**
+ * What a change visible to SDKs touched, recorded in the change log in its transaction (ADR 16),
+ * so an SDK container re-reads only that: the named features, the segments, or everything.
+ */
+export type SdkChange = { features: readonly string[]; segments?: boolean } | { everything: true };
+
+/** One entry of the change log, at one shard's revision. */
+export interface ChangeLogEntry {
+  shard: string;
+  revision: number;
+  change: SdkChange;
 }
 

@@ -21,6 +21,8 @@ export class TogglesTable extends Construct {
       sortKey: { name: definition.sortKey, type: dynamodb.AttributeType.STRING },
       billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      // Items with this attribute (the SDK change log, ADR 16) are deleted some time after it passes.
+      timeToLiveAttribute: definition.timeToLiveAttribute,
       // Feature configuration outlives the stack: deleting or replacing the stack keeps the data.
       removalPolicy: RemovalPolicy.RETAIN,
     });

@@ -7,10 +7,16 @@ import type { Caller } from '../tokens/model.js';
 import { BoundedCache } from '../bounded-cache.js';
 import { buildClientPayload, isServed, toClientFeature, type ClientSnapshot } from './payload.js';
 import { resolveQuery, scopeKeyOf, shortHashOf, type ClientQuery, type ClientRequest } from './query.js';
+import type { ChangeLogEntry, RevisionState } from '../revision.js';
 import type { RevisionClock } from './revision-clock.js';
 import type { ClientFeature } from './schemas.js';
 
 const gzipAsync = promisify(gzip);
+
+/** What changed between two readings of the revision (lib/store/revision-store.ts). */
+export interface ChangeLog {
+  changesSince(from: RevisionState['shards'], to: RevisionState['shards']): Promise<ChangeLogEntry[] | undefined>;
+}
 
 /** One scope's payload at one revision, serialized and compressed once and then replayed. */
 export interface ServedPayload {
@@ -51,12 +57,13 @@ interface Scope {
 export class ClientFeatureService {
   private readonly payloads: BoundedCache<string, ServedPayload>;
   private readonly building = new Map<string, Promise<ServedPayload>>();
-  private snapshot: { revision: number; data: Promise<ClientSnapshot> } | undefined;
+  private snapshot: { state: RevisionState; data: Promise<ClientSnapshot> } | undefined;
 
   constructor(
-    private readonly featureStore: Pick<FeatureStore, 'listAll'>,
+    private readonly featureStore: Pick<FeatureStore, 'listAll' | 'getMany'>,
     private readonly segmentStore: Pick<SegmentStore, 'list'>,
-    private readonly clock: Pick<RevisionClock, 'current'>,
+    private readonly clock: Pick<RevisionClock, 'current' | 'state'>,
+    private readonly changeLog: ChangeLog,
     limits: PayloadCacheLimits = DEFAULT_PAYLOAD_CACHE,
     /** The ETag's short hash of a scope key; a test forces collisions with it. */
     private readonly shortHash: (scopeKey: string) => string = shortHashOf,
@@ -137,22 +144,58 @@ export class ClientFeatureService {
   }
 
   /**
-   * Every feature and segment, read once per revision and shared by all queries. The reads
-   * follow the revision read, so they hold at least every write up to that revision; concurrent
-   * requests at the same revision share one read.
+   * Every feature and segment at `revision` or later, shared by all queries and concurrent
+   * requests. The first is read whole; after that only what the change log names (ADR 16): the
+   * features changed since, the segments if they changed, or everything when the log cannot
+   * tell. Reads follow the revision read, so they hold at least every write up to it.
    */
   private snapshotAt(revision: number): Promise<ClientSnapshot> {
-    if (this.snapshot && this.snapshot.revision >= revision) return this.snapshot.data;
-    const data = Promise.all([this.featureStore.listAll(), this.segmentStore.list()]).then(([features, segments]) => ({
-      features,
-      segmentsById: new Map(segments.map((segment) => [segment.id, segment])),
-    }));
-    const entry = { revision, data };
+    if (this.snapshot && this.snapshot.state.revision >= revision) return this.snapshot.data;
+    const previous = this.snapshot;
+    const statePromise = this.clock.state(revision);
+    const data = statePromise.then(
+      async (state): Promise<ClientSnapshot> => (previous ? await this.updated(previous, state) : undefined) ?? (await this.readWhole()),
+    );
+    const entry = {
+      // Until the revision read answers, the entry stands for `revision` itself.
+      state: { revision, tokenChanges: 0, shards: new Map<string, number>() } as RevisionState,
+      data,
+    };
+    statePromise.then((state) => (entry.state = state), () => undefined);
     this.snapshot = entry;
     data.catch(() => {
       if (this.snapshot === entry) this.snapshot = undefined;
     });
     return data;
+  }
+
+  private async readWhole(): Promise<ClientSnapshot> {
+    const [features, segments] = await Promise.all([this.featureStore.listAll(), this.segmentStore.list()]);
+    return { features, segmentsById: new Map(segments.map((segment) => [segment.id, segment])) };
+  }
+
+  /** `previous` moved on to `state` by the changes in between, or undefined when only a whole read will do. */
+  private async updated(
+    previous: { state: RevisionState; data: Promise<ClientSnapshot> },
+    state: RevisionState,
+  ): Promise<ClientSnapshot | undefined> {
+    const base = await previous.data.catch(() => undefined);
+    if (!base || previous.state.shards.size === 0) return undefined;
+    const entries = await this.changeLog.changesSince(previous.state.shards, state.shards);
+    if (!entries || entries.some(({ change }) => 'everything' in change)) return undefined;
+    const names = new Set(entries.flatMap(({ change }) => ('features' in change ? change.features : [])));
+    const segmentsChanged = entries.some(({ change }) => 'segments' in change && change.segments === true);
+    const [changed, segments] = await Promise.all([
+      names.size > 0 ? this.featureStore.getMany([...names]) : [],
+      segmentsChanged ? this.segmentStore.list() : undefined,
+    ]);
+    const byName = new Map(base.features.map((feature) => [feature.name, feature]));
+    for (const name of names) byName.delete(name);
+    for (const feature of changed) byName.set(feature.name, feature);
+    return {
+      features: [...byName.values()],
+      segmentsById: segments ? new Map(segments.map((segment) => [segment.id, segment])) : base.segmentsById,
+    };
   }
 
   /**

@@ -7,6 +7,8 @@ import { DynamoClientApplicationStore } from '../client/dynamo-application-store
 import { createDocumentClient } from '../store/document-client.js';
 import { DynamoFeatureStore } from '../features/dynamo-store.js';
 import { DynamoMetricsStore } from '../client/dynamo-metrics-store.js';
+import { directMetricsQueue, MetricsWriter, type MetricsQueue } from '../client/metrics-stages.js';
+import { SqsMetricsQueue } from '../client/metrics-sqs-queue.js';
 import { countRequests, type RequestCounter } from '../store/request-counter.js';
 import { DynamoRevisionStore } from '../store/revision-store.js';
 import { DynamoSegmentStore } from '../segments/dynamo-store.js';
@@ -31,7 +33,7 @@ export function connectStore(config: AppConfig): StoreContext {
  * cold start stay small (ADR 9). `createServices` builds on it, so the SDK path is wired once
  * and an admin write in the same process reaches the same revision clock and token cache.
  */
-export function createClientServices(config: AppConfig, store: StoreContext = connectStore(config)) {
+export function createClientServices(config: AppConfig, store: StoreContext = connectStore(config), options: ClientServicesOptions = {}) {
   const { db, tableName: table, revisions } = store;
   const featureStore = new DynamoFeatureStore(db, table, revisions);
   const segmentStore = new DynamoSegmentStore(db, table, revisions);
@@ -42,7 +44,7 @@ export function createClientServices(config: AppConfig, store: StoreContext = co
   // Same-process read-after-write: this process's own writes end the interval at once.
   revisions.onCommittedBump(() => clock.invalidate());
   // Metrics are recorded only for the features a token is served, known from the same snapshot.
-  const clientFeatures = new ClientFeatureService(featureStore, segmentStore, clock);
+  const clientFeatures = new ClientFeatureService(featureStore, segmentStore, clock, revisions);
   return {
     config,
     store,
@@ -56,8 +58,23 @@ export function createClientServices(config: AppConfig, store: StoreContext = co
     // Revocations ride on the clock's read of the revision item (no read of their own).
     tokens: new TokenAuthenticator(tokenStore, config.baseUriPath, { ttlMs: config.tokenCacheTtlMs, changes: clock }),
     clientFeatures,
-    clientMetrics: new ClientMetricsService(metricsStore, clientApplications, clientFeatures),
+    clientMetrics: new ClientMetricsService(metricsQueueFor(config, metricsStore, options), clientApplications, clientFeatures),
   };
 }
 
 export type ClientServices = ReturnType<typeof createClientServices>;
+
+export interface ClientServicesOptions {
+  /** Where SDK metrics reports go: the local runtime's queue (scripts/local/metrics-queue.ts). */
+  metricsQueue?: MetricsQueue;
+}
+
+/**
+ * Reports go to the queue the runtime gives, else to SQS when configured (the cloud, ADR 15),
+ * else through both metrics stages in the request (tests, `npm run invoke`).
+ */
+function metricsQueueFor(config: AppConfig, metricsStore: DynamoMetricsStore, options: ClientServicesOptions): MetricsQueue {
+  if (options.metricsQueue) return options.metricsQueue;
+  if (config.metricsQueueUrl) return new SqsMetricsQueue(config.metricsQueueUrl, config.region);
+  return directMetricsQueue(new MetricsWriter(metricsStore));
+}

@@ -5,7 +5,9 @@ import type { CommitOutcome, FeatureCommit, FeatureStore, FeatureWrite } from '.
 import { eventItem } from '../events/dynamo-store.js';
 import { DynamoFeatureCounts, totalOf } from '../projects/dynamo-feature-counts.js';
 import { unresolvedConflict } from '../store/error-translation.js';
+import { batchGet } from '../store/batch-get.js';
 import { queryCollection } from '../store/query.js';
+import type { SdkChange } from '../revision.js';
 import type { DynamoRevisionStore } from '../store/revision-store.js';
 import { keys } from '../store/table-design.js';
 import type { TransactWriteItem } from '../store/transact.js';
@@ -33,6 +35,10 @@ export class DynamoFeatureStore implements FeatureStore {
     return Item ? toFeature(Item) : undefined;
   }
 
+  async getMany(names: readonly string[]): Promise<Feature[]> {
+    return (await batchGet(this.db, this.tableName, names.map((name) => keys.feature(name)))).map(toFeature);
+  }
+
   async listAll(): Promise<Feature[]> {
     return (await queryCollection(this.db, this.tableName, keys.features())).map(toFeature);
   }
@@ -41,6 +47,8 @@ export class DynamoFeatureStore implements FeatureStore {
     // A project count's condition that fails was decided on a read that is now stale (a new
     // limit, a concurrent create into a limited project, a project from before ADR 14):
     // read the counts again and decide again, a few times.
+    // SDK containers re-read exactly these features (the change log, ADR 16).
+    const touched: SdkChange = { features: [...new Set(change.writes.map(({ before, after }) => (after ?? before)?.name as string))] };
     for (let round = 1; ; round += 1) {
       const counted = await this.projectItems(change.projectFeatureCounts ?? {}, round > 1);
       if ('refused' in counted) return counted.refused;
@@ -60,7 +68,7 @@ export class DynamoFeatureStore implements FeatureStore {
         const meaning = planned[index]?.meaning;
         return meaning?.kind === 'feature' && meaning.write.before !== undefined;
       };
-      const outcome = await this.revisions.commit(planned.map((entry) => entry.item), { lostRace });
+      const outcome = await this.revisions.commit(planned.map((entry) => entry.item), touched, { lostRace });
       if (outcome.ok) return { ok: true };
       const meaning = planned[outcome.failedIndex]?.meaning;
       if (meaning?.kind !== 'project') return explain(meaning);

@@ -36,6 +36,8 @@ export type CommitOutcome =
 /** The feature store port; `dynamo-store.ts` beside it implements it on DynamoDB. */
 export interface FeatureStore {
   get(name: string): Promise<Feature | undefined>;
+  /** The named features that exist, strongly consistent, in no particular order. */
+  getMany(names: readonly string[]): Promise<Feature[]>;
   /** Every feature, archived ones included. */
   listAll(): Promise<Feature[]>;
   /**

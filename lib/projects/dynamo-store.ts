@@ -1,5 +1,6 @@
 import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { changeEvent } from '../events/model.js';
+import type { SdkChange } from '../revision.js';
 import type { DefaultStrategy, Project, ProjectSettings } from './model.js';
 import type { EnvironmentLinkOutcome, EnvironmentUnlinkOutcome, ProjectStore, StoredProject } from './store.js';
 import { DynamoFeatureCounts, totalOf } from './dynamo-feature-counts.js';
@@ -95,7 +96,7 @@ export class DynamoProjectStore implements ProjectStore {
       },
       { ConditionCheck: { TableName: this.tableName, Key: keys.environment(environment), ConditionExpression: 'attribute_exists(pk)' } },
       this.event('project-environment-added', actor, id, [environment]),
-    ]);
+    ], PROJECT_CHANGE);
     if (outcome.ok) return 'done';
     if (outcome.failedIndex === 1) return 'environment-missing';
     return (await this.get(id)) ? 'already-added' : 'project-missing';
@@ -114,7 +115,7 @@ export class DynamoProjectStore implements ProjectStore {
         },
       },
       this.event('project-environment-removed', actor, id, [environment]),
-    ]);
+    ], PROJECT_CHANGE);
     if (outcome.ok) return 'done';
     const stored = await this.get(id);
     if (!stored) return 'project-missing';
@@ -143,6 +144,9 @@ export class DynamoProjectStore implements ProjectStore {
     return eventItem(this.tableName, changeEvent(type, { project, changes }, actor));
   }
 }
+
+/** A project's environments are rare to change and may matter to any payload: SDK containers read everything again. */
+const PROJECT_CHANGE: SdkChange = { everything: true };
 
 /** How often a delete reads the count again after a concurrent change cancelled it. */
 const DELETE_ROUNDS = 4;

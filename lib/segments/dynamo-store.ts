@@ -1,4 +1,5 @@
 import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { SdkChange } from '../revision.js';
 import type { Segment } from './model.js';
 import type { EditableSegmentStore, SegmentDeleteOutcome, SegmentWriteOutcome } from './store.js';
 import { queryCollection } from '../store/query.js';
@@ -12,6 +13,9 @@ import { setAttributes } from '../store/update-expression.js';
  * in the same transaction, which is what makes two concurrent creates of one name end with one
  * segment. `refCount` is the feature store's; writes here never replace the whole item.
  */
+/** Segments reach SDKs through the payload's segment list and inlined constraints. */
+const SEGMENTS_CHANGED: SdkChange = { features: [], segments: true };
+
 export class DynamoSegmentStore implements EditableSegmentStore {
   constructor(
     private readonly db: DynamoDBDocumentClient,
@@ -46,7 +50,7 @@ export class DynamoSegmentStore implements EditableSegmentStore {
     const outcome = await this.revisions.commit([
       this.claimName(segment),
       { Put: { TableName: this.tableName, Item: segmentItem(segment), ConditionExpression: 'attribute_not_exists(pk)' } },
-    ]);
+    ], SEGMENTS_CHANGED);
     return outcome.ok ? 'done' : 'name-taken';
   }
 
@@ -66,7 +70,7 @@ export class DynamoSegmentStore implements EditableSegmentStore {
       },
       ...(renamed ? [this.claimName(after), { Delete: { TableName: this.tableName, Key: keys.segmentName(before.name) } }] : []),
     ];
-    const outcome = await this.revisions.commit(items);
+    const outcome = await this.revisions.commit(items, SEGMENTS_CHANGED);
     if (outcome.ok) return 'done';
     if (outcome.failedIndex === 1) return 'name-taken';
     return (await this.get(before.id)) ? 'changed' : 'missing';
@@ -84,7 +88,7 @@ export class DynamoSegmentStore implements EditableSegmentStore {
         },
       },
       { Delete: { TableName: this.tableName, Key: keys.segmentName(segment.name) } },
-    ]);
+    ], SEGMENTS_CHANGED);
     if (outcome.ok) return 'done';
     const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: keys.segment(segment.id), ConsistentRead: true }));
     if (!Item) return 'missing';

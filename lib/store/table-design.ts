@@ -17,6 +17,7 @@
  * | list API tokens                    | pk = API_TOKENS, begins_with(sk, API_TOKEN#)       | table |
  * | read the SDK revision (all shards) | pk = REVISION (Query, strongly consistent)         | table |
  * | move the revision (one shard)      | pk = REVISION, sk = SHARD#<00..31>                 | table |
+ * | what changed at a shard's revisions | pk = REVISION_CHANGES#SHARD#<nn>, sk between <from> and <to> (12 digits) | table |
  * | read the instance identity         | pk = INSTANCE, sk = INSTANCE                       | table |
  * | get a feature (aggregate) by name  | pk = FEATURES, sk = FEATURE#<name>                 | table |
  * | list all features (SDK payload)    | pk = FEATURES, begins_with(sk, FEATURE#)           | table |
@@ -50,6 +51,12 @@
 
 export const KEY = { partition: 'pk', sort: 'sk' } as const;
 
+/**
+ * The attribute DynamoDB's time to live reads (epoch seconds): items that carry it are deleted
+ * some time after it passes. Items that must stay never carry it.
+ */
+export const TTL_ATTRIBUTE = 'expiresAt';
+
 export interface IndexDefinition {
   name: string;
   partitionKey: string;
@@ -61,12 +68,15 @@ export interface TableDefinition {
   sortKey: string;
   /** Global secondary indexes, each named for the access pattern it serves. */
   indexes: readonly IndexDefinition[];
+  /** The attribute DynamoDB's time to live reads. */
+  timeToLiveAttribute: string;
 }
 
 export const tableDefinition: TableDefinition = {
   partitionKey: KEY.partition,
   sortKey: KEY.sort,
   indexes: [],
+  timeToLiveAttribute: TTL_ATTRIBUTE,
 };
 
 export interface ItemKey {
@@ -101,6 +111,12 @@ export const keys = {
    */
   revisionShard: (shard: number): ItemKey => ({ pk: 'REVISION', sk: `SHARD#${String(shard).padStart(2, '0')}` }),
   revisionPartition: (): string => 'REVISION',
+  /** The change log of one revision shard (ADR 16): the entry at each of its revisions, zero-padded to sort. */
+  revisionChange: (shard: string, revision: number): ItemKey => ({
+    pk: `REVISION_CHANGES#${shard}`,
+    sk: String(revision).padStart(12, '0'),
+  }),
+  revisionChanges: (shard: string): string => `REVISION_CHANGES#${shard}`,
   instance: (): ItemKey => ({ pk: 'INSTANCE', sk: 'INSTANCE' }),
   seed: (): ItemKey => ({ pk: 'SEED', sk: 'SEED' }),
   counter: (kind: string): ItemKey => ({ pk: 'COUNTERS', sk: `COUNTER#${kind}` }),

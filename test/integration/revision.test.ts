@@ -9,6 +9,7 @@ import { testConfig, unique } from '../support/services.js';
 const config = testConfig();
 const db = createDocumentClient({ region: config.region, endpoint: config.dynamodbEndpoint });
 const revisions = new DynamoRevisionStore(db, config.tableName);
+const NO_FEATURES = { features: [] };
 
 describe('the revision item', () => {
   it('moves on by one with each committed change, and tells the listeners', async () => {
@@ -16,7 +17,7 @@ describe('the revision item', () => {
     let told = 0;
     revisions.onCommittedBump(() => (told += 1));
 
-    const outcome = await revisions.commit([{ Put: { TableName: config.tableName, Item: { pk: unique('TEST'), sk: 'A' } } }]);
+    const outcome = await revisions.commit([{ Put: { TableName: config.tableName, Item: { pk: unique('TEST'), sk: 'A' } } }], NO_FEATURES);
 
     expect(outcome.ok).toBe(true);
     expect(await revisions.current()).toBeGreaterThanOrEqual(before + 1);
@@ -33,7 +34,7 @@ describe('the revision item', () => {
     const outcome = await revisions.commit([
       { Put: { TableName: config.tableName, Item: { pk: other, sk: 'A' } } },
       { Put: { TableName: config.tableName, Item: { pk: taken, sk: 'A' }, ConditionExpression: 'attribute_not_exists(pk)' } },
-    ]);
+    ], NO_FEATURES);
 
     expect(outcome).toEqual({ ok: false, failedIndex: 1 });
     const written = await db.send(new GetCommand({ TableName: config.tableName, Key: { pk: other, sk: 'A' } }));
@@ -66,9 +67,9 @@ describe('the revision spread over shards (ADR 13)', () => {
     const tableName = await freshTable();
     const store = new DynamoRevisionStore(db, tableName);
 
-    for (let i = 0; i < 64; i += 1) await store.commit([]);
+    for (let i = 0; i < 64; i += 1) await store.commit([], NO_FEATURES);
 
-    expect(await store.read()).toEqual({ revision: 64, tokenChanges: 0 });
+    expect(await store.read()).toMatchObject({ revision: 64, tokenChanges: 0 });
     const { Items = [] } = await db.send(
       new QueryCommand({ TableName: tableName, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': 'REVISION' } }),
     );
@@ -81,10 +82,10 @@ describe('the revision spread over shards (ADR 13)', () => {
     await db.send(new PutCommand({ TableName: tableName, Item: { pk: 'REVISION', sk: 'REVISION', revision: 500, tokenChanges: 7 } }));
     const store = new DynamoRevisionStore(db, tableName);
 
-    await store.commit([]);
+    await store.commit([], NO_FEATURES);
     await store.commitTokenChange([]);
 
-    expect(await store.read()).toEqual({ revision: 501, tokenChanges: 8 });
+    expect(await store.read()).toMatchObject({ revision: 501, tokenChanges: 8 });
   });
 
   it('lets two admin writes on different items commit at the same moment, as DynamoDB would (no conflict on one counter)', async () => {
@@ -97,14 +98,14 @@ describe('the revision spread over shards (ADR 13)', () => {
     const put = (pk: string) => ({ Put: { TableName: tableName, Item: { pk, sk: 'A' } } });
 
     const gate = gated.holdNext();
-    const held = store.commit([put(unique('A'))]);
+    const held = store.commit([put(unique('A'))], NO_FEATURES);
     await gate.holding;
-    const second = await store.commit([put(unique('B'))]);
+    const second = await store.commit([put(unique('B'))], NO_FEATURES);
     gate.release();
 
     expect(second.ok).toBe(true);
     expect((await held).ok).toBe(true);
     expect(gated.engine.stats().cancelledTransactions).toBe(0);
-    expect(await store.read()).toEqual({ revision: 2, tokenChanges: 0 });
+    expect(await store.read()).toMatchObject({ revision: 2, tokenChanges: 0 });
   });
 });

@@ -126,7 +126,7 @@ describe('the token cache', () => {
     const t = setup(60_000);
     let tokenChanges = 3;
     let stateReads = 0;
-    const changes = { state: async () => { stateReads += 1; return { revision: 9, tokenChanges }; } };
+    const changes = { state: async () => { stateReads += 1; return { revision: 9, tokenChanges, shards: new Map() }; } };
     const authenticator = new TokenAuthenticator(t.store, '', { ttlMs: 60_000, changes });
     await authenticator.authenticate(secret);
     await authenticator.authenticate(secret);
@@ -141,7 +141,7 @@ describe('the token cache', () => {
 
   it('hands on the revision its check read, so the SDK path need not read it again', async () => {
     const t = setup(60_000);
-    const changes = { state: async () => ({ revision: 41, tokenChanges: 0 }) };
+    const changes = { state: async () => ({ revision: 41, tokenChanges: 0, shards: new Map() }) };
     const authenticator = new TokenAuthenticator(t.store, '', { ttlMs: 60_000, changes });
 
     const checked = await authenticator.authenticate(secret);

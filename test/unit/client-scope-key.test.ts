@@ -23,9 +23,10 @@ const caller = (projects: string[], environment: string): Caller => ({ tokenName
 function collidingService() {
   const features = [feature('pub-flag', 'pub'), feature('secret-flag', 'secret')];
   const service = new ClientFeatureService(
-    { listAll: async () => features },
+    { listAll: async () => features, getMany: async () => [] },
     { list: async () => [] },
-    { current: async () => 7 },
+    { current: async () => 7, state: async () => ({ revision: 7, tokenChanges: 0, shards: new Map() }) },
+    { changesSince: async () => undefined },
     undefined,
     () => 'deadbeef',
   );

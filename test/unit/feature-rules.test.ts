@@ -114,6 +114,7 @@ function storeRefusing(outcomes: CommitOutcome[]) {
       reads += 1;
       return feature({ enabled: false, strategies: [], variants: [] }, reads);
     },
+    getMany: async () => [],
     listAll: async () => [],
     commit: async (change) => {
       commits.push(change);

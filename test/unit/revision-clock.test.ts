@@ -6,7 +6,7 @@ function fakeRevision(start = 1) {
   let revision = start;
   let reads = 0;
   return {
-    reader: { read: async () => { reads += 1; return { revision, tokenChanges: 0 }; } },
+    reader: { read: async () => { reads += 1; return { revision, tokenChanges: 0, shards: new Map() }; } },
     write: () => { revision += 1; },
     reads: () => reads,
   };
@@ -75,7 +75,7 @@ describe('the revision clock', () => {
     let release: (revision: number) => void = () => undefined;
     const reads: number[] = [];
     const reader = {
-      read: () => new Promise<number>((resolve) => { reads.push(reads.length); release = resolve; }).then((revision) => ({ revision, tokenChanges: 0 })),
+      read: () => new Promise<number>((resolve) => { reads.push(reads.length); release = resolve; }).then((revision) => ({ revision, tokenChanges: 0, shards: new Map() })),
     };
     const clock = new RevisionClock(reader, { checkIntervalMs: 60_000, now: () => 0 });
 
@@ -116,7 +116,7 @@ describe('the revision clock', () => {
 
   it('does not remember a failed read', async () => {
     let fail = true;
-    const reader = { read: async () => { if (fail) throw new Error('throttled'); return { revision: 5, tokenChanges: 0 }; } };
+    const reader = { read: async () => { if (fail) throw new Error('throttled'); return { revision: 5, tokenChanges: 0, shards: new Map() }; } };
     const clock = new RevisionClock(reader, { checkIntervalMs: 60_000, now: () => 0 });
 
     await expect(clock.current()).rejects.toThrow('throttled');

@@ -72,6 +72,8 @@ export const PARTITION_READ_UNITS_PER_SECOND = 3_000;
 export class CapacityMeter {
   private window = Number.NaN;
   private readonly used = new Map<string, { read: number; write: number }>();
+  /** Every unit consumed since the start, as DynamoDB would bill them (on demand: per request unit). */
+  readonly total = { read: 0, write: 0 };
 
   constructor(
     private readonly now: () => number,
@@ -100,5 +102,6 @@ export class CapacityMeter {
 
   consume(partition: string, kind: 'read' | 'write', units: number): void {
     this.current(partition)[kind] += units;
+    this.total[kind] += units;
   }
 }

@@ -72,6 +72,9 @@ export interface AwsLikeStats {
   throttled: number;
   faults: number;
   delayed: number;
+  /** Capacity units consumed, as DynamoDB computes them from item sizes and read consistency. */
+  readUnits: number;
+  writeUnits: number;
 }
 
 export interface AwsLikeEngine {
@@ -144,7 +147,7 @@ export async function startAwsLikeDynamoDb(options: AwsLikeOptions): Promise<Aws
   const holdMs = options.transactionHoldMs ?? 5;
   const writeHoldMs = options.writeHoldMs ?? 2;
   const schemas = new Map<string, Promise<KeySchema>>();
-  const stats: AwsLikeStats = {
+  const stats: Omit<AwsLikeStats, 'readUnits' | 'writeUnits'> = {
     requests: 0, cancelledTransactions: 0, conflictReasons: 0, singleItemConflicts: 0, throttled: 0, faults: 0, delayed: 0,
   };
 
@@ -432,7 +435,7 @@ export async function startAwsLikeDynamoDb(options: AwsLikeOptions): Promise<Aws
   const { port } = server.address() as AddressInfo;
   return {
     endpoint: `http://127.0.0.1:${port}`,
-    stats: () => ({ ...stats }),
+    stats: () => ({ ...stats, readUnits: meter.total.read, writeUnits: meter.total.write }),
     stop: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
