@@ -44,6 +44,10 @@ export const configSchema = z.object({
   SECRET_KEY: z.string().min(32, { error: 'must be at least 32 characters of random text' }).optional(),
   /** In the cloud: the Secrets Manager secret holding that key material, read at run time. */
   SECRET_KEY_ARN: z.string().min(1).optional(),
+  /** In the cloud: the SQS queue SDK metrics reports go to (ADR 15); unset, reports are stored in the request. */
+  METRICS_QUEUE_URL: z.url().optional(),
+  /** In the cloud, for the metrics stages: the queue of summed metrics (ADR 15). */
+  METRICS_SUMS_QUEUE_URL: z.url().optional(),
 });
 
 export type AppConfig = {
@@ -59,6 +63,8 @@ export type AppConfig = {
   tokenCacheTtlMs: number;
   secretKey: string | undefined;
   secretKeyArn: string | undefined;
+  metricsQueueUrl: string | undefined;
+  metricsSumsQueueUrl: string | undefined;
 };
 
 export function loadConfig(env: Record<string, string | undefined>): AppConfig {
@@ -81,5 +87,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     tokenCacheTtlMs: c.TOKEN_CACHE_TTL_MS,
     secretKey: c.SECRET_KEY,
     secretKeyArn: c.SECRET_KEY_ARN,
+    metricsQueueUrl: c.METRICS_QUEUE_URL,
+    metricsSumsQueueUrl: c.METRICS_SUMS_QUEUE_URL,
   };
 }

@@ -1,16 +1,19 @@
 import { QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { HourlyCount, MetricsStore, SeenFeature } from './store.js';
+import { counterExpiry } from './metrics-aggregation.js';
+import type { HourlyCount, MetricsStore, SeenFeature, WritesLeft } from './store.js';
 import { isConditionFailed } from '../store/dynamo-errors.js';
 import { queryCollection } from '../store/query.js';
-import { keys } from '../store/table-design.js';
+import { keys, TTL_ATTRIBUTE } from '../store/table-design.js';
 
-/** Writes in flight per report: enough to finish a thousand toggles in well under a second. */
+/** Writes in flight per batch: enough to finish a thousand keys in well under a second. */
 const WRITE_CONCURRENCY = 16;
 
 /**
  * SDK usage on DynamoDB: hourly counters (one item per hour, feature and environment, grown
- * with atomic ADD so concurrent reports add up) and last-seen items. Plain UpdateItems, never
- * in a transaction with the revision: metrics must not invalidate the SDK payload.
+ * with atomic ADD so concurrent writers add up, deleted by TTL after Unleash's 48 hours) and
+ * last-seen items. Only the metrics store stage writes them, once per key and batch (ADR 15).
+ * Plain UpdateItems, never in a transaction with the revision: metrics must not invalidate the
+ * SDK payload.
  */
 export class DynamoMetricsStore implements MetricsStore {
   constructor(
@@ -18,21 +21,29 @@ export class DynamoMetricsStore implements MetricsStore {
     private readonly tableName: string,
   ) {}
 
-  async addHourlyCounts(counts: HourlyCount[], startWhile: () => boolean = always): Promise<number> {
+  async addHourlyCounts(counts: HourlyCount[], startWhile: () => boolean = always): Promise<WritesLeft<HourlyCount>> {
     return forEachLimited(counts, startWhile, async (count) => {
+      const variants = Object.entries(count.variants ?? {}).filter(([, n]) => n > 0);
+      const adds = ['#yes :yes', '#no :no', ...variants.map((_, i) => `#v${i} :v${i}`), ...(count.apps?.length ? ['apps :apps'] : [])];
       await this.db.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: keys.hourlyMetrics(count.hour, count.feature, count.environment),
-          // A string set of reporting apps grows with ADD too (an empty set cannot be stored).
-          UpdateExpression: `ADD #yes :yes, #no :no${count.apps?.length ? ', apps :apps' : ''} SET #feature = :feature, #environment = :environment, #hour = :hour`,
-          ExpressionAttributeNames: { '#yes': 'yes', '#no': 'no', '#feature': 'feature', '#environment': 'environment', '#hour': 'hour' },
+          // A string set of reporting apps grows with ADD too (an empty set cannot be stored);
+          // each variant is a number of its own, as ADD reaches only top-level attributes.
+          UpdateExpression: `ADD ${adds.join(', ')} SET #feature = :feature, #environment = :environment, #hour = :hour, #ttl = :ttl`,
+          ExpressionAttributeNames: {
+            '#yes': 'yes', '#no': 'no', '#feature': 'feature', '#environment': 'environment', '#hour': 'hour', '#ttl': TTL_ATTRIBUTE,
+            ...Object.fromEntries(variants.map(([name], i) => [`#v${i}`, `${VARIANT_PREFIX}${name}`])),
+          },
           ExpressionAttributeValues: {
             ':yes': count.yes,
             ':no': count.no,
             ':feature': count.feature,
             ':environment': count.environment,
             ':hour': count.hour,
+            ':ttl': counterExpiry(count.hour),
+            ...Object.fromEntries(variants.map(([, n], i) => [`:v${i}`, n])),
             ...(count.apps?.length ? { ':apps': new Set(count.apps) } : {}),
           },
         }),
@@ -40,18 +51,25 @@ export class DynamoMetricsStore implements MetricsStore {
     });
   }
 
-  async markSeen(seen: SeenFeature[], at: string, startWhile: () => boolean = always): Promise<number> {
-    return forEachLimited(seen, startWhile, async ({ feature, environment }) => {
+  async markSeen(
+    seen: SeenFeature[],
+    { startWhile = always, intervalMs = 0 }: { startWhile?: () => boolean; intervalMs?: number } = {},
+  ): Promise<WritesLeft<SeenFeature>> {
+    return forEachLimited(seen, startWhile, async ({ feature, environment, at }) => {
       try {
         await this.db.send(
           new UpdateCommand({
             TableName: this.tableName,
             Key: keys.lastSeen(feature, environment),
             UpdateExpression: 'SET #feature = :feature, #environment = :environment, lastSeenAt = :at',
-            // ISO times order as text; a slower report must not move the time backwards.
-            ConditionExpression: 'attribute_not_exists(lastSeenAt) OR lastSeenAt < :at',
+            // ISO times order as text: the time moves only forwards, and only once it is an
+            // interval old, whichever writer comes first.
+            ConditionExpression: 'attribute_not_exists(lastSeenAt) OR lastSeenAt < :staleBefore',
             ExpressionAttributeNames: { '#feature': 'feature', '#environment': 'environment' },
-            ExpressionAttributeValues: { ':feature': feature, ':environment': environment, ':at': at },
+            ExpressionAttributeValues: {
+              ':feature': feature, ':environment': environment, ':at': at,
+              ':staleBefore': new Date(Date.parse(at) - intervalMs).toISOString(),
+            },
           }),
         );
       } catch (error) {
@@ -92,28 +110,48 @@ export class DynamoMetricsStore implements MetricsStore {
       items.push(...((page.Items ?? []) as Record<string, unknown>[]));
       startKey = page.LastEvaluatedKey;
     } while (startKey);
-    return items.map((item) => ({
+    const now = Math.floor(Date.now() / 1000);
+    // DynamoDB deletes expired items some time after they expire: until then they are skipped here.
+    const live = items.filter((item) => typeof item[TTL_ATTRIBUTE] !== 'number' || (item[TTL_ATTRIBUTE] as number) > now);
+    return live.map((item) => ({
       hour: String(item.hour),
       feature: String(item.feature),
       environment: String(item.environment),
       yes: Number(item.yes ?? 0),
       no: Number(item.no ?? 0),
       apps: item.apps instanceof Set ? [...(item.apps as Set<string>)] : [],
+      variants: Object.fromEntries(
+        Object.entries(item).filter(([name]) => name.startsWith(VARIANT_PREFIX)).map(([name, n]) => [name.slice(VARIANT_PREFIX.length), Number(n)]),
+      ),
     }));
   }
 }
 
 const always = () => true;
 
+/** A counter's variant counts are its attributes named `variant#<name>`. */
+const VARIANT_PREFIX = 'variant#';
+
 /**
  * Runs `work` on the items, WRITE_CONCURRENCY at a time, starting each only while `startWhile`
- * holds (a report's writes stop in time for it to answer); resolves to how many it started.
+ * holds (the writer's deadline); a failed item does not stop the others. Resolves to what was
+ * not done: the items never started and the ones that failed, with the first failure.
  */
-async function forEachLimited<T>(items: T[], startWhile: () => boolean, work: (item: T) => Promise<void>): Promise<number> {
+async function forEachLimited<T>(items: T[], startWhile: () => boolean, work: (item: T) => Promise<void>): Promise<WritesLeft<T>> {
   let next = 0;
+  const failed: T[] = [];
+  let failure: unknown;
   const worker = async () => {
-    while (next < items.length && startWhile()) await work(items[next++] as T);
+    while (next < items.length && startWhile()) {
+      const item = items[next++] as T;
+      try {
+        await work(item);
+      } catch (error) {
+        failed.push(item);
+        failure ??= error;
+      }
+    }
   };
   await Promise.all(Array.from({ length: Math.min(WRITE_CONCURRENCY, items.length) }, worker));
-  return next;
+  return { left: [...failed, ...items.slice(next)], ...(failure === undefined ? {} : { failure }) };
 }

@@ -1,9 +1,11 @@
+import { DomainError, ServiceUnavailable } from '../errors.js';
 import { log } from '../log.js';
 import { DEFAULT_SDK_ENVIRONMENT } from '../projects/defaults.js';
 import { ALL, type Caller } from '../tokens/model.js';
-import { FUNCTION_TIMEOUT_MS, WRITE_BUDGET_MS } from '../time-budget.js';
 import type { ClientFeatureService } from './features-service.js';
-import type { ClientApplicationStore, HourlyCount, MetricsStore, SeenFeature } from './store.js';
+import type { MetricsEntry } from './metrics-aggregation.js';
+import { sendEntries, type MetricsQueue } from './metrics-stages.js';
+import type { ClientApplicationStore } from './store.js';
 
 /** POST /api/client/register as far as it could be read; every field may be missing. */
 export interface RegistrationReport {
@@ -19,6 +21,8 @@ export interface RegistrationReport {
 export interface ToggleCount {
   yes: number;
   no: number;
+  /** Evaluations per variant name, as the SDK sent it (read leniently). */
+  variants?: unknown;
 }
 
 /** POST /api/client/metrics as far as it could be read. */
@@ -36,12 +40,12 @@ export interface MetricsReport {
  */
 export class ClientMetricsService {
   constructor(
-    private readonly metrics: MetricsStore,
+    /** Where reports wait to be summed (ADR 15). */
+    private readonly queue: MetricsQueue,
     private readonly applications: ClientApplicationStore,
     /** Decides which features a token may report on, from the SDK path's shared snapshot. */
     private readonly features: Pick<ClientFeatureService, 'servedNames'>,
     private readonly now: () => Date = () => new Date(),
-    private readonly writeWindowMs: number = REPORT_WRITE_WINDOW_MS,
   ) {}
 
   /**
@@ -66,54 +70,57 @@ export class ClientMetricsService {
   }
 
   /**
-   * Adds each toggle's yes/no to its hourly counter and marks the feature seen in the
-   * environment, for the features the token is served only: other projects' features,
-   * archived ones and names of no feature are ignored (counted in the log), so a report writes
-   * at most two items per feature in the token's scope.
+   * Queues the report's counts for the metrics stages (ADR 15), for the features the token is
+   * served only: other projects' features, archived ones and names of no feature are ignored
+   * (counted in the log). Nothing is written to the table here: the stages sum every
+   * instance's reports first, so DynamoDB writes do not grow with the number of instances.
+   * A queue that refuses is a 503: the SDK keeps its bucket and sends it again, and nothing was
+   * queued (a report split into several messages may have queued its first ones).
    */
   async recordMetrics(caller: Caller, report: MetricsReport): Promise<void> {
     if (!report.bucket) return warn('metrics without a usable bucket; nothing stored', report.appName);
-    const until = performance.now() + this.writeWindowMs;
     const now = this.now();
     const environment = reportingEnvironment(caller, report.environment);
     const hour = hourOf(report.bucket.start, now);
     const reported = Object.entries(report.bucket.toggles);
     const served = await this.features.servedNames(caller, { environment }, reported.map(([feature]) => feature));
     const toggles = reported.filter(([feature]) => served.has(feature));
-    const about = { ...(report.appName ? { appName: report.appName } : {}), environment };
     if (toggles.length < reported.length) {
       log.info('metrics for names that are no feature of the token’s scope ignored', {
-        ...about, recorded: toggles.length, ignored: reported.length - toggles.length,
+        ...(report.appName ? { appName: report.appName } : {}), environment, recorded: toggles.length, ignored: reported.length - toggles.length,
       });
     }
-    const counts: HourlyCount[] = toggles
-      .filter(([, count]) => count.yes + count.no > 0)
-      .map(([feature, count]) => ({ hour, feature, environment, yes: count.yes, no: count.no, apps: report.appName ? [report.appName] : [] }));
-    const seen: SeenFeature[] = toggles.map(([feature]) => ({ feature, environment }));
-    const written = await this.writeUntil(until, counts, seen, now.toISOString());
-    if (written < counts.length + seen.length) {
-      log.warn('metrics report too slow to store in time; the rest dropped', { ...about, written, dropped: counts.length + seen.length - written });
+    if (toggles.length === 0) return;
+    const seenAt = now.toISOString();
+    const apps = report.appName ? [report.appName] : [];
+    const entries: MetricsEntry[] = toggles.map(([feature, count]) => ({
+      hour, environment, feature, yes: count.yes, no: count.no, variants: variantCounts(count.variants), apps, seenAt,
+    }));
+    try {
+      await sendEntries(this.queue, entries);
+    } catch (error) {
+      if (error instanceof DomainError) throw error;
+      log.error('metrics queue refused a report', { error: String(error) });
+      throw new ServiceUnavailable('Metrics could not be queued; send them again.');
     }
-  }
-
-  /**
-   * Starts writes only within the report's window, so it answers 202 before the function's
-   * end whatever the store's speed. A 503 would be worse than a loss: the SDK keeps its bucket
-   * and sends it again, and the counters already added would count twice.
-   */
-  private async writeUntil(until: number, counts: HourlyCount[], seen: SeenFeature[], at: string): Promise<number> {
-    const inTime = () => performance.now() < until;
-    const [counted, marked] = await Promise.all([this.metrics.addHourlyCounts(counts, inTime), this.metrics.markSeen(seen, at, inTime)]);
-    return counted + marked;
   }
 }
 
+/** At most this many variants per toggle are counted (a feature has far fewer). */
+export const MAX_VARIANTS_PER_TOGGLE = 100;
+
 /**
- * How long a report may go on starting writes: the admin API's rule (a write starts only while
- * WRITE_BUDGET_MS of the function's time is left, lib/time-budget.ts), counted from the report's
- * start, so a started write ends before the function has to answer.
+ * A toggle's variant counts as the SDKs send them (`variants: {name: count}`), kept where the
+ * name is 1–100 characters and the count a whole number; the rest is dropped, as every unusable
+ * part of a report is.
  */
-export const REPORT_WRITE_WINDOW_MS = FUNCTION_TIMEOUT_MS - WRITE_BUDGET_MS;
+export function variantCounts(raw: unknown): Record<string, number> {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return {};
+  const counts = Object.entries(raw as Record<string, unknown>)
+    .filter((entry): entry is [string, number] => Number.isSafeInteger(entry[1]) && (entry[1] as number) > 0 && entry[0].length > 0 && entry[0].length <= 100)
+    .slice(0, MAX_VARIANTS_PER_TOGGLE);
+  return Object.fromEntries(counts);
+}
 
 /**
  * SDK tokens report for their own environment whatever the body says; an admin token names it

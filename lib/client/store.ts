@@ -10,11 +10,21 @@ export interface HourlyCount {
   no: number;
   /** The applications that reported counts in this hour (insights count them). */
   apps?: string[] | undefined;
+  /** Evaluations per variant name. */
+  variants?: Record<string, number> | undefined;
 }
 
 export interface SeenFeature {
   feature: string;
   environment: string;
+  /** When it was reported (ISO). */
+  at: string;
+}
+
+/** What a batch of writes left undone: the items not started in time or failed, and the first failure. */
+export interface WritesLeft<T> {
+  left: T[];
+  failure?: unknown;
 }
 
 /**
@@ -23,13 +33,17 @@ export interface SeenFeature {
  */
 export interface MetricsStore extends LastSeenReader {
   /**
-   * Adds to the stored counters (atomic increments, so concurrent reports add up). A write is
-   * started only while `startWhile` says so; the answer is how many were written.
+   * Adds to the stored counters (atomic increments, so concurrent writers add up) and sets their
+   * expiry (ADR 15). A write is started only while `startWhile` says so; the answer is what was
+   * not written (never started, or failed).
    */
-  addHourlyCounts(counts: HourlyCount[], startWhile?: () => boolean): Promise<number>;
-  /** Sets the last-seen time, never moving it backwards; `startWhile` as above. */
-  markSeen(seen: SeenFeature[], at: string, startWhile?: () => boolean): Promise<number>;
-  /** Every counter of one UTC day (`yyyy-mm-dd`). */
+  addHourlyCounts(counts: HourlyCount[], startWhile?: () => boolean): Promise<WritesLeft<HourlyCount>>;
+  /**
+   * Sets the last-seen time only where the stored one is older than `intervalMs` before it, so
+   * the item changes at most once per interval and never moves backwards; `startWhile` as above.
+   */
+  markSeen(seen: SeenFeature[], options?: { startWhile?: () => boolean; intervalMs?: number }): Promise<WritesLeft<SeenFeature>>;
+  /** Every counter of one UTC day (`yyyy-mm-dd`) that has not expired. */
   hourlyCounts(day: string): Promise<HourlyCount[]>;
 }
 

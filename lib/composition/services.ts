@@ -47,7 +47,7 @@ import { ImportService } from '../transfer/import-service.js';
 import { DynamoUserStore } from '../users/dynamo-store.js';
 import { UserService } from '../users/service.js';
 import { featureCatalog, insightCatalog, stateCatalog, transferCatalog } from './catalogs.js';
-import { createClientServices, type StoreContext } from './client-services.js';
+import { connectStore, createClientServices, type ClientServicesOptions, type StoreContext } from './client-services.js';
 
 /**
  * The composition root: builds every service from one parsed configuration, on top of the SDK
@@ -57,9 +57,9 @@ import { createClientServices, type StoreContext } from './client-services.js';
  * from named stores and services, and where a service reads other resources, from the port its
  * own folder declares, built in catalogs.ts. Nothing is filled from this object as a whole.
  */
-export function createServices(config: AppConfig) {
+export function createServices(config: AppConfig, options: ClientServicesOptions = {}) {
   // The SDK path's wiring is shared, not repeated: same stores, revision clock and token cache.
-  const sdk = createClientServices(config);
+  const sdk = createClientServices(config, connectStore(config), options);
   const { featureStore, revisions } = sdk;
   const stores = adminStores(sdk.store);
   // Admin callers see the SDK root's stores through the ports they need, not as DynamoDB adapters.

@@ -16,6 +16,8 @@ import { parseApiMappingKey } from './match-route.js';
 import { localConcurrency, localThrottling } from './aws-limits.js';
 import type { ApiThrottling } from '../../infra/throttling.js';
 import { log } from '../../lib/log.js';
+import { metricsStages } from '../../lib/composition/metrics-services.js';
+import { localMetricsQueues, type LocalMetricsQueues } from './metrics-queues.js';
 
 export interface LocalRuntimeOptions {
   /** Keep data in memory instead of under `dataDir`. */
@@ -48,6 +50,8 @@ export interface LocalRuntime {
    * throttling (a 500) answers the rest; unset, no limit (scripts/local/aws-limits.ts).
    */
   concurrency: number | undefined;
+  /** The SDK metrics queues (ADR 15): reports, then their sums. */
+  metricsQueues: LocalMetricsQueues;
   stop(): Promise<void>;
 }
 
@@ -84,7 +88,12 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     });
     const connection = { region: config.region, endpoint: config.dynamodbEndpoint, accessKeyId: config.dynamodbAccessKeyId };
     await prepareLocalTable(connection, config.tableName);
-    const services = createServices(config);
+    // SDK metrics go through queues with SQS's rules and the same two stages as in the cloud (ADR 15).
+    const metricsQueues = localMetricsQueues(options.env);
+    const services = createServices(config, { metricsQueue: metricsQueues.reports });
+    const stages = metricsStages(services.metrics, metricsQueues.sums);
+    metricsQueues.reports.consume(stages.sum);
+    metricsQueues.sums.consume((bodies) => stages.store(bodies));
     await services.firstStart.ensure();
     const generatedAdminToken =
       config.initAdminApiTokens.length === 0 ? localAdminToken(options) : undefined;
@@ -97,9 +106,12 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     ) as Record<Group, LambdaHandler>;
     const snapshots = scheduleSnapshots(services);
     return {
-      config, services, handlers, generatedAdminToken, apiMappingKey, throttling, concurrency,
+      config, services, handlers, generatedAdminToken, apiMappingKey, throttling, concurrency, metricsQueues,
       stop: async () => {
         await snapshots.stop();
+        // What the queues accepted is stored before the engine goes away.
+        await metricsQueues.reports.stop();
+        await metricsQueues.sums.stop();
         await engine?.stop();
       },
     };

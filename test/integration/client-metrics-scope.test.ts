@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ClientMetricsService } from '../../lib/client/metrics-service.js';
+import { directMetricsQueue, MetricsWriter } from '../../lib/client/metrics-stages.js';
 import type { Feature } from '../../lib/features/model.js';
 import { SDK_REPORT_LIMITS } from '../../lib/limits.js';
 import type { Services } from '../../lib/composition/services.js';
@@ -156,7 +157,8 @@ describe('a report’s writes in time', () => {
     const feature = await putFeature(services, { name: unique('late') });
     const caller = { tokenName: 'late-sdk', type: 'client' as const, environment: 'development', projects: ['*'] };
     // A window already over when the writes would start, as on a store too slow for the report.
-    const late = new ClientMetricsService(services.metrics, services.clientApplications, services.clientFeatures, () => new Date(), 0);
+    // Without a queue a report is written in the request (ADR 15), within the same window.
+    const late = new ClientMetricsService(directMetricsQueue(new MetricsWriter(services.metrics), 0), services.clientApplications, services.clientFeatures);
     const logged = captureLogs();
 
     const requests = await requestsOf(() => late.recordMetrics(caller, report({ [feature.name]: { yes: 1, no: 0 } })));
