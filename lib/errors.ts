@@ -9,6 +9,7 @@ export type DomainErrorKind =
   | 'not-found'
   | 'conflict'
   | 'payload-too-large'
+  | 'exceeds-limit'
   | 'unsupported-media-type'
   | 'unavailable';
 
@@ -53,6 +54,14 @@ export class UnsupportedMediaType extends DomainError {
 /** The request body is larger than the route accepts. */
 export class PayloadTooLarge extends DomainError {
   readonly kind = 'payload-too-large';
+}
+
+/**
+ * The answer asked for is larger than the service can send (Lambda's 6 MB): the same request
+ * will keep failing, so the caller must ask for less (a page) or in a smaller form (gzip).
+ */
+export class ExceedsLimit extends DomainError {
+  readonly kind = 'exceeds-limit';
 }
 
 /** The store cannot be reached or is throttling; the same request may work a moment later. */

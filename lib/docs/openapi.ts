@@ -52,13 +52,14 @@ const ERROR_MEANING: Record<number, string> = {
  * a concurrent edit (409); a body can be too large (413) or, when it must be JSON, come with
  * another Content-Type (415); and every route that checks a token reads the store (503). The
  * SDK reporting routes refuse no body's content but a report above its cap (400), and answer
- * neither 409 nor 415.
+ * neither 409 nor 415. A deprecated full list refuses an answer over Lambda's 6 MB (400
+ * ExceedsLimitError, naming its paginated replacement).
  */
 export function errorStatuses(spec: RouteSpec): number[] {
   const hasPathParams = spec.path.includes('{');
   const strictBody = spec.body !== undefined && !spec.lenientBody;
   const statuses = new Set<number>();
-  if (strictBody || spec.lenientBody === 'capped' || spec.query || hasPathParams) statuses.add(400);
+  if (strictBody || spec.lenientBody === 'capped' || spec.query || hasPathParams || spec.pagedAlternative) statuses.add(400);
   if (spec.access.kind !== 'public') statuses.add(401);
   if (spec.access.kind === 'admin') statuses.add(403);
   if (hasPathParams) statuses.add(404);

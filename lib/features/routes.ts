@@ -12,6 +12,8 @@ import {
 import { patchSchema } from './json-patch.js';
 
 const FEATURE = '/api/admin/projects/{projectId}/features/{featureName}';
+/** Where a caller of a full list that no longer fits one answer pages instead. */
+export const SEARCH_PAGE = '/api/admin/search/features?offset=0&limit=100';
 
 /** A feature's life: create, read, describe, patch, mark stale, archive, revive, delete. */
 export const featureRoutes = defineRoutes('features', {
@@ -50,6 +52,7 @@ export const featureRoutes = defineRoutes('features', {
   listAllFeatures: {
     method: 'GET', path: '/api/admin/features', access: admin('READ_FEATURE'), status: 200,
     summary: 'E15. Get all features (deprecated)', response: featureListSchema, deprecated: true,
+    pagedAlternative: SEARCH_PAGE,
   },
   listArchivedFeatures: {
     method: 'GET', path: '/api/admin/archive/features', access: admin('READ_FEATURE'), status: 200,

@@ -12,6 +12,9 @@ export const ERROR_TABLE: Record<DomainErrorKind, { status: number; name: string
   conflict: { status: 409, name: 'NameExistsError' },
   // The interface names no error for these two; the names are HTTP's own reason phrases.
   'payload-too-large': { status: 413, name: 'ContentTooLarge' },
+  // Unleash's own name and status for a limit reached (its ExceedsLimitError is a 400): the
+  // request as made will never succeed, so a 4xx, which clients do not retry (a 5xx invites it).
+  'exceeds-limit': { status: 400, name: 'ExceedsLimitError' },
   'unsupported-media-type': { status: 415, name: 'ContentTypeerror' },
   unavailable: { status: 503, name: 'ServiceUnavailable' },
 };

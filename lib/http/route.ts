@@ -76,6 +76,12 @@ export interface RouteSpec {
   status: number;
   deprecated?: boolean;
   /**
+   * A deprecated full list's paginated replacement (`/api/admin/search/features?offset=0&limit=100`):
+   * when this route's answer cannot fit Lambda's 6 MB, the caller is told to page through it
+   * (400 ExceedsLimitError, lib/http/large-answers.ts) instead of getting an opaque 500.
+   */
+  pagedAlternative?: string;
+  /**
    * Kept out of the OpenAPI document: the authenticated not-found fallback, and the Swagger UI
    * page's static files, which belong to the page rather than to the API.
    */

@@ -13,7 +13,8 @@ import { lenientJsonBody } from './lenient-json-body.js';
 import { mapErrors } from './map-errors.js';
 import { pathParameterNames } from './path-parameters.js';
 import type { Operation, OperationsFor } from './operation.js';
-import { base64Result, jsonResult, jsonTextResult } from './responses.js';
+import { fitAnswer } from './large-answers.js';
+import { base64Result, jsonResult, jsonTextResult, type HttpResult } from './responses.js';
 import { refuseIllFormedText } from './well-formed.js';
 
 export interface RouterOptions {
@@ -119,10 +120,15 @@ function routeHandler(spec: RouteSpec, operation: Operation<RouteSpec>, tokens: 
     // Writes keep to the request's deadline; who acts reaches the services as `caller`, an argument.
     const reply = options.keepsDeadline ? await runWithDeadline(deadlineOf(context), () => operation(input)) : await operation(input);
     const status = reply.status ?? spec.status;
-    if (reply.base64 !== undefined) return base64Result(status, reply.base64, reply.headers);
-    if (reply.json !== undefined) return jsonTextResult(status, reply.json, reply.headers);
-    return jsonResult(status, reply.body, reply.headers);
+    // Large text answers go gzip-compressed to callers that take it; one Lambda could not return is refused clearly.
+    return fitAnswer(resultOf(status, reply), event.headers?.['accept-encoding'], spec.pagedAlternative);
   });
+}
+
+function resultOf(status: number, reply: Awaited<ReturnType<Operation<RouteSpec>>>): HttpResult {
+  if (reply.base64 !== undefined) return base64Result(status, reply.base64, reply.headers);
+  if (reply.json !== undefined) return jsonTextResult(status, reply.json, reply.headers);
+  return jsonResult(status, reply.body, reply.headers);
 }
 
 /** When Lambda stops this invocation; a context without a clock (a bare test double) sets none. */

@@ -385,7 +385,7 @@ describe('the local runtime at AWS limits, with the real functions', () => {
     expect(response.status).toBe(413);
   });
 
-  it('answers a real route whose answer grows over 6 MB (the segment list) 500, as Lambda fails it', async () => {
+  it('answers a real route whose answer grows over 6 MB (the segment list) gzip-compressed, or a clear 400 to a caller without gzip', async () => {
     // 70 segments of ~95 KB each (1,000 values, the most a segment may hold): a list of ~6.6 MB.
     const values = Array.from({ length: 1000 }, (_, i) => `${String(i).padStart(4, '0')}${'v'.repeat(86)}`);
     const prefix = unique('big');
@@ -397,9 +397,14 @@ describe('the local runtime at AWS limits, with the real functions', () => {
       })));
       expect(created.status).toBe(201);
     }
-    const list = await fetch(`${server.url}/api/admin/segments`, { headers: { authorization: adminSecret } });
-    expect(list.status).toBe(500);
-    expect(await list.json()).toEqual(INTERNAL_ERROR);
+    // Before the functions compressed large answers (issue 14), Lambda failed this one: an opaque 500.
+    const zipped = await fetch(`${server.url}/api/admin/segments`, { headers: { authorization: adminSecret, 'accept-encoding': 'gzip' } });
+    expect(zipped.status).toBe(200);
+    expect(zipped.headers.get('content-encoding')).toBe('gzip');
+    expect(Buffer.byteLength(await zipped.text())).toBeGreaterThan(6 * MB);
+    const plain = await fetch(`${server.url}/api/admin/segments`, { headers: { authorization: adminSecret, 'accept-encoding': 'identity' } });
+    expect(plain.status).toBe(400);
+    expect(await plain.json()).toMatchObject({ name: 'ExceedsLimitError', message: expect.stringContaining('Accept-Encoding: gzip') });
   });
 
   it('lets the function answer a body under 6 MB itself (its own 413 ContentTooLarge)', async () => {

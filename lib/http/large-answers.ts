@@ -1,0 +1,87 @@
+import { promisify } from 'node:util';
+import { gzip } from 'node:zlib';
+import { ExceedsLimit } from '../errors.js';
+import { acceptsGzip } from './accept-encoding.js';
+import type { HttpResult } from './responses.js';
+
+const gzipAsync = promisify(gzip);
+
+/**
+ * Text answers from this size up are sent gzip-compressed to a caller that accepts gzip. It is
+ * CloudFront's own lower bound ("Serving compressed files": it compresses files between 1,000
+ * and 10,000,000 bytes): below about a kilobyte an answer fits one TCP segment either way, and
+ * the base64 that carries a binary Lambda answer (4/3 the bytes) eats what gzip saves.
+ */
+export const COMPRESSION_THRESHOLD_BYTES = 1_000;
+
+/**
+ * What a synchronous Lambda invocation may return: 6 MB, counted on the returned JSON as a whole
+ * (a base64 body as encoded) ("Lambda quotas": "Invocation payload (request and response) 6 MB
+ * each for request and response (synchronous)"). The local server enforces the same number
+ * (scripts/local/aws-limits.ts).
+ */
+export const LAMBDA_MAX_RESPONSE_BYTES = 6 * 1024 * 1024;
+
+const MB = 1024 * 1024;
+
+/**
+ * The last step of every answer: gzip a large text answer the caller accepts gzip for, and
+ * refuse, with an answer that says what to do instead, one that Lambda could not return (it
+ * would fail the invocation and API Gateway answer an opaque 500). `pagedAlternative` is the
+ * route's paginated replacement, named in that refusal.
+ */
+export async function fitAnswer(result: HttpResult, acceptEncoding: string | undefined, pagedAlternative?: string): Promise<HttpResult> {
+  const gzipAccepted = acceptsGzip(acceptEncoding);
+  const fitted = isCompressible(result) ? await compressed(result, gzipAccepted) : result;
+  const bytes = lambdaPayloadBytes(fitted);
+  if (bytes <= LAMBDA_MAX_RESPONSE_BYTES) return fitted;
+  throw new ExceedsLimit(tooLargeMessage(bytes, gzipAccepted || fitted.isBase64Encoded === true, pagedAlternative));
+}
+
+/** A text body at or above the threshold that no operation encoded already. */
+function isCompressible(result: HttpResult): boolean {
+  if (result.isBase64Encoded || result.headers['content-encoding'] !== undefined) return false;
+  const body = result.body ?? '';
+  // A UTF-16 unit is at most 3 bytes in UTF-8: a body this short cannot reach the threshold.
+  if (body.length * 3 < COMPRESSION_THRESHOLD_BYTES) return false;
+  return Buffer.byteLength(body, 'utf8') >= COMPRESSION_THRESHOLD_BYTES;
+}
+
+/**
+ * Above the threshold the answer depends on Accept-Encoding whichever form is sent, so both say
+ * so (`Vary`): a cache must not hand the gzip form to a client that did not ask for it.
+ */
+async function compressed(result: HttpResult, gzipAccepted: boolean): Promise<HttpResult> {
+  const headers = { ...result.headers, vary: withAcceptEncoding(result.headers.vary) };
+  if (!gzipAccepted) return { ...result, headers };
+  const bytes = await gzipAsync(result.body ?? '');
+  return { ...result, headers: { ...headers, 'content-encoding': 'gzip' }, body: bytes.toString('base64'), isBase64Encoded: true };
+}
+
+function withAcceptEncoding(vary: string | undefined): string {
+  if (!vary) return 'Accept-Encoding';
+  return vary.split(',').some((name) => name.trim().toLowerCase() === 'accept-encoding') ? vary : `${vary}, Accept-Encoding`;
+}
+
+/**
+ * The size Lambda holds to 6 MB: the answer as JSON. It is measured only when it could be
+ * near: a character of the body becomes at most 6 bytes of JSON (`\u0000`), headers aside.
+ */
+export function lambdaPayloadBytes(result: HttpResult): number {
+  const body = result.body ?? '';
+  const headerBytes = Buffer.byteLength(JSON.stringify(result.headers), 'utf8') + 256;
+  const bound = result.isBase64Encoded ? body.length : body.length * 6;
+  if (bound + headerBytes <= LAMBDA_MAX_RESPONSE_BYTES) return bound + headerBytes;
+  return Buffer.byteLength(JSON.stringify(result), 'utf8');
+}
+
+function tooLargeMessage(bytes: number, compressed: boolean, pagedAlternative: string | undefined): string {
+  const size = `${(bytes / MB).toFixed(1)} MB`;
+  const what = compressed ? `This answer would be ${size} even gzip-compressed` : `This answer would be ${size}`;
+  const ways = [
+    ...(pagedAlternative ? [`page through ${pagedAlternative} (offset and limit; its total says how many there are)`] : []),
+    ...(compressed ? [] : ['ask for it gzip-compressed (Accept-Encoding: gzip; curl --compressed)']),
+  ];
+  const advice = ways.length > 0 ? ways.join(', or ') : 'ask for less at a time';
+  return `${what}, more than the 6 MB an AWS Lambda function can return. Instead, ${advice}.`;
+}
