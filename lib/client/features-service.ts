@@ -1,17 +1,16 @@
-import { promisify } from 'node:util';
-import { gzip } from 'node:zlib';
+import { gunzipSync } from 'node:zlib';
 import { NotFound } from '../errors.js';
 import type { FeatureStore } from '../features/store.js';
 import type { SegmentStore } from '../segments/store.js';
 import type { Caller } from '../tokens/model.js';
 import { BoundedCache } from '../bounded-cache.js';
-import { buildClientPayload, isServed, toClientFeature, type ClientSnapshot } from './payload.js';
+import { ChunkedPayload } from './payload-bytes.js';
+import { featureText, isServed, PAYLOAD_HEAD, payloadTail, selectFeatures, toClientFeature, type ClientSnapshot } from './payload.js';
 import { resolveQuery, scopeKeyOf, shortHashOf, type ClientQuery, type ClientRequest } from './query.js';
 import type { ChangeLogEntry, RevisionState } from '../revision.js';
 import type { RevisionClock } from './revision-clock.js';
 import type { ClientFeature } from './schemas.js';
 
-const gzipAsync = promisify(gzip);
 
 /** What changed between two readings of the revision (lib/store/revision-store.ts). */
 export interface ChangeLog {
@@ -22,10 +21,35 @@ export interface ChangeLog {
 export interface ServedPayload {
   revision: number;
   etag: string;
-  json: string;
+  /** The JSON text, decompressed from the gzip on first use (SDKs ask for gzip; few ever need it). */
+  readonly json: string;
   /** The JSON gzip-compressed, in base64 as a Lambda response carries binary bodies. */
   gzipBase64: string;
 }
+
+/** A cached payload with what the next revision's payload of its scope is built from. */
+interface CachedPayload extends ServedPayload {
+  /** The snapshot it was built from, and its chunks: a later payload recompresses only what changed. */
+  snapshotVersion: number;
+  chunked: ChunkedPayload;
+}
+
+/** A snapshot, numbered, with the steps that led to it: a scope built from an earlier one catches up. */
+interface VersionedSnapshot extends ClientSnapshot {
+  version: number;
+  /** The latest steps, oldest first; a whole read starts the list again. */
+  steps: readonly SnapshotStep[];
+}
+
+interface SnapshotStep {
+  from: number;
+  to: number;
+  names: readonly string[];
+  segments: boolean;
+}
+
+/** How many steps a snapshot remembers: a scope further behind is built whole. */
+const REMEMBERED_STEPS = 64;
 
 export type FeaturesAnswer = { modified: false; etag: string } | { modified: true; payload: ServedPayload };
 
@@ -55,9 +79,10 @@ interface Scope {
  * features and segments read again, once per revision for every scope.
  */
 export class ClientFeatureService {
-  private readonly payloads: BoundedCache<string, ServedPayload>;
+  private readonly payloads: BoundedCache<string, CachedPayload>;
   private readonly building = new Map<string, Promise<ServedPayload>>();
-  private snapshot: { state: RevisionState; data: Promise<ClientSnapshot> } | undefined;
+  private snapshot: { state: RevisionState; data: Promise<VersionedSnapshot> } | undefined;
+  private snapshotVersions = 0;
 
   constructor(
     private readonly featureStore: Pick<FeatureStore, 'listAll' | 'getMany'>,
@@ -71,7 +96,7 @@ export class ClientFeatureService {
     this.payloads = new BoundedCache({
       maxEntries: limits.maxEntries,
       maxWeight: limits.maxBytes,
-      weigh: (payload) => payload.json.length + payload.gzipBase64.length,
+      weigh: (payload) => payload.gzipBase64.length + payload.chunked.weight,
     });
   }
 
@@ -131,12 +156,29 @@ export class ClientFeatureService {
     return built;
   }
 
+  /**
+   * The scope's payload at the snapshot: from the scope's previous payload when the snapshot's
+   * steps since it are known (only the chunks of the features changed are built again), else
+   * whole. Inlined segment constraints are in every feature's text, so a segment change there
+   * builds whole.
+   */
   private async build(scope: Scope, revision: number): Promise<ServedPayload> {
     const snapshot = await this.snapshotAt(revision);
     const etag = etagOf(scope.hash, revision);
     const meta = { revisionId: revision, etag, queryHash: scope.hash };
-    const json = JSON.stringify(buildClientPayload(snapshot, scope.query, meta));
-    const payload = { revision, etag, json, gzipBase64: (await gzipAsync(json)).toString('base64') };
+    const index = featuresByName(snapshot);
+    const fragmentOf = (name: string): string | undefined => {
+      const feature = index.get(name);
+      return feature && isServed(feature, scope.query) ? featureText(feature, scope.query, snapshot.segmentsById) : undefined;
+    };
+    const previous = this.payloads.get(scope.key);
+    const steps = previous ? stepsSince(snapshot, previous.snapshotVersion) : undefined;
+    const reusable = previous && steps && !(steps.segments && scope.query.inlineSegmentConstraints);
+    const chunked =
+      (reusable ? previous.chunked.updated(steps.names, fragmentOf) : undefined) ??
+      ChunkedPayload.build(selectFeatures(snapshot.features, scope.query).map((feature) => feature.name), fragmentOf);
+    const gzipped = chunked.gzip(PAYLOAD_HEAD, payloadTail(snapshot, scope.query, meta));
+    const payload = cachedPayload(revision, etag, gzipped, snapshot.version, chunked);
     // A slower build of an older revision must not replace a newer entry.
     const latest = this.payloads.get(scope.key);
     if (!latest || latest.revision < revision) this.payloads.set(scope.key, payload);
@@ -149,12 +191,12 @@ export class ClientFeatureService {
    * features changed since, the segments if they changed, or everything when the log cannot
    * tell. Reads follow the revision read, so they hold at least every write up to it.
    */
-  private snapshotAt(revision: number): Promise<ClientSnapshot> {
+  private snapshotAt(revision: number): Promise<VersionedSnapshot> {
     if (this.snapshot && this.snapshot.state.revision >= revision) return this.snapshot.data;
     const previous = this.snapshot;
     const statePromise = this.clock.state(revision);
     const data = statePromise.then(
-      async (state): Promise<ClientSnapshot> => (previous ? await this.updated(previous, state) : undefined) ?? (await this.readWhole()),
+      async (state): Promise<VersionedSnapshot> => (previous ? await this.updated(previous, state) : undefined) ?? (await this.readWhole()),
     );
     const entry = {
       // Until the revision read answers, the entry stands for `revision` itself.
@@ -169,16 +211,21 @@ export class ClientFeatureService {
     return data;
   }
 
-  private async readWhole(): Promise<ClientSnapshot> {
+  private async readWhole(): Promise<VersionedSnapshot> {
     const [features, segments] = await Promise.all([this.featureStore.listAll(), this.segmentStore.list()]);
-    return { features, segmentsById: new Map(segments.map((segment) => [segment.id, segment])) };
+    return {
+      features,
+      segmentsById: new Map(segments.map((segment) => [segment.id, segment])),
+      version: (this.snapshotVersions += 1),
+      steps: [],
+    };
   }
 
   /** `previous` moved on to `state` by the changes in between, or undefined when only a whole read will do. */
   private async updated(
-    previous: { state: RevisionState; data: Promise<ClientSnapshot> },
+    previous: { state: RevisionState; data: Promise<VersionedSnapshot> },
     state: RevisionState,
-  ): Promise<ClientSnapshot | undefined> {
+  ): Promise<VersionedSnapshot | undefined> {
     const base = await previous.data.catch(() => undefined);
     if (!base || previous.state.shards.size === 0) return undefined;
     const entries = await this.changeLog.changesSince(previous.state.shards, state.shards);
@@ -192,9 +239,12 @@ export class ClientFeatureService {
     const byName = new Map(base.features.map((feature) => [feature.name, feature]));
     for (const name of names) byName.delete(name);
     for (const feature of changed) byName.set(feature.name, feature);
+    const version = (this.snapshotVersions += 1);
     return {
       features: [...byName.values()],
       segmentsById: segments ? new Map(segments.map((segment) => [segment.id, segment])) : base.segmentsById,
+      version,
+      steps: [...base.steps, { from: base.version, to: version, names: [...names], segments: segmentsChanged }].slice(-REMEMBERED_STEPS),
     };
   }
 
@@ -212,6 +262,37 @@ export class ClientFeatureService {
       return feature !== undefined && isServed(feature, query);
     }));
   }
+}
+
+/** What changed from snapshot `version` to `snapshot`, or undefined when its steps do not reach back to it. */
+function stepsSince(snapshot: VersionedSnapshot, version: number): { names: Set<string>; segments: boolean } | undefined {
+  const names = new Set<string>();
+  let segments = false;
+  let at = snapshot.version;
+  for (let i = snapshot.steps.length - 1; at !== version; i -= 1) {
+    const step = snapshot.steps[i];
+    if (!step || step.to !== at) return undefined;
+    for (const name of step.names) names.add(name);
+    segments ||= step.segments;
+    at = step.from;
+  }
+  return { names, segments };
+}
+
+/** A payload whose JSON text is only made (from the gzip) when a caller without gzip asks. */
+function cachedPayload(revision: number, etag: string, gzipped: Buffer, snapshotVersion: number, chunked: ChunkedPayload): CachedPayload {
+  let json: string | undefined;
+  return {
+    revision,
+    etag,
+    gzipBase64: gzipped.toString('base64'),
+    get json() {
+      json ??= gunzipSync(gzipped).toString('utf8');
+      return json;
+    },
+    snapshotVersion,
+    chunked,
+  };
 }
 
 type SnapshotFeature = ClientSnapshot['features'][number];

@@ -43,6 +43,34 @@ export function buildClientPayload(snapshot: ClientSnapshot, query: ClientQuery,
   };
 }
 
+/**
+ * The payload as text in three parts, for a payload kept in chunks (payload-bytes.ts):
+ * `PAYLOAD_HEAD`, the served features' `featureText` separated by commas, `payloadTail`.
+ * Together they are exactly `JSON.stringify(buildClientPayload(...))`.
+ */
+export const PAYLOAD_HEAD = '{"version":2,"features":[';
+
+export function featureText(feature: Feature, query: ClientQuery, segmentsById: ReadonlyMap<number, Segment>): string {
+  return JSON.stringify(toClientFeature(feature, query, segmentsById));
+}
+
+export function payloadTail(snapshot: ClientSnapshot, query: ClientQuery, meta: ClientPayloadMeta): string {
+  const segments = query.inlineSegmentConstraints ? undefined : segmentList(usedSegmentIds(snapshot.features, query), snapshot.segmentsById);
+  return `]${segments ? `,"segments":${JSON.stringify(segments)}` : ''},"query":${JSON.stringify(queryEcho(query))},"meta":${JSON.stringify(meta)}}`;
+}
+
+/** The segment ids the served features' enabled strategies in the query's environment refer to. */
+function usedSegmentIds(features: Feature[], query: ClientQuery): Set<number> {
+  const ids = new Set<number>();
+  for (const feature of features) {
+    if (!isServed(feature, query)) continue;
+    for (const strategy of environmentOf(feature, query.environment).strategies) {
+      if (!strategy.disabled) for (const id of strategy.segments) ids.add(id);
+    }
+  }
+  return ids;
+}
+
 /** Non-archived features in the query's projects that pass its prefix and tag filters, by name. */
 export function selectFeatures(features: Feature[], query: ClientQuery): Feature[] {
   return features.filter((feature) => isServed(feature, query)).sort((a, b) => compareText(a.name, b.name));
@@ -117,7 +145,10 @@ function segmentConstraints(id: number, segmentsById: ReadonlyMap<number, Segmen
 
 /** Every segment the served strategies refer to, by name (Unleash's order). */
 function usedSegments(features: ClientFeature[], segmentsById: ReadonlyMap<number, Segment>): ClientSegment[] {
-  const ids = new Set(features.flatMap((feature) => feature.strategies.flatMap((strategy) => strategy.segments ?? [])));
+  return segmentList(new Set(features.flatMap((feature) => feature.strategies.flatMap((strategy) => strategy.segments ?? []))), segmentsById);
+}
+
+function segmentList(ids: ReadonlySet<number>, segmentsById: ReadonlyMap<number, Segment>): ClientSegment[] {
   return [...ids]
     .flatMap((id) => {
       const segment = segmentsById.get(id);
