@@ -36,6 +36,16 @@ export const GROUP_TABLE_ACCESS: Record<Group, TableAccess> = {
   client: { reads: READS, writes: ['dynamodb:PutItem', 'dynamodb:UpdateItem'], writablePartitions: SDK_USAGE_PARTITIONS },
 };
 
+/**
+ * The metrics store stage (ADR 15) adds to hourly counters and moves last-seen times: UpdateItem
+ * on those two kinds of partition, and nothing else, not even a read.
+ */
+export const METRICS_TABLE_ACCESS: TableAccess = {
+  reads: [],
+  writes: ['dynamodb:UpdateItem'],
+  writablePartitions: [keys.dailyMetrics('*').pk, keys.lastSeenAll().pk],
+};
+
 /** The daily snapshot reads everything and writes only its own partition. */
 export const SNAPSHOT_TABLE_ACCESS: TableAccess = { reads: READS, writes: ['dynamodb:PutItem'], writablePartitions: [keys.snapshots().pk] };
 

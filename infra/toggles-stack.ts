@@ -1,4 +1,5 @@
 import { CfnOutput, Fn, Stack, Validations, type StackProps } from 'aws-cdk-lib';
+import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type { CfnTable } from 'aws-cdk-lib/aws-dynamodb';
 import type { Construct } from 'constructs';
 import { routeTable } from '../lib/route-table.js';
@@ -7,6 +8,7 @@ import { BootstrapAdminToken } from './constructs/bootstrap-admin-token.js';
 import { GroupFunctions } from './constructs/group-functions.js';
 import { SecretKey } from './constructs/secret-key.js';
 import { InsightsSnapshot } from './constructs/insights-snapshot.js';
+import { MetricsPipeline } from './constructs/metrics-pipeline.js';
 import { ServiceAlarms, alarmEmailsFromContext } from './constructs/service-alarms.js';
 import { TogglesApi } from './constructs/toggles-api.js';
 import { TogglesTable } from './constructs/toggles-table.js';
@@ -45,14 +47,24 @@ export class TogglesStack extends Stack {
     });
     api.addRouteTable(Object.values(routeTable), functions.byGroup);
 
+    // SDK metrics go through two queued stages before the table (ADR 15).
+    const metrics = new MetricsPipeline(this, 'Metrics', { table, client: functions.byGroup.client });
+
     const bootstrap = new BootstrapAdminToken(this, 'BootstrapAdminToken', { table });
     const insights = new InsightsSnapshot(this, 'Insights', { table, tableHasIndexes: definition.indexes.length > 0 });
     const secretArn = bootstrap.secret.secretArn;
     const alarms = new ServiceAlarms(this, 'Alarms', {
       stage: api.stage,
-      functions: { ...functions.byGroup, snapshot: insights.function.function, bootstrap: bootstrap.function.function },
+      functions: {
+        ...functions.byGroup, snapshot: insights.function.function, bootstrap: bootstrap.function.function,
+        metricsSum: metrics.sumFunction.function, metricsStore: metrics.storeFunction.function,
+      },
       emails: props.alarmEmails ?? alarmEmailsFromContext(this.node.tryGetContext('alarmEmail')),
     });
+    for (const alarm of metrics.alarms) {
+      alarm.addAlarmAction(new SnsAction(alarms.topic));
+      alarm.addOkAction(new SnsAction(alarms.topic));
+    }
 
     if (definition.indexes.length > 0) {
       // Table grants add `<table>/index/*`; only that wildcard is accepted, nothing broader.

@@ -1,6 +1,6 @@
 import { Tags } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
-import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { GROUPS, type Group } from '../../lib/http/route.js';
@@ -41,11 +41,11 @@ export interface GroupFunctionsProps {
 
 /** One Lambda per endpoint group, each with exactly the table access its group needs. */
 export class GroupFunctions extends Construct {
-  readonly byGroup: Record<Group, IFunction>;
+  readonly byGroup: Record<Group, lambda.Function>;
 
   constructor(scope: Construct, id: string, props: GroupFunctionsProps) {
     super(scope, id);
-    const entries = GROUPS.map((group): [Group, IFunction] => {
+    const entries = GROUPS.map((group): [Group, lambda.Function] => {
       const key = KEY_GROUPS.has(group) ? props.secretKey : undefined;
       const { function: fn } = new ServiceFunction(this, group, {
         entry: `functions/${group}/handler.ts`,
@@ -64,6 +64,6 @@ export class GroupFunctions extends Construct {
       grantTableAccess(fn, props.table, GROUP_TABLE_ACCESS[group], { indexes: props.tableHasIndexes ?? false });
       return [group, fn];
     });
-    this.byGroup = Object.fromEntries(entries) as Record<Group, IFunction>;
+    this.byGroup = Object.fromEntries(entries) as Record<Group, lambda.Function>;
   }
 }

@@ -8,7 +8,7 @@ import type { TableAccess } from '../table-access.js';
  * add Scan, BatchWriteItem, DescribeTable and stream reads that no function here uses.
  */
 export function grantTableAccess(fn: IFunction, table: ITable, access: TableAccess, options: { indexes: boolean }): void {
-  fn.addToRolePolicy(
+  if (access.reads.length > 0) fn.addToRolePolicy(
     new iam.PolicyStatement({
       actions: [...access.reads],
       // Indexes hold projections of items the function may read anyway.

@@ -55,6 +55,8 @@ const LONGEST_REF: Record<string, string> = {
   'AWS::SecretsManager::Secret': arn('secretsmanager', `secret:${'n'.repeat(512)}-AbCdEf`), // names up to 512
   'AWS::ApiGatewayV2::Api': 'a'.repeat(10),
   'AWS::SNS::Topic': arn('sns', 'n'.repeat(256)),
+  // A queue's Ref is its URL; queue names are at most 80 characters.
+  'AWS::SQS::Queue': `https://sqs.${REGION}.${URL_SUFFIX}/${ACCOUNT}/${'q'.repeat(80)}`,
 };
 /** What `Fn::GetAtt` gives, by resource type and attribute, at its longest. */
 const LONGEST_ATT: Record<string, string> = {

@@ -63,9 +63,9 @@ const actionsOf = (statements: Array<Record<string, any>>): string[] =>
   statements.flatMap((statement) => [statement.Action].flat() as string[]);
 
 describe('functions', () => {
-  it('creates one function per endpoint group plus the bootstrap and the insights snapshot functions', () => {
+  it('creates one function per endpoint group plus the bootstrap, the insights snapshot and the two metrics stage functions', () => {
     expect([...groupFunctions().keys()].sort()).toEqual([...GROUPS].sort());
-    template.resourceCountIs('AWS::Lambda::Function', GROUPS.length + 2);
+    template.resourceCountIs('AWS::Lambda::Function', GROUPS.length + 4);
   });
 
   it('runs the insights snapshot daily after midnight UTC, writing only the snapshot partition', () => {
@@ -309,12 +309,13 @@ describe('permissions', () => {
     }
   });
 
-  it('grants group functions nothing beyond the table and their own logs, and the access function the secret key', () => {
+  it('grants group functions nothing beyond the table and their own logs, the access function the secret key, the client function the metrics queue', () => {
     const [tableId] = resourcesOf(template, 'AWS::DynamoDB::Table')[0]!;
     const keyId = secretKeyId();
+    const [reportsQueueId] = resourcesOf(template, 'AWS::SQS::Queue').find(([id]) => /^MetricsReports[0-9A-F]+$/.test(id))!;
     for (const [group, [id, fn]] of groupFunctions()) {
       const ownLogGroup = referencedId(fn.Properties.LoggingConfig.LogGroup);
-      const allowed = new Set([tableId, ownLogGroup, ...(group === 'access' ? [keyId] : [])]);
+      const allowed = new Set([tableId, ownLogGroup, ...(group === 'access' ? [keyId] : []), ...(group === 'client' ? [reportsQueueId] : [])]);
       for (const statement of policyStatementsOfFunction(id)) {
         const resources = [statement.Resource].flat().map(referencedId);
         expect(resources.every((resource) => allowed.has(resource)), group).toBe(true);
