@@ -178,4 +178,31 @@ describe('a fault after the commit', () => {
       await engine.stop();
     }
   });
+
+  // Known bug (found by the fuzz with faults, FUZZ_SEED=72026 or 1 at a fault rate of 0.15; reported
+  // to the lead, lib/projects is not this test's to change): ProjectService.update reads the project
+  // back after its transaction committed (project-service.ts `return this.getProject(id)`), and the
+  // route drops what it read. When that read fails for good the client gets 503 (WrittenBeforeFailure)
+  // for a change that was wholly stored. `it.fails` until update no longer reads after the commit.
+  it.fails('a 503 answer to a project update leaves the project as it was', async () => {
+    const project = await steps.createProject({ description: 'before' });
+    let committed = false;
+    const engine = await faultyEngine(SEED, {
+      faultRate: 0, latencyRate: 0,
+      faultWhen: (operation) => {
+        if (operation === 'TransactWriteItems') committed = true;
+        else if (committed && (operation === 'Query' || operation === 'GetItem')) return true;
+        return false;
+      },
+    });
+    try {
+      const res = await apiClient(testServices({ DYNAMODB_ENDPOINT: engine.endpoint }))({
+        method: 'PUT', path: `/api/admin/projects/${project}`, token, body: { name: project, description: 'after' },
+      });
+      const { description } = (await call({ method: 'GET', path: `/api/admin/projects/${project}`, token })).body;
+      expect({ status: res.status, description }).toEqual(res.status === 503 ? { status: 503, description: 'before' } : { status: 200, description: 'after' });
+    } finally {
+      await engine.stop();
+    }
+  });
 });
