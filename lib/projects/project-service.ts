@@ -83,16 +83,16 @@ export class ProjectService {
     return project;
   }
 
-  async update(id: string, input: ProjectSettingsInput, actor: string): Promise<Project> {
+  /** Nothing is read after the write: a read failing then would turn a stored change into an error. */
+  async update(id: string, input: ProjectSettingsInput, actor: string): Promise<void> {
     const settings = toSettings(input);
     const updatedAt = this.now().toISOString();
     if (!(await this.store.updateSettings(id, settings, updatedAt, actor))) throw projectNotFound(id);
-    return this.getProject(id);
   }
 
   /**
-   * Only an empty project can go: its active features are counted on the item itself (and the
-   * delete is conditional on that count), archived ones are looked up, since they would be
+   * Only an empty project can go: its active features are counted on the count's shards (and the
+   * delete is conditional on them, ADR 14), archived ones are looked up, since they would be
    * left without a project.
    */
   async delete(id: string, actor: string): Promise<void> {
