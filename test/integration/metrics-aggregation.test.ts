@@ -1,5 +1,5 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { inject } from 'vitest';
 import { directMetricsQueue, MetricsWriter } from '../../lib/client/metrics-stages.js';
 import { counterExpiry } from '../../lib/client/metrics-aggregation.js';
@@ -12,6 +12,7 @@ import { createDocumentClient } from '../../lib/store/document-client.js';
 import { keys } from '../../lib/store/table-design.js';
 import { startAwsLikeDynamoDb, type AwsLikeEngine } from '../../scripts/local/aws-like-dynamodb/engine.js';
 import { LocalMetricsQueue } from '../../scripts/local/metrics-queue.js';
+import { localMetricsQueues } from '../../scripts/local/metrics-queues.js';
 import { apiClient } from '../support/api.js';
 import { rollout, sdkToken } from '../support/client.js';
 import { unique } from '../support/services.js';
@@ -256,5 +257,34 @@ describe('the local queue keeps SQS’s limits', () => {
 
     // (250 KB + 1 KB of record) × 24 = 6,024 KB ≤ 6 MB; a 25th would pass it.
     expect(sizes).toEqual([24, 6]);
+  });
+});
+
+describe('the local queues under npm start', () => {
+  it('deliver a batch when the window closes on its timer, not before', async () => {
+    vi.useFakeTimers();
+    try {
+      const { reports: queue } = localMetricsQueues({ LOCAL_METRICS_WINDOW_MS: '1000' });
+      const delivered: string[][] = [];
+      queue.consume(async (bodies) => {
+        delivered.push(bodies);
+      });
+      await queue.send('a');
+      await queue.send('b');
+
+      await vi.advanceTimersByTimeAsync(999);
+      expect(delivered).toEqual([]);
+      await vi.advanceTimersByTimeAsync(1);
+
+      expect(delivered).toEqual([['a', 'b']]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('take their window from LOCAL_METRICS_WINDOW_MS, 1 s by default, and refuse anything but whole ms', () => {
+    expect(() => localMetricsQueues({})).not.toThrow();
+    expect(() => localMetricsQueues({ LOCAL_METRICS_WINDOW_MS: '0' })).not.toThrow();
+    expect(() => localMetricsQueues({ LOCAL_METRICS_WINDOW_MS: 'soon' })).toThrow(/LOCAL_METRICS_WINDOW_MS/);
   });
 });
