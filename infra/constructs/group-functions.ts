@@ -57,6 +57,7 @@ export class GroupFunctions extends Construct {
           ...(key ? { SECRET_KEY_ARN: key.secretArn } : {}),
         },
         bundledFiles: GROUP_BUNDLED_FILES[group] ?? [],
+        quietPlatformLogs: group === 'client',
       });
       Tags.of(fn).add(GROUP_TAG, group);
       key?.grantRead(fn);

@@ -21,6 +21,12 @@ export interface ServiceFunctionProps {
   bundle?: FunctionBundle;
   /** Files the function reads at run time, copied into its bundle after esbuild has run. */
   bundledFiles?: readonly BundledFile[];
+  /**
+   * Leave out Lambda's own START and REPORT lines (system log level WARN; errors, timeouts and
+   * failed starts are still logged): on the SDK poll path they are most of the log bill
+   * (docs/cost.md). Alarms read CloudWatch metrics, not these lines.
+   */
+  quietPlatformLogs?: boolean;
 }
 
 export interface BundledFile {
@@ -68,6 +74,7 @@ export class ServiceFunction extends Construct {
       role: this.role,
       logGroup: this.logGroup,
       loggingFormat: lambda.LoggingFormat.JSON,
+      ...(props.quietPlatformLogs ? { systemLogLevelV2: lambda.SystemLogLevel.WARN } : {}),
       environment: { NODE_OPTIONS: '--enable-source-maps', ...props.environment },
       ...(props.paramsAndSecrets ? { paramsAndSecrets: props.paramsAndSecrets } : {}),
       bundling: {
