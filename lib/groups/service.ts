@@ -51,6 +51,8 @@ export class GroupService {
     const now = this.now().toISOString();
     // Checked before an id is drawn, so a refused create leaves the counter alone.
     const details = detailsOf(input);
+    // The members' users are read before the write: once the group is stored nothing may fail.
+    const users = await this.usersById(input.userIds ?? []);
     const group: Group = {
       id: await this.store.nextId(),
       ...details,
@@ -60,12 +62,14 @@ export class GroupService {
       version: 1,
     };
     refuse(await this.store.insert(group, actor), group.name);
-    return { group, users: await this.usersOf([group]) };
+    return { group, users };
   }
 
   /** The input replaces the group's details and its membership; members who stay keep `joinedAt`. */
   async update(id: number, input: GroupInput, actor: string): Promise<GroupView> {
     const details = detailsOf(input);
+    // The members are exactly `userIds`: their users are read before the write, as in create.
+    const users = await this.usersById(input.userIds ?? []);
     const group = await retryOnChange('group', async () => {
       const before = await this.find(id);
       const members = replaceMembers(before.members, input.userIds ?? [], this.now().toISOString(), actor);
@@ -75,7 +79,7 @@ export class GroupService {
       refuse(outcome, after.name);
       return after;
     });
-    return { group, users: await this.usersOf([group]) };
+    return { group, users };
   }
 
   async delete(id: number, actor: string): Promise<void> {
@@ -89,7 +93,10 @@ export class GroupService {
   }
 
   private async usersOf(groups: Group[]): Promise<Map<number, User>> {
-    const ids = groups.flatMap((group) => group.members.map((member) => member.userId));
+    return this.usersById(groups.flatMap((group) => group.members.map((member) => member.userId)));
+  }
+
+  private async usersById(ids: number[]): Promise<Map<number, User>> {
     return new Map((await this.users.getMany(ids)).map((user) => [user.id, user]));
   }
 }
