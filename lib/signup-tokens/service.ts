@@ -60,9 +60,11 @@ export class SignupTokenService {
       throw new ValidationFailed('expiresAt: give expiresAt, enabled or both');
     }
     const expiresAt = changes.expiresAt === undefined ? undefined : new Date(changes.expiresAt).toISOString();
+    // The users are read before the write: once the change is stored nothing may fail.
+    const users = await this.users.list();
     const token = await this.store.update(secret, { enabled: changes.enabled, expiresAt });
     if (!token) throw tokenNotFound();
-    return this.view(token, await this.users.list());
+    return this.view(token, users);
   }
 
   /**
