@@ -3,6 +3,7 @@
  * or in memory with `--in-memory` / IN_MEMORY=true; the HTTP server on 127.0.0.1:PORT (4242).
  */
 import { resolve } from 'node:path';
+import { startFunctionUrlServer, localFrontDoor } from './local/function-url.js';
 import { startHttpServer, type LocalServer } from './local/http-server.js';
 import { startLocalRuntime, type LocalRuntime } from './local/runtime.js';
 import { describeStartupFailure, ensureWritableDir } from './local/startup-problem.js';
@@ -16,7 +17,11 @@ const inMemory = process.argv.includes('--in-memory') || process.env.IN_MEMORY =
 const port = Number(process.env.PORT ?? 4242);
 const dataDir = resolve(process.env.DATA_DIR ?? '.data');
 
-async function start(): Promise<{ runtime: LocalRuntime; server: LocalServer }> {
+// LOCAL_FRONT_DOOR=functionUrl: the client function's URL as well, on FUNCTION_URL_PORT (PORT + 1).
+const functionUrlPort = Number(process.env.FUNCTION_URL_PORT ?? (port === 0 ? 0 : port + 1));
+
+async function start(): Promise<{ runtime: LocalRuntime; server: LocalServer; functionUrl: LocalServer | undefined }> {
+  const frontDoor = localFrontDoor(process.env);
   // Checked first, so a data directory that takes no files is named before the engine starts.
   if (!inMemory) ensureWritableDir(dataDir);
   const runtime = await startLocalRuntime({
@@ -24,18 +29,24 @@ async function start(): Promise<{ runtime: LocalRuntime; server: LocalServer }> 
     dataDir,
     env: { UNLEASH_URL: `http://localhost:${port}`, ...process.env },
   });
+  let server: LocalServer | undefined;
   try {
-    return { runtime, server: await startHttpServer(runtime.handlers, {
+    server = await startHttpServer(runtime.handlers, {
       port, apiMappingKey: runtime.apiMappingKey, throttling: runtime.throttling, concurrency: runtime.concurrency,
-    }) };
+    });
+    const functionUrl = frontDoor === 'functionUrl'
+      ? await startFunctionUrlServer(runtime.handlers.client, { port: functionUrlPort, concurrency: runtime.concurrency })
+      : undefined;
+    return { runtime, server, functionUrl };
   } catch (error) {
+    await server?.close();
     await runtime.stop();
     throw error;
   }
 }
 
 // A failed start says what is wrong in one line and exits non-zero, without a stack trace.
-const { runtime, server } = await start().catch((error: unknown) => {
+const { runtime, server, functionUrl } = await start().catch((error: unknown) => {
   console.error(`serverless-toggles could not start: ${describeStartupFailure(error, { port })}`);
   process.exit(1);
 });
@@ -47,6 +58,7 @@ async function shutdown(signal: string) {
   stopping = true;
   console.log(`\n${signal}: stopping`);
   await server.close();
+  await functionUrl?.close();
   await runtime.stop();
   process.exit(0);
 }
@@ -70,6 +82,7 @@ console.log(
     `serverless-toggles is listening on ${server.url}`,
     `  data: ${inMemory ? 'in memory (lost on exit)' : dataDir}`,
     `  dynamodb: ${runtime.config.dynamodbEndpoint}, table ${runtime.config.tableName}`,
+    ...(functionUrl ? [`  SDK function URL (LOCAL_FRONT_DOOR=functionUrl): ${functionUrl.url}/ (SDKs use ${functionUrl.url}/api)`] : []),
     ...(runtime.apiMappingKey ? [`  API mapping key: ${runtime.apiMappingKey} (the API is at ${server.url}/${runtime.apiMappingKey}/api)`] : []),
     ...(runtime.generatedAdminToken
       ? [

@@ -4,13 +4,14 @@ import httpJsonBodyParser from '@middy/http-json-body-parser';
 import httpRouterHandler, { type Route } from '@middy/http-router';
 import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2, Context } from 'aws-lambda';
 import type { RouteSpec } from './route.js';
-import { ServiceUnavailable } from '../errors.js';
+import { NotFound, ServiceUnavailable } from '../errors.js';
 import { runWithDeadline } from '../request-deadline.js';
 import { EARLY_ANSWER_MS } from '../time-budget.js';
 import { authorize, callerOf, checkedRevisionOf, type Authenticator } from './authorize.js';
 import { bodyLimit } from './body-limit.js';
 import { lenientJsonBody } from './lenient-json-body.js';
-import { mapErrors } from './map-errors.js';
+import { mapErrors, notAvailable } from './map-errors.js';
+import { routeMatcher } from './route-matcher.js';
 import { pathParameterNames } from './path-parameters.js';
 import type { Operation, OperationsFor } from './operation.js';
 import { fitAnswer } from './large-answers.js';
@@ -66,14 +67,32 @@ type Dispatch = (event: APIGatewayProxyEventV2, context: Context, opts: MiddyHan
  * domain's API mapping key (`/toggles`), which stay in `rawPath` and `requestContext.http.path`
  * (docs/deploying.md, "Custom domain"). Matching that path against the rows again would 404
  * every request under a mapping key. One Map lookup, no cheaper than middy's own table for the
- * SDK poll and no dearer. An event without a known route key (a `$default` route, an event
- * built by hand) falls back to matching the path as middy's router does.
+ * SDK poll and no dearer.
+ *
+ * A Lambda function URL (the SDK front door `-c sdkFrontDoor=functionUrl`, infra/constructs/
+ * sdk-function-url.ts) sends every path with the route key `$default` and no path parameters:
+ * the function matches the method and `rawPath` against its own rows as API Gateway would
+ * (lib/http/route-matcher.ts, the local server's matcher too), and a path outside them is the
+ * interface's 404, not another group's route. Any other event without a known route key (built
+ * by hand) falls back to matching the path as middy's router does.
  */
 function dispatcher(routes: Route<APIGatewayProxyEventV2, APIGatewayProxyResultV2>[]): Dispatch {
   const byRouteKey = new Map(routes.map((route) => [`${route.method} ${route.path}`, route.handler as Dispatch]));
+  const match = routeMatcher(Object.fromEntries(routes.map(({ method, path }) => [`${method} ${path}`, { method, path }])));
   const byPath = httpRouterHandler<APIGatewayProxyEventV2, APIGatewayProxyResultV2>(routes) as Dispatch;
-  return (event, context, opts) => (byRouteKey.get(event.routeKey) ?? byPath)(event, context, opts);
+  return (event, context, opts) => {
+    const chosen = byRouteKey.get(event.routeKey);
+    if (chosen) return chosen(event, context, opts);
+    if (event.routeKey !== FUNCTION_URL_ROUTE_KEY) return byPath(event, context, opts);
+    const found = match(event.requestContext.http.method, event.rawPath);
+    if (!found) throw new NotFound(notAvailable(event.rawPath));
+    event.pathParameters = found.params;
+    return (byRouteKey.get(found.id) as Dispatch)(event, context, opts);
+  };
 }
+
+/** The route key of every event a Lambda function URL sends (payload format 2.0, no routes). */
+export const FUNCTION_URL_ROUTE_KEY = '$default';
 
 /**
  * The answer when the handler has not finished EARLY_ANSWER_MS before the function's end: a

@@ -199,7 +199,7 @@ async function invoke(handler: LambdaHandler, event: Parameters<LambdaHandler>[0
   }
 }
 
-function send(res: ServerResponse, result: APIGatewayProxyResultV2) {
+export function send(res: ServerResponse, result: APIGatewayProxyResultV2) {
   const structured = typeof result === 'string' ? { statusCode: 200, body: result } : result;
   const headers: Record<string, string | number | boolean> = { ...(structured.headers ?? {}) };
   if (structured.body && !Object.keys(headers).some((name) => name.toLowerCase() === 'content-type')) {
