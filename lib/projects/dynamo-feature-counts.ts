@@ -149,7 +149,8 @@ export class DynamoFeatureCounts {
     );
     if (!project) return undefined;
     const legacy = project.featureCount;
-    await transactWriteDetailed(this.db, [
+    const limit = typeof project.featureLimit === 'number' ? project.featureLimit : null;
+    const outcome = await transactWriteDetailed(this.db, [
       {
         Update: {
           TableName: this.tableName,
@@ -160,9 +161,14 @@ export class DynamoFeatureCounts {
             : { ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(featureCount)' }),
         },
       },
-      ...this.newProjectItems(projectId, typeof project.featureLimit === 'number' ? project.featureLimit : null, numberOf(legacy)),
+      ...this.newProjectItems(projectId, limit, numberOf(legacy)),
     ]);
-    // Whoever won (this call or a concurrent one), the shards now exist unless the project went.
+    // What was just written is the state: reading it back could fail after the write landed
+    // and turn the caller's request into an error for a change it had not made yet.
+    if (outcome.ok) {
+      return { shards: new Map(shardNumbers().map((shard) => [shard, shard === 0 ? numberOf(legacy) : 0])), limit };
+    }
+    // A concurrent call made them first (or the project went): read what is there now.
     return this.read(projectId);
   }
 }
