@@ -9,6 +9,7 @@ import { GroupFunctions } from './constructs/group-functions.js';
 import { SecretKey } from './constructs/secret-key.js';
 import { InsightsSnapshot } from './constructs/insights-snapshot.js';
 import { MetricsPipeline } from './constructs/metrics-pipeline.js';
+import { SdkFunctionUrl } from './constructs/sdk-function-url.js';
 import { ServiceAlarms, alarmEmailsFromContext } from './constructs/service-alarms.js';
 import { TogglesApi } from './constructs/toggles-api.js';
 import { TogglesTable } from './constructs/toggles-table.js';
@@ -46,6 +47,8 @@ export class TogglesStack extends Stack {
       tableHasIndexes: definition.indexes.length > 0,
     });
     api.addRouteTable(Object.values(routeTable), functions.byGroup);
+    // `-c sdkFrontDoor=functionUrl`: a Lambda function URL on the client function too, with the SdkUrl output.
+    SdkFunctionUrl.fromContext(this, 'SdkFrontDoor', functions.byGroup.client);
 
     // SDK metrics go through two queued stages before the table (ADR 15).
     const metrics = new MetricsPipeline(this, 'Metrics', { table, client: functions.byGroup.client });

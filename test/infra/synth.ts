@@ -12,8 +12,14 @@ export const cdkJsonContext: Record<string, unknown> = JSON.parse(
 
 /** `cdk synth` without esbuild: the template is the same, only asset hashes are placeholders. */
 export function testContext(extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return { ...cdkJsonContext, 'aws:cdk:bundling-stacks': [], ...extra };
+  return { ...cdkJsonContext, 'aws:cdk:bundling-stacks': [], ...deployContext, ...extra };
 }
+
+/**
+ * TOGGLES_TEST_CONTEXT='{"sdkFrontDoor":"functionUrl"}' runs the template tests on the stack as
+ * `cdk deploy -c …` with that context would deploy it (the options' other settings); unset, the defaults.
+ */
+const deployContext: Record<string, unknown> = JSON.parse(process.env.TOGGLES_TEST_CONTEXT || '{}');
 
 export function synthesizeStack(extra: Record<string, unknown> = {}, options: TogglesAppOptions = {}): Template {
   const { stack } = createTogglesApp({ context: testContext(extra) }, options);
