@@ -86,6 +86,8 @@ function dispatcher(routes: Route<APIGatewayProxyEventV2, APIGatewayProxyResultV
     if (event.routeKey !== FUNCTION_URL_ROUTE_KEY) return byPath(event, context, opts);
     const found = match(event.requestContext.http.method, event.rawPath);
     if (!found) throw new NotFound(notAvailable(event.rawPath));
+    // What API Gateway would have set: the route's key (logged on errors) and its decoded parameters.
+    event.routeKey = found.id;
     event.pathParameters = found.params;
     return (byRouteKey.get(found.id) as Dispatch)(event, context, opts);
   };

@@ -60,6 +60,18 @@ describe('the client function behind a Lambda function URL', () => {
       expect(res.body).toMatchObject({ version: 2, features: expect.any(Array) });
     });
 
+    it('names the matched route in the event, as API Gateway would, so error logs say which route failed', async () => {
+      const event = toFunctionUrlEvent({
+        method: 'GET', url: '/api/client/features/x%3Ay', headers: { authorization: sdk }, body: Buffer.alloc(0), sourceIp: '198.51.100.7',
+      });
+
+      await client(event, localContext('test'));
+
+      expect(event.routeKey).toBe('GET /api/client/features/{featureName}');
+      expect(event.requestContext.routeKey).toBe('$default');
+      expect(event.pathParameters).toEqual({ featureName: 'x:y' });
+    });
+
     it.each([['a space', 'url flag'], ['reserved characters decodeURI keeps encoded', 'url:flag/x?y#z']])(
       'takes the path parameter from rawPath, decoded as API Gateway hands it (%s)',
       async (_, prefix) => {
