@@ -12,6 +12,7 @@ import {
 import { startHttpServer, type LocalServer } from '../../scripts/local/http-server.js';
 import { startLocalRuntime, type LocalRuntime } from '../../scripts/local/runtime.js';
 import { adminOverHttp } from '../support/api.js';
+import { runStartToExit, startServerProcess, stopStartedServers } from '../support/local-server.js';
 import { adminToken, testServices, unique } from '../support/services.js';
 import { sdkToken } from '../support/client.js';
 
@@ -224,6 +225,33 @@ describe('the client function behind a Lambda function URL', () => {
         finish();
         await limited.close();
       }
+    });
+  });
+
+  describe('npm start with LOCAL_FRONT_DOOR=functionUrl', () => {
+    afterAll(stopStartedServers);
+
+    it('also serves the client function\'s URL, named in the banner, and stops it on SIGTERM', async () => {
+      const adminSecret = formatSecret(['*'], '*');
+      const server = await startServerProcess({
+        DYNAMODB_ENDPOINT: inject('dynamodb').endpoint, TABLE_NAME: unique('url-start'), INIT_ADMIN_API_TOKENS: adminSecret,
+        LOCAL_FRONT_DOOR: 'functionUrl', FUNCTION_URL_PORT: '0',
+      }, ['--in-memory']);
+      await expect.poll(() => server.output()).toMatch(/SDK function URL/);
+      const [, url] = /SDK function URL \(LOCAL_FRONT_DOOR=functionUrl\): (http:\/\/127\.0\.0\.1:\d+)\/ \(SDKs use \1\/api\)/.exec(server.output()) ?? [];
+
+      expect(url).toBeDefined();
+      const poll = await fetch(`${url}/api/client/features`, { headers: { Authorization: adminSecret } });
+      expect(poll.status).toBe(200);
+      expect((await fetch(`${url}/api/admin/projects`, { headers: { Authorization: adminSecret } })).status).toBe(404);
+      expect(await server.stop()).toBe(0);
+    });
+
+    it('refuses a front door it does not know, in one line', async () => {
+      const { code, output } = await runStartToExit({ DYNAMODB_ENDPOINT: inject('dynamodb').endpoint, LOCAL_FRONT_DOOR: 'cloudfront' }, ['--in-memory']);
+
+      expect(code).not.toBe(0);
+      expect(output).toContain('LOCAL_FRONT_DOOR must be apiGateway or functionUrl');
     });
   });
 });
