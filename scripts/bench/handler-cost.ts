@@ -7,6 +7,15 @@
 import type { LambdaHandler } from '../../lib/http/router.js';
 import { localContext, toApiGatewayEvent } from '../local/api-gateway-event.js';
 
+/**
+ * Calls per batch for an answer of `bytes`: 20,000 for small answers, fewer for large ones so
+ * that a batch of multi-megabyte answers (each base64-encoded, as Lambda returns them) stays
+ * within a few seconds.
+ */
+export function handlerCalls(bytes: number): number {
+  return Math.max(50, Math.min(20_000, Math.round(200_000_000 / Math.max(1, bytes))));
+}
+
 /** Microseconds per call, the best of three batches (other work on the machine only slows one down). */
 export async function handlerMicros(handler: LambdaHandler, headers: Record<string, string>, calls = 20_000): Promise<number> {
   const event = () =>

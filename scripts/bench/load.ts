@@ -23,13 +23,23 @@ export interface LoadResult {
   total: number;
   byStatusClass: Record<'2xx' | '3xx' | '4xx' | '5xx', number>;
   errors: number;
+  /** The load generator's own CPU time over the measured run (user + system), ms. */
+  loaderCpuMs: number;
+  /** The measured run's wall time, ms. */
+  wallMs: number;
 }
 
 async function run(job: LoadJob): Promise<LoadResult> {
   const options = { url: job.url, headers: job.headers, connections: job.connections };
   if (job.warmup > 0) await autocannon({ ...options, duration: job.warmup });
+  const cpu = process.cpuUsage();
+  const started = performance.now();
   const result = await autocannon({ ...options, duration: job.duration });
+  const wallMs = performance.now() - started;
+  const used = process.cpuUsage(cpu);
   return {
+    loaderCpuMs: (used.user + used.system) / 1000,
+    wallMs,
     requestsPerSecond: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,

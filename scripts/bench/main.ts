@@ -2,10 +2,15 @@
  * `npm run bench`: the SDK poll against its physical limit (issue 6). Starts the local server
  * on an in-memory DynamoDB Local behind the AWS-like engine (DynamoDB's transaction conflicts
  * and per-partition throughput; AWS_LIKE_DYNAMODB=0 for DynamoDB Local alone), seeds N
- * realistic flags through the admin API, then loads four SDK scenarios with autocannon (from a child process) and, in the same run, a bare
- * `node:http` server replaying the identical bytes. Prints one table, then each function's
- * bundle size and module init time. Options: --flags N (1000), --duration S (10),
- * --warmup S (3), --connections C (50), --rounds R (2), --no-bundles.
+ * realistic flags (60 through the admin API, the rest copies written straight to DynamoDB Local
+ * 25 at a time), measures what one change costs (CPU and read units of the payload rebuild) and
+ * what a minute of SDK metrics writes, then loads four SDK scenarios with autocannon (from a
+ * child process) and, in the same run, a bare `node:http` server replaying the identical bytes.
+ * Each run reports the server's own CPU time per request (which does not depend on the load
+ * generator) and the load generator's CPU, and says which one limited it. Then each function's
+ * bundle size and module init time. Options: --flags N (1000), --duration S (10), --warmup S (3),
+ * --connections C (50), --rounds R (2), --metrics-instances LIST (10,100,1000; empty: none),
+ * --no-bundles.
  *
  * On a shared machine other work only ever slows a run down, so each scenario alternates our
  * server and the reference for R rounds and keeps each one's best round.
@@ -16,35 +21,29 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
+import { cpus } from 'node:os';
 import { countsSince, type RequestCounter } from '../../lib/store/request-counter.js';
 import { startHttpServer } from '../local/http-server.js';
-import { AWS_LIKE_BY_DEFAULT, awsLikeEnabled } from '../local/aws-like-dynamodb/engine.js';
+import { AWS_LIKE_BY_DEFAULT } from '../local/aws-like-dynamodb/engine.js';
 import { startLocalRuntime } from '../local/runtime.js';
+import { parseBenchArgs } from './args.js';
 import { bundleReports } from './bundles.js';
-import { handlerMicros } from './handler-cost.js';
+import { changeCost, metricsMinute, pollCost, type MetricsMinute } from './cost.js';
+import { busyShare, machineTicks, type RunCpu } from './cpu.js';
+import { startBenchDynamo } from './dynamo.js';
+import { seedFlagsFast } from './fast-seed.js';
+import { handlerCalls, handlerMicros } from './handler-cost.js';
 import type { LoadJob, LoadResult } from './load.js';
 import { capture, startBareServer } from './reference.js';
-import { bundleTable, machine, scenarioTable, type ScenarioResult } from './report.js';
-import { adminClient, seedFlags } from './seed.js';
+import { bundleTable, costLines, limitTable, machine, metricsTable, scenarioTable, type ScenarioResult } from './report.js';
+import { adminClient } from './seed.js';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '..', '..');
 
-const { values: args } = parseArgs({
-  options: {
-    flags: { type: 'string', default: '1000' },
-    duration: { type: 'string', default: '10' },
-    warmup: { type: 'string', default: '3' },
-    connections: { type: 'string', default: '50' },
-    rounds: { type: 'string', default: '2' },
-    'no-bundles': { type: 'boolean', default: false },
-  },
-});
-const load = {
-  duration: Number(args.duration), warmup: Number(args.warmup), connections: Number(args.connections), rounds: Number(args.rounds),
-};
+const args = parseBenchArgs(process.argv.slice(2));
+const load = args;
 
 interface Scenario {
   name: string;
@@ -66,19 +65,38 @@ const SCENARIOS: Scenario[] = [
 const clientToken = `*:development.${randomBytes(28).toString('hex')}`;
 const dataDir = mkdtempSync(join(tmpdir(), 'toggles-bench-'));
 const { DYNAMODB_ENDPOINT: _external, ...env } = process.env;
-const awsLike = awsLikeEnabled(env, AWS_LIKE_BY_DEFAULT.bench);
+const dynamo = await startBenchDynamo(env, AWS_LIKE_BY_DEFAULT.bench);
 const runtime = await startLocalRuntime({
-  inMemory: true, dataDir, env: { ...env, INIT_CLIENT_API_TOKENS: clientToken }, awsLikeDefaultOn: AWS_LIKE_BY_DEFAULT.bench,
+  inMemory: true, dataDir,
+  env: {
+    ...env, INIT_CLIENT_API_TOKENS: clientToken, DYNAMODB_ENDPOINT: dynamo.service.endpoint, AWS_REGION: dynamo.service.region,
+    DYNAMODB_ACCESS_KEY_ID: dynamo.service.accessKeyId, LOCAL_METRICS_WINDOW_MS: '0',
+  },
+}).catch(async (error: unknown) => {
+  await dynamo.stop();
+  throw error;
 });
-const dynamo = awsLike ? 'in-memory DynamoDB Local behind the AWS-like engine' : 'in-memory DynamoDB Local, AWS_LIKE_DYNAMODB=0';
 const server = await startHttpServer(runtime.handlers, { port: 0 });
 const loader = fork(join(here, 'load.ts'), [], { execArgv: ['--import', 'tsx'] });
 try {
-  console.error(`local server on ${server.url} (${dynamo}); seeding ${args.flags} flags through the admin API`);
+  console.error(`local server on ${server.url} (${dynamo.describe}); seeding ${args.flags} flags`);
   const admin = adminClient(server.url, runtime.generatedAdminToken as string);
   const seeding = Date.now();
-  await seedFlags(admin, Number(args.flags));
+  await seedFlagsFast(admin, dynamo.direct, runtime.config.tableName, args.flags);
   console.error(`seeded in ${((Date.now() - seeding) / 1000).toFixed(1)} s; ${admin.resent()} admin calls sent again after a 503`);
+
+  console.error('payload: the first poll (cold build), then one change');
+  const cold = await pollCost(runtime.handlers.client, dynamo, clientToken);
+  const change = await changeCost(runtime.handlers.client, dynamo, clientToken, admin, runtime.config.revisionCheckIntervalMs, args.flags);
+  const metrics: MetricsMinute[] = [];
+  const toggles = Math.min(500, args.flags);
+  for (const [row, instances] of args.metricsInstances.entries()) {
+    // Each row reports its own flags when there are enough: its first minute, last-seen writes included.
+    const first = (row * toggles) % Math.max(1, args.flags - toggles + 1);
+    console.error(`metrics: one minute of reports from ${instances} instances × ${toggles} toggles (flags ${first} to ${first + toggles - 1})`);
+    metrics.push(await metricsMinute(server.url, clientToken, runtime.metricsQueues, dynamo, instances, toggles, first));
+  }
+
   const results: ScenarioResult[] = [];
   const handlerCost: string[] = [];
   let etag: string | undefined;
@@ -86,22 +104,31 @@ try {
     const headers = { authorization: clientToken, ...scenario.headers, ...(scenario.conditional && etag ? { 'if-none-match': etag } : {}) };
     const { result, answerEtag } = await runScenario(scenario, headers);
     results.push(result);
-    handlerCost.push(`${scenario.name} ${(await handlerMicros(runtime.handlers.client, headers)).toFixed(1)} µs`);
+    handlerCost.push(`${scenario.name} ${(await handlerMicros(runtime.handlers.client, headers, handlerCalls(result.bytes))).toFixed(1)} µs`);
     etag = answerEtag;
   }
-  console.log(`\n## SDK poll, ${args.flags} flags, ${load.connections} connections, ${load.duration} s after ${load.warmup} s warm-up, best of ${load.rounds} rounds\n`);
+  console.log(`\n## SDK poll, ${args.flags.toLocaleString('en')} flags, ${load.connections} connections, ${load.duration} s after ${load.warmup} s warm-up, best of ${load.rounds} rounds\n`);
   console.log(scenarioTable(results));
   console.log(`\nOur path per poll, in-process (API Gateway event to Lambda answer, no network): ${handlerCost.join(', ')}`);
-  if (!args['no-bundles']) {
+  console.log('\n## What limited each run (CPU over the measured run; a single-threaded process at ≥ 90% of a core is the limit)\n');
+  console.log(limitTable(results));
+  console.log('\n## One change\n');
+  console.log(costLines(args.flags, cold, change));
+  if (metrics.length > 0) {
+    console.log('\n## SDK metrics, one minute of reports (ADR 15)\n');
+    console.log(metricsTable(metrics));
+  }
+  if (!args.noBundles) {
     console.error('bundling each function and timing its module init');
     console.log('\n## Functions\n');
     console.log(bundleTable(await bundleReports(root)));
   }
-  console.log(`\n${machine()}; ${dynamo}`);
+  console.log(`\n${machine()}; ${dynamo.describe}`);
 } finally {
   loader.kill();
   await server.close();
   await runtime.stop();
+  await dynamo.stop();
   rmSync(dataDir, { recursive: true, force: true });
 }
 
@@ -119,7 +146,7 @@ async function runScenario(scenario: Scenario, headers: Record<string, string>) 
     }
     const result: ScenarioResult = {
       name: scenario.name, status: answer.status, bytes: answer.body.length, ours: ours!.result,
-      dynamoPerPoll: ours!.dynamoPerPoll, bare: reference!.result, target: scenario.target,
+      dynamoPerPoll: ours!.dynamoPerPoll, bare: reference!.result, target: scenario.target, oursCpu: ours!.cpu, bareCpu: reference!.cpu,
     };
     return { result, answerEtag: answer.headers.etag };
   } finally {
@@ -131,14 +158,25 @@ function best<T extends { result: LoadResult }>(kept: T | undefined, next: T): T
   return kept && kept.result.requestsPerSecond >= next.result.requestsPerSecond ? kept : next;
 }
 
-/** Warm-up, then the measured run; DynamoDB requests are counted over the measured run only. */
+/**
+ * Warm-up, then the measured run; DynamoDB requests and this process's CPU (the server's: both
+ * servers run here, the load generator in its child) are counted over the measured run only.
+ */
 async function measure(url: string, headers: Record<string, string>, counter?: RequestCounter) {
   const job = { url, headers, connections: load.connections };
   await send(loader, { ...job, warmup: 0, duration: load.warmup });
   const before = counter?.snapshot();
+  const cpuBefore = process.cpuUsage();
+  const machineBefore = machineTicks();
   const result = await send(loader, { ...job, warmup: 0, duration: load.duration });
+  const used = process.cpuUsage(cpuBefore);
+  const machineBusy = busyShare(machineBefore, machineTicks());
   const requests = before && counter ? countsSince(before, counter.snapshot()).total : 0;
-  return { result, dynamoPerPoll: result.total > 0 ? requests / result.total : 0 };
+  const cpu: RunCpu = {
+    serverCpuMs: (used.user + used.system) / 1000, loaderCpuMs: result.loaderCpuMs, wallMs: result.wallMs,
+    requests: result.total, cores: cpus().length, machineBusy,
+  };
+  return { result, cpu, dynamoPerPoll: result.total > 0 ? requests / result.total : 0 };
 }
 
 function send(child: ChildProcess, job: LoadJob): Promise<LoadResult> {

@@ -1,6 +1,8 @@
 /** The benchmark's printed tables, in Markdown so docs/performance.md can quote them as they are. */
 import { cpus, loadavg, totalmem } from 'node:os';
 import type { BundleReport } from './bundles.js';
+import type { MetricsMinute, PollCost } from './cost.js';
+import { coreShare, limitOf, serverMicrosPerRequest, type RunCpu } from './cpu.js';
 import type { LoadResult } from './load.js';
 
 export interface ScenarioResult {
@@ -12,6 +14,8 @@ export interface ScenarioResult {
   bare: LoadResult;
   /** The share of the bare reference's req/s this scenario must reach. */
   target: number;
+  oursCpu: RunCpu;
+  bareCpu: RunCpu;
 }
 
 export function scenarioTable(results: ScenarioResult[]): string {
@@ -19,13 +23,50 @@ export function scenarioTable(results: ScenarioResult[]): string {
     const ratio = r.ours.requestsPerSecond / r.bare.requestsPerSecond;
     return [
       r.name, String(r.status), r.bytes.toLocaleString('en'), whole(r.ours.requestsPerSecond), ms(r.ours.p50), ms(r.ours.p99),
-      r.dynamoPerPoll.toFixed(4), whole(r.bare.requestsPerSecond), ms(r.bare.p50), ms(r.bare.p99),
+      r.dynamoPerPoll.toFixed(4), micros(serverMicrosPerRequest(r.oursCpu)), whole(r.bare.requestsPerSecond), ms(r.bare.p50), ms(r.bare.p99),
+      micros(serverMicrosPerRequest(r.bareCpu)), `${(serverMicrosPerRequest(r.bareCpu) / serverMicrosPerRequest(r.oursCpu) * 100).toFixed(0)}%`,
       `${(ratio * 100).toFixed(0)}%`, `≥ ${(r.target * 100).toFixed(0)}% ${ratio >= r.target ? 'met' : 'MISSED'}`,
     ];
   });
   return markdown(
-    ['scenario', 'status', 'bytes/response', 'req/s', 'p50 ms', 'p99 ms', 'DynamoDB req/poll', 'bare req/s', 'bare p50', 'bare p99', 'ratio', 'target'],
+    [
+      'scenario', 'status', 'bytes/response', 'req/s', 'p50 ms', 'p99 ms', 'DynamoDB req/poll', 'server CPU µs/req', 'bare req/s', 'bare p50',
+      'bare p99', 'bare CPU µs/req', 'CPU ratio (bare/ours)', 'req/s ratio', 'target (req/s)',
+    ],
     rows,
+  );
+}
+
+/** Per run: the server's CPU per request and core share, the load generator's core share, and which one was the limit. */
+export function limitTable(results: ScenarioResult[]): string {
+  const row = (name: string, server: string, load: LoadResult, cpu: RunCpu) => [
+    name, server, whole(load.requestsPerSecond), micros(serverMicrosPerRequest(cpu)), percent(coreShare(cpu.serverCpuMs, cpu.wallMs)),
+    percent(coreShare(cpu.loaderCpuMs, cpu.wallMs)), limitOf(cpu),
+  ];
+  return markdown(
+    ['scenario', 'server', 'req/s', 'server CPU µs/req', 'server CPU (of one core)', 'load generator CPU (of one core)', 'limit'],
+    results.flatMap((r) => [row(r.name, 'ours', r.ours, r.oursCpu), row(r.name, 'bare node:http', r.bare, r.bareCpu)]),
+  );
+}
+
+/** The payload built cold and rebuilt after one change: CPU, read units, bytes. */
+export function costLines(flags: number, cold: PollCost, change: PollCost): string {
+  const units = (n: number | undefined) => (n === undefined ? 'not counted (AWS_LIKE_DYNAMODB=0)' : `${n.toLocaleString('en')} read units`);
+  return [
+    `- first poll of a cold container (reads all ${flags.toLocaleString('en')} flags, builds the gzip payload): ${cold.cpuMs.toFixed(0)} ms CPU, ${cold.wallMs.toFixed(0)} ms wall, ${units(cold.readUnits)}, ${cold.bytes.toLocaleString('en')} bytes gzip (status ${cold.status})${cold.pastTimeout ? '; longer than the function\'s timeout (10 s): under Lambda\'s deadline this poll is answered 503' : ''}`,
+    `- first poll of a warm container after one flag changed (follows the change log, rebuilds the touched chunks): ${change.cpuMs.toFixed(1)} ms CPU, ${change.wallMs.toFixed(1)} ms wall, ${units(change.readUnits)}, ${change.bytes.toLocaleString('en')} bytes gzip (status ${change.status}); target ≤ 10 read units ${change.readUnits !== undefined && change.readUnits <= 10 ? 'met' : 'MISSED'}, ≤ 100 ms CPU ${change.cpuMs <= 100 ? 'met' : 'MISSED'}`,
+    '- CPU is this process\'s over the poll, called in-process: the client handler, its DynamoDB client, and the AWS-like engine relaying the reads.',
+  ].join('\n');
+}
+
+export function metricsTable(minutes: MetricsMinute[]): string {
+  const base = minutes[0]?.writeUnits;
+  return markdown(
+    ['SDK instances', 'toggles each (flags)', 'report batches', 'DynamoDB write units per minute', 'vs the first row'],
+    minutes.map((m) => [
+      m.instances.toLocaleString('en'), `${m.toggles} (${m.first}–${m.first + m.toggles - 1})`, String(m.reportBatches), m.writeUnits === undefined ? 'not counted' : m.writeUnits.toLocaleString('en'),
+      base && m.writeUnits !== undefined ? `${(m.writeUnits / base).toFixed(2)}×` : '',
+    ]),
   );
 }
 
@@ -54,4 +95,6 @@ function markdown(head: string[], rows: string[][]): string {
 }
 
 const whole = (n: number) => Math.round(n).toLocaleString('en');
+const micros = (n: number) => (Number.isNaN(n) ? '–' : n.toFixed(0));
+const percent = (share: number) => `${(share * 100).toFixed(0)}%`;
 const ms = (n: number) => (n < 10 ? n.toFixed(2) : n.toFixed(1));

@@ -8,7 +8,7 @@ const SEGMENTS = 10;
 const TYPES = ['release', 'experiment', 'operational', 'kill-switch', 'permission'] as const;
 const APPS = ['checkout', 'catalog', 'search', 'payments', 'accounts', 'shipping'];
 
-type Admin = (method: string, path: string, body?: unknown) => Promise<unknown>;
+export type Admin = (method: string, path: string, body?: unknown) => Promise<unknown>;
 
 /**
  * One admin call; anything but a success stops the benchmark with the answer's text. A 503
@@ -39,15 +39,7 @@ export function adminClient(baseUrl: string, token: string): Admin & { resent: (
 }
 
 export async function seedFlags(admin: Admin, count: number, concurrency = 16): Promise<void> {
-  const segmentIds: number[] = [];
-  for (let index = 0; index < SEGMENTS; index += 1) {
-    const created = (await admin('POST', '/api/admin/segments', {
-      name: `bench-segment-${index}`,
-      description: 'Customers in a pilot market',
-      constraints: [{ contextName: 'country', operator: 'IN', values: ['NO', 'SE', 'DK', 'FI'].slice(0, 2 + (index % 3)) }],
-    })) as { id: number };
-    segmentIds.push(created.id);
-  }
+  const segmentIds = await seedSegments(admin);
   const bar = progressBar(count);
   let next = 0;
   const worker = async () => {
@@ -62,8 +54,24 @@ export async function seedFlags(admin: Admin, count: number, concurrency = 16): 
   bar.done();
 }
 
-async function createFlag(admin: Admin, index: number, segmentId: number): Promise<void> {
-  const name = `bench-flag-${String(index).padStart(5, '0')}`;
+/** The segments a third of the flags use; answers their ids. */
+export async function seedSegments(admin: Admin): Promise<number[]> {
+  const segmentIds: number[] = [];
+  for (let index = 0; index < SEGMENTS; index += 1) {
+    const created = (await admin('POST', '/api/admin/segments', {
+      name: `bench-segment-${index}`,
+      description: 'Customers in a pilot market',
+      constraints: [{ contextName: 'country', operator: 'IN', values: ['NO', 'SE', 'DK', 'FI'].slice(0, 2 + (index % 3)) }],
+    })) as { id: number };
+    segmentIds.push(created.id);
+  }
+  return segmentIds;
+}
+
+export const flagName = (index: number) => `bench-flag-${String(index).padStart(6, '0')}`;
+
+export async function createFlag(admin: Admin, index: number, segmentId: number): Promise<void> {
+  const name = flagName(index);
   const base = `/api/admin/projects/default/features/${name}`;
   const environment = `${base}/environments/development`;
   await admin('POST', '/api/admin/projects/default/features', {
@@ -108,7 +116,7 @@ function featureVariants(index: number) {
 }
 
 /** A one-line progress bar on stderr: redrawn in place on a terminal, every 10% otherwise. */
-function progressBar(total: number) {
+export function progressBar(total: number) {
   const started = Date.now();
   let done = 0;
   let lastDecile = -1;

@@ -1,0 +1,72 @@
+/**
+ * Seeding thousands of flags fast: a few template flags go through the admin API (so every item
+ * has exactly the shape our writes give it: strategies, variants, segments, tags), then the rest
+ * are copies of them written straight to DynamoDB Local with BatchWriteItem, 25 items a request,
+ * a few requests in flight. A copy gets its own name and strategy ids. Project feature counts
+ * (ADR 14) are not moved for the copies: nothing the bench measures reads them.
+ */
+import { BatchWriteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { randomUUID } from 'node:crypto';
+import { createDocumentClient, type DynamoConnection } from '../../lib/store/document-client.js';
+import { keys } from '../../lib/store/table-design.js';
+import { createFlag, flagName, progressBar, seedSegments, type Admin } from './seed.js';
+
+/** Flags made through the admin API before the copies; they vary by index modulo 2, 3, 4, 5 and 6. */
+export const TEMPLATES = 60;
+const BATCH = 25;
+const IN_FLIGHT = 4;
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
+
+/** The item of flag `index` made from its template's item: the template's name and ids replaced. */
+export function copyOfTemplate(template: Record<string, unknown>, templateName: string, index: number): Record<string, unknown> {
+  const name = flagName(index);
+  const ids = new Map<string, string>();
+  const text = JSON.stringify(template)
+    .replaceAll(templateName, name)
+    .replace(UUID, (id) => ids.get(id) ?? (ids.set(id, randomUUID()), ids.get(id) as string));
+  return { ...(JSON.parse(text) as Record<string, unknown>), ...keys.feature(name) };
+}
+
+export async function seedFlagsFast(admin: Admin, direct: DynamoConnection, tableName: string, count: number): Promise<void> {
+  const segmentIds = await seedSegments(admin);
+  const templates = Math.min(count, TEMPLATES);
+  const bar = progressBar(count);
+  let next = 0;
+  await Promise.all(Array.from({ length: 8 }, async () => {
+    while (next < templates) {
+      const index = next;
+      next += 1;
+      await createFlag(admin, index, segmentIds[index % segmentIds.length] as number);
+      bar.tick();
+    }
+  }));
+  const db = createDocumentClient(direct);
+  try {
+    const items: Record<string, unknown>[] = [];
+    for (let index = 0; index < templates; index += 1) {
+      const got = await db.send(new GetCommand({ TableName: tableName, Key: keys.feature(flagName(index)), ConsistentRead: true }));
+      if (!got.Item) throw new Error(`template ${flagName(index)} not found in ${tableName}`);
+      items.push(got.Item);
+    }
+    let first = templates;
+    await Promise.all(Array.from({ length: IN_FLIGHT }, async () => {
+      while (first < count) {
+        const start = first;
+        const end = Math.min(count, start + BATCH);
+        first = end;
+        let pending: unknown[] | undefined = [];
+        for (let index = start; index < end; index += 1) {
+          pending.push({ PutRequest: { Item: copyOfTemplate(items[index % templates] as Record<string, unknown>, flagName(index % templates), index) } });
+        }
+        while (pending && pending.length > 0) {
+          const answer: { UnprocessedItems?: Record<string, unknown[]> } = await db.send(new BatchWriteCommand({ RequestItems: { [tableName]: pending as never } }));
+          pending = answer.UnprocessedItems?.[tableName];
+        }
+        for (let index = start; index < end; index += 1) bar.tick();
+      }
+    }));
+  } finally {
+    db.destroy();
+    bar.done();
+  }
+}

@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import { parseBenchArgs } from '../../scripts/bench/args.js';
+import { busyShare, limitOf, machineTicks, serverMicrosPerRequest } from '../../scripts/bench/cpu.js';
+import { copyOfTemplate } from '../../scripts/bench/fast-seed.js';
+import { handlerCalls } from '../../scripts/bench/handler-cost.js';
+
+// `npm run bench`'s pure parts (issue 14, deliverable 5); the bench itself is not a test.
+describe('npm run bench options', () => {
+  it('take the defaults, and whole numbers such as --flags 50000', () => {
+    expect(parseBenchArgs([])).toEqual({
+      flags: 1000, duration: 10, warmup: 3, connections: 50, rounds: 2, metricsInstances: [10, 100, 1000], noBundles: false,
+    });
+    expect(parseBenchArgs(['--flags', '50000', '--duration', '8', '--rounds', '1', '--metrics-instances', '', '--no-bundles']))
+      .toMatchObject({ flags: 50_000, duration: 8, rounds: 1, metricsInstances: [], noBundles: true });
+    expect(parseBenchArgs(['--flags', '10_000']).flags).toBe(10_000);
+  });
+
+  it('refuse what is not a whole number, and unknown options', () => {
+    expect(() => parseBenchArgs(['--flags', '10k'])).toThrow('--flags must be a whole number ≥ 1, not 10k');
+    expect(() => parseBenchArgs(['--rounds', '0'])).toThrow('--rounds');
+    expect(() => parseBenchArgs(['--metrics-instances', '10,x'])).toThrow('--metrics-instances');
+    expect(() => parseBenchArgs(['--flag', '10'])).toThrow();
+  });
+});
+
+describe('which process limited a load run', () => {
+  const run = { serverCpuMs: 0, loaderCpuMs: 0, wallMs: 1000, requests: 1000, cores: 2 };
+
+  it('divides the server CPU by the requests it served', () => {
+    expect(serverMicrosPerRequest({ serverCpuMs: 73, requests: 1000 })).toBe(73);
+    expect(serverMicrosPerRequest({ serverCpuMs: 5, requests: 0 })).toBeNaN();
+  });
+
+  it('names a process that used ≥ 90% of a core, the busier one when both did', () => {
+    expect(limitOf({ ...run, serverCpuMs: 200, loaderCpuMs: 950 })).toBe('load generator');
+    expect(limitOf({ ...run, serverCpuMs: 990, loaderCpuMs: 400 })).toBe('server');
+    expect(limitOf({ ...run, serverCpuMs: 920, loaderCpuMs: 960 })).toBe('load generator');
+  });
+
+  it('names the cores when neither process reached a core but every core was busy', () => {
+    expect(limitOf({ ...run, serverCpuMs: 500, loaderCpuMs: 600, machineBusy: 0.95 }))
+      .toBe('cores (all 2 busy; 80% of a core went to other processes)');
+    expect(limitOf({ ...run, serverCpuMs: 500, loaderCpuMs: 600, machineBusy: 0.6 })).toBe('neither (latency-bound)');
+  });
+
+  it('reads the machine’s busy share from /proc/stat', () => {
+    const before = machineTicks(() => 'cpu  100 0 50 800 50 0 0 0 0 0\ncpu0 1 2 3');
+    const after = machineTicks(() => 'cpu  280 0 100 850 50 0 0 0 0 0\n');
+    expect(before).toEqual({ busy: 150, total: 1000 });
+    expect(busyShare(before, after)).toBeCloseTo(230 / 280);
+    expect(machineTicks(() => 'nothing')).toBeUndefined();
+  });
+});
+
+describe('seeding by copies', () => {
+  it('gives a copy of a template flag its own name, key and strategy ids, and keeps the rest', () => {
+    const template = {
+      pk: 'FEATURES', sk: 'FEATURE#bench-flag-000007', name: 'bench-flag-000007',
+      environments: { development: { strategies: [
+        { id: '3f0c8a52-1b7e-4c1d-9a55-0d2f1e7b6a10', parameters: { groupId: 'bench-flag-000007' }, segments: [4] },
+      ] } },
+      tags: [{ type: 'simple', value: 'team-search' }],
+    };
+    const copy = copyOfTemplate(template, 'bench-flag-000007', 12_347) as typeof template;
+
+    expect(copy.sk).toBe('FEATURE#bench-flag-012347');
+    expect(copy.name).toBe('bench-flag-012347');
+    const strategy = copy.environments.development.strategies[0]!;
+    expect(strategy.parameters.groupId).toBe('bench-flag-012347');
+    expect(strategy.id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(strategy.id).not.toBe(template.environments.development.strategies[0]!.id);
+    expect(strategy.segments).toEqual([4]);
+    expect(copy.tags).toEqual(template.tags);
+  });
+});
+
+describe('in-process calls per batch', () => {
+  it('shrink with the answer, within 50 and 20,000', () => {
+    expect(handlerCalls(0)).toBe(20_000);
+    expect(handlerCalls(42_688)).toBe(4_685);
+    expect(handlerCalls(20_000_000)).toBe(50);
+  });
+});
