@@ -1,5 +1,17 @@
 import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { ServiceUnavailable } from '../errors.js';
+import { timeLeft } from '../request-deadline.js';
 import type { CollectionPrefix } from './table-design.js';
+
+/**
+ * A large collection read in one go (every feature, for a cold SDK container or a full list)
+ * can pass DynamoDB's 3,000 read units a second for its partition key: past about 12 MB a second
+ * the rest of the pages are throttled. A throttled page is read again after a pause, so the read
+ * is paced to the partition's throughput instead of failing; a read repeats nothing.
+ */
+const THROTTLED_PAGE_PAUSE_MS = 250;
+/** At most this many pauses in one collection read (about 8 s of waiting). */
+const THROTTLED_PAGE_RETRIES = 32;
 
 /** Reads every item of one collection, page by page, with a strongly consistent read. */
 export async function queryCollection(
@@ -9,8 +21,9 @@ export async function queryCollection(
 ): Promise<Record<string, unknown>[]> {
   const items: Record<string, unknown>[] = [];
   let startKey: Record<string, unknown> | undefined;
+  let pauses = 0;
   do {
-    const page = await db.send(
+    const page = await readPage(() => db.send(
       new QueryCommand({
         TableName: tableName,
         KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
@@ -18,9 +31,32 @@ export async function queryCollection(
         ConsistentRead: true,
         ExclusiveStartKey: startKey,
       }),
-    );
+    ), () => (pauses += 1) <= THROTTLED_PAGE_RETRIES);
     items.push(...((page.Items ?? []) as Record<string, unknown>[]));
     startKey = page.LastEvaluatedKey;
   } while (startKey);
   return items;
+}
+
+/** One page, read again after a pause while DynamoDB throttles it and `mayPause()` allows. */
+async function readPage<T>(read: () => Promise<T>, mayPause: () => boolean): Promise<T> {
+  for (;;) {
+    try {
+      return await read();
+    } catch (error) {
+      if (!throttled(error) || !mayPause() || !hasTimeFor(THROTTLED_PAGE_PAUSE_MS)) throw error;
+      await new Promise((resolve) => setTimeout(resolve, THROTTLED_PAGE_PAUSE_MS));
+    }
+  }
+}
+
+function throttled(error: unknown): boolean {
+  const cause = error instanceof ServiceUnavailable ? (error.cause as { name?: unknown } | undefined) : undefined;
+  return cause?.name === 'ThrottlingException' || cause?.name === 'ProvisionedThroughputExceededException';
+}
+
+/** Inside an admin request, a pause must leave time to answer (the SDK path keeps no deadline). */
+function hasTimeFor(pauseMs: number): boolean {
+  const left = timeLeft();
+  return left === undefined || left > pauseMs + 2_000;
 }
