@@ -153,12 +153,8 @@ describe('batch calls racing with edits', () => {
 });
 
 describe('a fault after the commit', () => {
-  // Found by the fuzz with faults: the answer of an admin write was built from reads made after its
-  // transaction committed, so a read failing for good told the client 503 "nothing was changed"
-  // about a change that was made. The feature writes now read their answer's context first
-  // (lib/features/operations.ts), and any 503 after a write landed says so (WrittenBeforeFailure).
-  it('a 503 answer to switching an environment on leaves it off', async () => {
-    const feature = await steps.createFeature('default', unique('after-commit'));
+  /** Sends one request through an engine that fails every read once a transaction went through. */
+  async function afterCommitFaults(send: (sendThrough: ReturnType<typeof apiClient>) => Promise<ApiResponse>): Promise<ApiResponse> {
     let committed = false;
     const engine = await faultyEngine(SEED, {
       faultRate: 0, latencyRate: 0,
@@ -169,14 +165,23 @@ describe('a fault after the commit', () => {
       },
     });
     try {
-      const res = await apiClient(testServices({ DYNAMODB_ENDPOINT: engine.endpoint }))({
-        method: 'POST', path: `${steps.base('default', feature)}/environments/development/on`, token,
-      });
-      const enabled = (await stored(feature)).environments.development?.enabled;
-      expect({ status: res.status, enabled }).toEqual(res.status === 503 ? { status: 503, enabled: false } : { status: 200, enabled: true });
+      return await send(apiClient(testServices({ DYNAMODB_ENDPOINT: engine.endpoint })));
     } finally {
       await engine.stop();
     }
+  }
+
+  // Found by the fuzz with faults: the answer of an admin write was built from reads made after its
+  // transaction committed, so a read failing for good told the client 503 "nothing was changed"
+  // about a change that was made. The feature writes now read their answer's context first
+  // (lib/features/operations.ts), and any 503 after a write landed says so (WrittenBeforeFailure).
+  it('a 503 answer to switching an environment on leaves it off', async () => {
+    const feature = await steps.createFeature('default', unique('after-commit'));
+    const res = await afterCommitFaults(async (sendThrough) => sendThrough({
+      method: 'POST', path: `${steps.base('default', feature)}/environments/development/on`, token,
+    }));
+    const enabled = (await stored(feature)).environments.development?.enabled;
+    expect({ status: res.status, enabled }).toEqual(res.status === 503 ? { status: 503, enabled: false } : { status: 200, enabled: true });
   });
 
   // Found by the fuzz with faults (FUZZ_SEED=72026 or 1 at a fault rate of 0.15): ProjectService.update
@@ -184,23 +189,10 @@ describe('a fault after the commit', () => {
   // change wholly stored. It no longer reads after the write.
   it('a 503 answer to a project update leaves the project as it was', async () => {
     const project = await steps.createProject({ description: 'before' });
-    let committed = false;
-    const engine = await faultyEngine(SEED, {
-      faultRate: 0, latencyRate: 0,
-      faultWhen: (operation) => {
-        if (operation === 'TransactWriteItems') committed = true;
-        else if (committed && (operation === 'Query' || operation === 'GetItem')) return true;
-        return false;
-      },
-    });
-    try {
-      const res = await apiClient(testServices({ DYNAMODB_ENDPOINT: engine.endpoint }))({
-        method: 'PUT', path: `/api/admin/projects/${project}`, token, body: { name: project, description: 'after' },
-      });
-      const { description } = (await call({ method: 'GET', path: `/api/admin/projects/${project}`, token })).body;
-      expect({ status: res.status, description }).toEqual(res.status === 503 ? { status: 503, description: 'before' } : { status: 200, description: 'after' });
-    } finally {
-      await engine.stop();
-    }
+    const res = await afterCommitFaults(async (sendThrough) => sendThrough({
+      method: 'PUT', path: `/api/admin/projects/${project}`, token, body: { name: project, description: 'after' },
+    }));
+    const { description } = (await call({ method: 'GET', path: `/api/admin/projects/${project}`, token })).body;
+    expect({ status: res.status, description }).toEqual(res.status === 503 ? { status: 503, description: 'before' } : { status: 200, description: 'after' });
   });
 });
