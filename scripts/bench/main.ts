@@ -28,7 +28,7 @@ import { AWS_LIKE_BY_DEFAULT } from '../local/aws-like-dynamodb/engine.js';
 import { startLocalRuntime } from '../local/runtime.js';
 import { parseBenchArgs } from './args.js';
 import { bundleReports } from './bundles.js';
-import { changeCost, metricsMinute, pollCost, type MetricsMinute } from './cost.js';
+import { changeCost, coldPolls, metricsMinute, type MetricsMinute } from './cost.js';
 import { busyShare, machineTicks, type RunCpu } from './cpu.js';
 import { startBenchDynamo } from './dynamo.js';
 import { seedFlagsFast } from './fast-seed.js';
@@ -86,7 +86,7 @@ try {
   console.error(`seeded in ${((Date.now() - seeding) / 1000).toFixed(1)} s; ${admin.resent()} admin calls sent again after a 503`);
 
   console.error('payload: the first poll (cold build), then one change');
-  const cold = await pollCost(runtime.handlers.client, dynamo, clientToken);
+  const cold = await coldPolls(runtime.handlers.client, dynamo, clientToken);
   const change = await changeCost(runtime.handlers.client, dynamo, clientToken, admin, runtime.config.revisionCheckIntervalMs, args.flags);
   const metrics: MetricsMinute[] = [];
   const toggles = Math.min(500, args.flags);

@@ -50,10 +50,12 @@ export function limitTable(results: ScenarioResult[]): string {
 }
 
 /** The payload built cold and rebuilt after one change: CPU, read units, bytes. */
-export function costLines(flags: number, cold: PollCost, change: PollCost): string {
+export function costLines(flags: number, colds: PollCost[], change: PollCost): string {
   const units = (n: number | undefined) => (n === undefined ? 'not counted (AWS_LIKE_DYNAMODB=0)' : `${n.toLocaleString('en')} read units`);
+  const coldLine = (cold: PollCost, attempt: number) =>
+    `- ${attempt === 0 ? 'first poll' : `poll ${attempt + 1}`} of a cold container (reads all ${flags.toLocaleString('en')} flags, builds the gzip payload): ${cold.cpuMs.toFixed(0)} ms CPU, ${cold.wallMs.toFixed(0)} ms wall, ${units(cold.readUnits)}, ${cold.bytes.toLocaleString('en')} bytes (status ${cold.status})${cold.pastTimeout ? '; longer than the function\'s timeout (10 s): under Lambda\'s deadline this poll is answered 503' : ''}`;
   return [
-    `- first poll of a cold container (reads all ${flags.toLocaleString('en')} flags, builds the gzip payload): ${cold.cpuMs.toFixed(0)} ms CPU, ${cold.wallMs.toFixed(0)} ms wall, ${units(cold.readUnits)}, ${cold.bytes.toLocaleString('en')} bytes gzip (status ${cold.status})${cold.pastTimeout ? '; longer than the function\'s timeout (10 s): under Lambda\'s deadline this poll is answered 503' : ''}`,
+    ...colds.map(coldLine),
     `- first poll of a warm container after one flag changed (follows the change log, rebuilds the touched chunks): ${change.cpuMs.toFixed(1)} ms CPU, ${change.wallMs.toFixed(1)} ms wall, ${units(change.readUnits)}, ${change.bytes.toLocaleString('en')} bytes gzip (status ${change.status}); target ≤ 10 read units ${change.readUnits !== undefined && change.readUnits <= 10 ? 'met' : 'MISSED'}, ≤ 100 ms CPU ${change.cpuMs <= 100 ? 'met' : 'MISSED'}`,
     '- CPU is this process\'s over the poll, called in-process: the client handler, its DynamoDB client, and the AWS-like engine relaying the reads.',
   ].join('\n');
@@ -62,10 +64,11 @@ export function costLines(flags: number, cold: PollCost, change: PollCost): stri
 export function metricsTable(minutes: MetricsMinute[]): string {
   const base = minutes[0]?.writeUnits;
   return markdown(
-    ['SDK instances', 'toggles each (flags)', 'report batches', 'DynamoDB write units per minute', 'vs the first row'],
+    ['SDK instances', 'toggles each (flags)', 'report batches', 'DynamoDB write units per minute', 'vs the first row', 'reports not accepted'],
     minutes.map((m) => [
       m.instances.toLocaleString('en'), `${m.toggles} (${m.first}–${m.first + m.toggles - 1})`, String(m.reportBatches), m.writeUnits === undefined ? 'not counted' : m.writeUnits.toLocaleString('en'),
       base && m.writeUnits !== undefined ? `${(m.writeUnits / base).toFixed(2)}×` : '',
+      Object.entries(m.refused).map(([status, n]) => `${n} × ${status}`).join(', ') || 'none',
     ]),
   );
 }
