@@ -87,10 +87,15 @@ try {
 
   console.error('payload: the first poll (cold build), then one change');
   const cold = await coldPolls(runtime.handlers.client, dynamo, clientToken);
-  const change = await changeCost(runtime.handlers.client, dynamo, clientToken, admin, runtime.config.revisionCheckIntervalMs, args.flags);
+  // Without a warm container there is no change to follow, and metrics (checked against the served flags) are refused.
+  const warm = cold.at(-1)?.status === 200;
+  if (!warm) console.error(`no cold poll answered 200 in ${cold.length} attempts: skipping the change and the metrics`);
+  const change = warm
+    ? await changeCost(runtime.handlers.client, dynamo, clientToken, admin, runtime.config.revisionCheckIntervalMs, args.flags)
+    : undefined;
   const metrics: MetricsMinute[] = [];
   const toggles = Math.min(500, args.flags);
-  for (const [row, instances] of args.metricsInstances.entries()) {
+  for (const [row, instances] of (warm ? args.metricsInstances : []).entries()) {
     // Each row reports its own flags when there are enough: its first minute, last-seen writes included.
     const first = (row * toggles) % Math.max(1, args.flags - toggles + 1);
     console.error(`metrics: one minute of reports from ${instances} instances × ${toggles} toggles (flags ${first} to ${first + toggles - 1})`);
