@@ -23,6 +23,8 @@ export interface ServedPayload {
   etag: string;
   /** The JSON text, decompressed from the gzip on first use (SDKs ask for gzip; few ever need it). */
   readonly json: string;
+  /** Bytes of the JSON text (UTF-8), known without making it. */
+  jsonBytes: number;
   /** The JSON gzip-compressed, in base64 as a Lambda response carries binary bodies. */
   gzipBase64: string;
 }
@@ -286,6 +288,8 @@ function cachedPayload(revision: number, etag: string, gzipped: Buffer, snapshot
     revision,
     etag,
     gzipBase64: gzipped.toString('base64'),
+    // The gzip trailer's last four bytes: the uncompressed length (mod 2^32, far above any payload).
+    jsonBytes: gzipped.readUInt32LE(gzipped.length - 4),
     get json() {
       json ??= gunzipSync(gzipped).toString('utf8');
       return json;

@@ -4,6 +4,7 @@ import type { ClientServices } from '../composition/client-services.js';
 import type { ServedPayload } from './features-service.js';
 import type { ClientRequest } from './query.js';
 import { acceptsGzip } from '../http/accept-encoding.js';
+import { answerTooLarge, LAMBDA_MAX_RESPONSE_BYTES } from '../http/large-answers.js';
 import type { OperationsFor, Reply } from '../http/operation.js';
 
 type SdkServices = Pick<ClientServices, 'clientFeatures' | 'clientMetrics'>;
@@ -33,6 +34,8 @@ export const clientOperations = ({ clientFeatures, clientMetrics }: SdkServices)
 function storedBytes(payload: ServedPayload, gzip: boolean): Reply<(typeof clientRoutes)['getClientFeatures']> {
   const headers = { etag: payload.etag, vary: 'Accept-Encoding' };
   if (gzip) return { base64: payload.gzipBase64, headers: { ...headers, 'content-encoding': 'gzip' } };
+  // Known from the gzip trailer: a payload too large for Lambda is refused before its text is made.
+  if (payload.jsonBytes > LAMBDA_MAX_RESPONSE_BYTES) throw answerTooLarge(payload.jsonBytes, false);
   return { json: payload.json, headers };
 }
 

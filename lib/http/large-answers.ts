@@ -35,7 +35,12 @@ export async function fitAnswer(result: HttpResult, acceptEncoding: string | und
   const fitted = isCompressible(result) ? await compressed(result, gzipAccepted) : result;
   const bytes = lambdaPayloadBytes(fitted);
   if (bytes <= LAMBDA_MAX_RESPONSE_BYTES) return fitted;
-  throw new ExceedsLimit(tooLargeMessage(bytes, gzipAccepted || fitted.isBase64Encoded === true, pagedAlternative));
+  throw answerTooLarge(bytes, gzipAccepted || fitted.isBase64Encoded === true, pagedAlternative);
+}
+
+/** The refusal of an answer of `bytes` that Lambda could not return, saying what to do instead. */
+export function answerTooLarge(bytes: number, compressed: boolean, pagedAlternative?: string): ExceedsLimit {
+  return new ExceedsLimit(tooLargeMessage(bytes, compressed, pagedAlternative));
 }
 
 /** A text body at or above the threshold that no operation encoded already. */

@@ -94,6 +94,7 @@ describe('a payload built from the previous one', () => {
     const answer = await w.container().features(caller, {}, undefined);
     if (!answer.modified) throw new Error('expected a payload');
     expect(answer.payload.json).toBe(gunzipSync(Buffer.from(answer.payload.gzipBase64, 'base64')).toString());
+    expect(answer.payload.jsonBytes).toBe(Buffer.byteLength(answer.payload.json));
     expect(JSON.parse(answer.payload.json).features).toHaveLength(50);
   });
 });
