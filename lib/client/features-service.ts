@@ -242,12 +242,15 @@ export class ClientFeatureService {
     for (const name of names) byName.delete(name);
     for (const feature of changed) byName.set(feature.name, feature);
     const version = (this.snapshotVersions += 1);
-    return {
+    const snapshot: VersionedSnapshot = {
       features: [...byName.values()],
       segmentsById: segments ? new Map(segments.map((segment) => [segment.id, segment])) : base.segmentsById,
       version,
       steps: [...base.steps, { from: base.version, to: version, names: [...names], segments: segmentsChanged }].slice(-REMEMBERED_STEPS),
     };
+    // The map just built is the new snapshot's name index: the payload builds look names up in it.
+    nameIndexes.set(snapshot, byName);
+    return snapshot;
   }
 
   /**
@@ -283,15 +286,17 @@ function stepsSince(snapshot: VersionedSnapshot, version: number): { names: Set<
 
 /** A payload whose JSON text is only made (from the gzip) when a caller without gzip asks. */
 function cachedPayload(revision: number, etag: string, gzipped: Buffer, snapshotVersion: number, chunked: ChunkedPayload): CachedPayload {
+  const gzipBase64 = gzipped.toString('base64');
   let json: string | undefined;
   return {
     revision,
     etag,
-    gzipBase64: gzipped.toString('base64'),
+    gzipBase64,
     // The gzip trailer's last four bytes: the uncompressed length (mod 2^32, far above any payload).
     jsonBytes: gzipped.readUInt32LE(gzipped.length - 4),
+    // Only the base64 text is kept (the cache weighs it); the rare caller without gzip decodes it.
     get json() {
-      json ??= gunzipSync(gzipped).toString('utf8');
+      json ??= gunzipSync(Buffer.from(gzipBase64, 'base64')).toString('utf8');
       return json;
     },
     snapshotVersion,

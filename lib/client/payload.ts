@@ -37,7 +37,7 @@ export function buildClientPayload(snapshot: ClientSnapshot, query: ClientQuery,
   return {
     version: 2,
     features,
-    ...(query.inlineSegmentConstraints ? {} : { segments: usedSegments(features, snapshot.segmentsById) }),
+    ...(query.inlineSegmentConstraints ? {} : { segments: segmentList(usedSegmentIds(snapshot.features, query), snapshot.segmentsById) }),
     query: queryEcho(query),
     meta,
   };
@@ -143,11 +143,7 @@ function segmentConstraints(id: number, segmentsById: ReadonlyMap<number, Segmen
   return segment.constraints.map(toClientConstraint);
 }
 
-/** Every segment the served strategies refer to, by name (Unleash's order). */
-function usedSegments(features: ClientFeature[], segmentsById: ReadonlyMap<number, Segment>): ClientSegment[] {
-  return segmentList(new Set(features.flatMap((feature) => feature.strategies.flatMap((strategy) => strategy.segments ?? []))), segmentsById);
-}
-
+/** Every segment of `ids` that exists, by name (Unleash's order). */
 function segmentList(ids: ReadonlySet<number>, segmentsById: ReadonlyMap<number, Segment>): ClientSegment[] {
   return [...ids]
     .flatMap((id) => {

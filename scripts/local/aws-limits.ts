@@ -1,5 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2 } from 'aws-lambda';
+import { lambdaPayloadBytes } from '../../lib/http/large-answers.js';
+import type { HttpResult } from '../../lib/http/responses.js';
 import { ACCOUNT_DEFAULT_QUOTA, DEFAULT_THROTTLING, throttleOf, type ApiThrottling, type ThrottleLimits } from '../../infra/throttling.js';
 
 /**
@@ -66,15 +68,13 @@ export function eventPayloadBytes(event: APIGatewayProxyEventV2): number {
 
 /**
  * The size Lambda measures for a function's response: what it returned, as JSON (a base64 body as
- * encoded). Serializing a large answer only to measure it cost more than the poll itself (a
- * 400 KB gzip payload: ~2 ms against ~40 µs), so it is measured exactly only when an upper bound
- * (a base64 character stays one byte, any other at most six: `\u0000`) could pass the limit.
+ * encoded). A structured answer is measured as the functions measure their own before answering
+ * (`lambdaPayloadBytes`: exactly only when an upper bound could pass 6 MB, since serializing a
+ * 400 KB gzip answer to measure it cost more than the poll); anything else is serialized.
  */
 export function responsePayloadBytes(result: APIGatewayProxyResultV2): number {
-  if (typeof result === 'object' && result !== null && typeof result.body === 'string') {
-    const { body, ...rest } = result;
-    const bound = (result.isBase64Encoded ? body.length : body.length * 6) + Buffer.byteLength(JSON.stringify(rest), 'utf8') + 16;
-    if (bound <= LAMBDA_MAX_PAYLOAD_BYTES) return bound;
+  if (typeof result === 'object' && result !== null && typeof result.body === 'string' && result.headers) {
+    return lambdaPayloadBytes(result as HttpResult);
   }
   return Buffer.byteLength(JSON.stringify(result) ?? '', 'utf8');
 }

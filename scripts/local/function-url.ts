@@ -7,7 +7,7 @@ import { log } from '../../lib/log.js';
 import { FUNCTION_TIMEOUT_MS } from '../../lib/time-budget.js';
 import { localContext, toApiGatewayEvent, type IncomingRequest } from './api-gateway-event.js';
 import { ConcurrencySlots, eventPayloadBytes, LAMBDA_MAX_PAYLOAD_BYTES, responsePayloadBytes } from './aws-limits.js';
-import { send, type LocalServer } from './http-server.js';
+import { readBody, send, type LocalServer } from './http-server.js';
 
 /**
  * The SDK front door as `-c sdkFrontDoor=functionUrl` deploys it (infra/constructs/
@@ -119,7 +119,8 @@ async function serve(
   req: IncomingMessage,
   res: ServerResponse,
 ): Promise<void> {
-  const body = await readBody(req);
+  // A function URL has no gateway limit of its own: past what one 6 MB event could carry, 413.
+  const body = await readBody(req, LAMBDA_MAX_PAYLOAD_BYTES);
   if (body === undefined) return send(res, FUNCTION_URL_ANSWERS.requestTooLarge);
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(req.headers)) {
@@ -161,13 +162,3 @@ async function serve(
   }
 }
 
-/** The body, or undefined once it is past what one 6 MB event could carry. */
-async function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size <= LAMBDA_MAX_PAYLOAD_BYTES) chunks.push(chunk as Buffer);
-  }
-  return size > LAMBDA_MAX_PAYLOAD_BYTES ? undefined : Buffer.concat(chunks);
-}

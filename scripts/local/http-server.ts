@@ -247,17 +247,18 @@ function hasBody(req: IncomingMessage): boolean {
 }
 
 /**
- * The body, or undefined when it is over API Gateway's limit. The rest of an oversized body is
- * read and dropped, so the client gets the 413 rather than a connection reset mid-upload.
+ * The body, or undefined when it is over `limit` (API Gateway's, by default). The rest of an
+ * oversized body is read and dropped, so the client gets the 413 rather than a connection reset
+ * mid-upload.
  */
-async function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
+export async function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<Buffer | undefined> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size <= MAX_BODY_BYTES) chunks.push(chunk as Buffer);
+    if (size <= limit) chunks.push(chunk as Buffer);
   }
-  return size > MAX_BODY_BYTES ? undefined : Buffer.concat(chunks);
+  return size > limit ? undefined : Buffer.concat(chunks);
 }
 
 function listen(server: Server, port: number, host: string): Promise<void> {
