@@ -21,6 +21,8 @@
  * | read the instance identity         | pk = INSTANCE, sk = INSTANCE                       | table |
  * | get a feature (aggregate) by name  | pk = FEATURES, sk = FEATURE#<name>                 | table |
  * | list all features (SDK payload)    | pk = FEATURES, begins_with(sk, FEATURE#)           | table |
+ * | names of a project's features      | pk = PROJECT_FEATURES#<project>, begins_with(sk, FEATURE#) | table |
+ * | has a data migration run           | pk = MIGRATIONS, sk = MIGRATION#<name>             | table |
  * | get / list projects                | pk = PROJECTS, sk = PROJECT#<id> / begins_with     | table |
  * | a project's feature count (shards) | pk = PROJECTS, begins_with(sk, FEATURE_COUNT#<id>#) | table |
  * | every project's feature count      | pk = PROJECTS, begins_with(sk, FEATURE_COUNT#)     | table |
@@ -46,7 +48,10 @@
  * | daily insight snapshots, by date   | pk = SNAPSHOTS, sk = SNAPSHOT#<yyyy-mm-dd> / …     | table |
  *
  * Features share one partition because the SDK payload reads them all at once (only when the
- * revision moved) and a feature name is unique across projects, archived ones included.
+ * revision moved) and a feature name is unique across projects, archived ones included. Each
+ * feature also has a small membership item in its project's partition (ADR 17), written in the
+ * same transactions that create, delete or move it, so one project's features are read without
+ * reading any other project's.
  */
 
 export const KEY = { partition: 'pk', sort: 'sk' } as const;
@@ -123,6 +128,11 @@ export const keys = {
 
   feature: (name: string): ItemKey => ({ pk: 'FEATURES', sk: `FEATURE#${name}` }),
   features: (): CollectionPrefix => ({ pk: 'FEATURES', skPrefix: 'FEATURE#' }),
+  /** A feature's membership of its project (ADR 17): the key alone, the aggregate stays under `feature`. */
+  projectFeature: (project: string, name: string): ItemKey => ({ pk: `PROJECT_FEATURES#${project}`, sk: `FEATURE#${name}` }),
+  projectFeatures: (project: string): CollectionPrefix => ({ pk: `PROJECT_FEATURES#${project}`, skPrefix: 'FEATURE#' }),
+  /** One item per data migration that has finished on this table (lib/store/migrations.ts). */
+  migration: (name: string): ItemKey => ({ pk: 'MIGRATIONS', sk: `MIGRATION#${name}` }),
 
   project: (id: string): ItemKey => ({ pk: 'PROJECTS', sk: `PROJECT#${id}` }),
   projects: (): CollectionPrefix => ({ pk: 'PROJECTS', skPrefix: 'PROJECT#' }),

@@ -2,8 +2,9 @@
  * Seeding thousands of flags fast: a few template flags go through the admin API (so every item
  * has exactly the shape our writes give it: strategies, variants, segments, tags), then the rest
  * are copies of them written straight to DynamoDB Local with BatchWriteItem, 25 items a request,
- * a few requests in flight. A copy gets its own name and strategy ids. Project feature counts
- * (ADR 14) are not moved for the copies: nothing the bench measures reads them.
+ * a few requests in flight. A copy gets its own name and strategy ids, and its membership item in
+ * its project's partition (ADR 17). Project feature counts (ADR 14) are not moved for the copies:
+ * nothing the bench measures reads them.
  */
 import { BatchWriteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
@@ -13,7 +14,8 @@ import { createFlag, flagName, progressBar, seedSegments, type Admin } from './s
 
 /** Flags made through the admin API before the copies; they vary by index modulo 2, 3, 4, 5 and 6. */
 export const TEMPLATES = 60;
-const BATCH = 25;
+/** Flags per BatchWriteItem: each is two items (the aggregate and its membership), of DynamoDB's 25 a request. */
+const BATCH = 12;
 const IN_FLIGHT = 4;
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
 
@@ -56,7 +58,9 @@ export async function seedFlagsFast(admin: Admin, direct: DynamoConnection, tabl
         first = end;
         let pending: unknown[] | undefined = [];
         for (let index = start; index < end; index += 1) {
-          pending.push({ PutRequest: { Item: copyOfTemplate(items[index % templates] as Record<string, unknown>, flagName(index % templates), index) } });
+          const copy = copyOfTemplate(items[index % templates] as Record<string, unknown>, flagName(index % templates), index);
+          pending.push({ PutRequest: { Item: copy } });
+          pending.push({ PutRequest: { Item: keys.projectFeature(copy.project as string, flagName(index)) } });
         }
         while (pending && pending.length > 0) {
           const answer: { UnprocessedItems?: Record<string, unknown[]> } = await db.send(new BatchWriteCommand({ RequestItems: { [tableName]: pending as never } }));
