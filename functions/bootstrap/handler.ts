@@ -9,6 +9,7 @@ import {
   type BootstrapRemoval,
   type BootstrapResult,
 } from '../../lib/tokens/bootstrap.js';
+import type { MakeCopiesOutcome } from '../../lib/features/project-copies.js';
 import { log } from '../../lib/log.js';
 import { physicalIdOf, sendCloudFormationResponse, tokenIdOfPhysicalId, type ResourceOutcome } from './cloudformation-response.js';
 
@@ -41,6 +42,26 @@ export interface AdminTokenBootstrap {
    * protocol tests, which have no table.
    */
   seedFirstStart?(): Promise<boolean>;
+  /**
+   * Gives the features of a table from before ADR 17 their copies in their projects' partitions,
+   * within the time left. Left out by the protocol tests.
+   */
+  makeProjectCopies?(): Promise<MakeCopiesOutcome>;
+}
+
+/**
+ * A migration that did not finish (a large table, a throttle) never fails the deployment: readers
+ * of one project read every feature until it has, and the next deployment continues it.
+ */
+async function makeProjectCopies(bootstrap: AdminTokenBootstrap): Promise<void> {
+  try {
+    const outcome = await bootstrap.makeProjectCopies?.();
+    if (outcome) log.info('Project copies of the features (ADR 17)', outcome);
+  } catch (error) {
+    log.warn('Project copies of the features (ADR 17) not finished; the next deployment continues', {
+      error: error instanceof Error ? error.message : String(error),
+    });
+  }
 }
 
 export type BootstrapHandler = (event: CloudFormationCustomResourceEvent) => Promise<void>;
@@ -63,6 +84,7 @@ async function bootstrap(
     const bootstrap = dependencies();
     // The seed comes first, so the API the token opens already has its default project.
     const seeded = (await bootstrap.seedFirstStart?.()) ?? false;
+    await makeProjectCopies(bootstrap);
     secret = await bootstrap.readAdminSecret();
     const token = `${ADMIN_TOKEN_PREFIX}${secret}`;
     const result = await bootstrap.applyAdminToken(token);
@@ -131,5 +153,8 @@ export const handler: BootstrapHandler = createBootstrapHandler(() => {
     applyAdminToken: (token) => applyBootstrapTokens(services.apiTokens, { admin: [token], client: [] }),
     removeAdminToken: (tokenId) => removeBootstrapToken(services.apiTokens, tokenId),
     seedFirstStart: () => services.firstStart.ensure(),
+    // API Gateway lets a request in flight on the code before this deployment run 30 s; the function
+    // has 60 s, of which 40 go to the copies and the rest to the token and the answer.
+    makeProjectCopies: () => services.projectCopies.make({ settleMs: 30_000, deadline: Date.now() + 40_000 }),
   };
 });

@@ -96,6 +96,7 @@ export function insightCatalog(from: {
   return {
     users: () => users.list(),
     allFeatures: () => featureStore.listAll(),
+    projectFeatures: (projectId) => featureStore.listProject(projectId),
     projects: () => projects.list(),
     environments: () => environments.list(),
     eventsBetween: (start, end) => events.between(start, end),

@@ -93,6 +93,8 @@ export function createServices(config: AppConfig, options: ClientServicesOptions
     signupTokens: new SignupTokenService(stores.signupTokenStore, users, config.unleashUrl),
     /** Writes a fresh install's data once per table (local start, tests, cloud bootstrap). */
     firstStart: new FirstStart(stores.seedStore),
+    /** Each feature's copy in its project's partition, made on tables from before ADR 17 (bootstrap, local start). */
+    projectCopies: featureStore.projectCopies,
     projects,
     projectEnvironments: new ProjectEnvironmentService(stores.projectStore, stores.environmentStore, strategyTypes),
     environments,

@@ -10,11 +10,13 @@ import { queryCollection } from '../store/query.js';
 import type { SdkChange } from '../revision.js';
 import type { DynamoRevisionStore } from '../store/revision-store.js';
 import { keys } from '../store/table-design.js';
+import { ProjectCopies } from './project-copies.js';
 import type { TransactWriteItem } from '../store/transact.js';
 
 /** What each transaction item stands for, so a failed condition can be explained. */
 type ItemMeaning =
   | { kind: 'feature'; write: FeatureWrite }
+  | { kind: 'project-copy' }
   | { kind: 'segment'; segmentId: number }
   | { kind: 'strategy-type'; name: string }
   | { kind: 'project'; project: string; delta: number }
@@ -26,6 +28,8 @@ export class DynamoFeatureStore implements FeatureStore {
     private readonly tableName: string,
     private readonly revisions: DynamoRevisionStore,
     private readonly featureCounts: DynamoFeatureCounts = new DynamoFeatureCounts(db, tableName),
+    /** The copies in each project's partition, and their migration on tables from before ADR 17. */
+    readonly projectCopies: ProjectCopies = new ProjectCopies(db, tableName),
   ) {}
 
   async get(name: string): Promise<Feature | undefined> {
@@ -43,6 +47,16 @@ export class DynamoFeatureStore implements FeatureStore {
     return (await queryCollection(this.db, this.tableName, keys.features())).map(toFeature);
   }
 
+  /**
+   * One Query of the project's partition of copies (ADR 17), strongly consistent like the
+   * feature items: written in the same transactions, they hold the same versions. On a table whose
+   * copies are not all made yet (lib/features/project-copies.ts), every feature is read instead.
+   */
+  async listProject(project: string): Promise<Feature[]> {
+    if (!(await this.projectCopies.ready())) return (await this.listAll()).filter((feature) => feature.project === project);
+    return (await queryCollection(this.db, this.tableName, keys.projectFeatures(project))).map(toFeature);
+  }
+
   async commit(change: FeatureCommit): Promise<CommitOutcome> {
     // A project count's condition that fails was decided on a read that is now stale (a new
     // limit, a concurrent create into a limited project, a project from before ADR 14):
@@ -54,6 +68,7 @@ export class DynamoFeatureStore implements FeatureStore {
       if ('refused' in counted) return counted.refused;
       const planned: Array<{ item: TransactWriteItem; meaning: ItemMeaning }> = [
         ...change.writes.map((write) => ({ item: this.featureItem(write), meaning: { kind: 'feature', write } as const })),
+        ...change.writes.flatMap((write) => projectCopyItems(this.tableName, write).map((item) => ({ item, meaning: { kind: 'project-copy' } as const }))),
         ...this.segmentItems(change.writes),
         ...this.strategyTypeItems(change.writes),
         ...counted.planned,
@@ -186,6 +201,21 @@ export class DynamoFeatureStore implements FeatureStore {
     }
     return { planned };
   }
+}
+
+/**
+ * A feature's copy in its project's partition follows the feature in the same transaction: put
+ * with it, deleted with it, and moved when the feature changes project. No condition: the
+ * feature item's version condition already orders the writers.
+ */
+function projectCopyItems(tableName: string, { before, after }: FeatureWrite): TransactWriteItem[] {
+  const name = (after ?? before)?.name as string;
+  const items: TransactWriteItem[] = [];
+  if (before && before.project !== after?.project) {
+    items.push({ Delete: { TableName: tableName, Key: keys.projectFeature(before.project, name) } });
+  }
+  if (after) items.push({ Put: { TableName: tableName, Item: { ...after, ...keys.projectFeature(after.project, name) } } });
+  return items;
 }
 
 /** How often a commit decides its project counts again after one of their conditions failed. */

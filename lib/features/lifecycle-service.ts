@@ -22,8 +22,11 @@ export interface FeatureDetails {
   impressionData?: boolean | undefined;
 }
 
-/** Most writes one transaction takes for batch calls, leaving room for counters and the revision. */
-const BATCH_WRITES = 45;
+/**
+ * Most features one batch call changes: each is three items of its transaction (the feature, its
+ * project's copy, its change event; ADR 17), leaving room for the counts and the revision.
+ */
+export const BATCH_WRITES = 30;
 
 /** Creating, reading, describing, marking stale, archiving, reviving and deleting features. */
 export class FeatureLifecycleService {
@@ -72,7 +75,7 @@ export class FeatureLifecycleService {
 
   async listProject(projectId: string): Promise<{ project: Project; features: Feature[] }> {
     const project = await this.catalog.project(projectId);
-    const features = (await this.aggregates.store.listAll()).filter((f) => f.project === project.id && !f.archived);
+    const features = (await this.aggregates.store.listProject(project.id)).filter((f) => !f.archived);
     return { project, features };
   }
 
@@ -81,8 +84,8 @@ export class FeatureLifecycleService {
   }
 
   async listArchived(projectId?: string): Promise<Feature[]> {
-    const all = await this.aggregates.store.listAll();
-    return all.filter((feature) => feature.archived && (projectId === undefined || feature.project === projectId));
+    const all = projectId === undefined ? await this.aggregates.store.listAll() : await this.aggregates.store.listProject(projectId);
+    return all.filter((feature) => feature.archived);
   }
 
   async update(projectId: string, name: string, details: FeatureDetails, actor: string): Promise<Feature> {

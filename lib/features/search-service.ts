@@ -14,6 +14,7 @@ import {
   type SearchQuery,
 } from './search-model.js';
 import type { FeatureStore } from './store.js';
+import { lastSeenOfMany } from './views.js';
 
 /** One feature of the page with what its answer shows besides the aggregate. */
 export interface SearchHit {
@@ -49,7 +50,7 @@ export class FeatureSearchService {
     const candidates = (await this.featuresOf(query))
       .filter((feature) => feature.archived === query.archived && matchesEquality(query.project, feature.project));
     const needsAllLastSeen = query.lastSeenAt !== undefined || query.sortBy.field === 'lastSeenAt';
-    const lastSeenAll = needsAllLastSeen && candidates.length > 0 ? await this.lastSeenReader.forAll() : undefined;
+    const lastSeenAll = needsAllLastSeen && candidates.length > 0 ? await lastSeenOfMany(this.lastSeenReader, candidates) : undefined;
     const needsEnvironments = query.status.length > 0 || query.sortBy.field === 'environment';
     const needsSegments = query.segment !== undefined;
     await reads.prepare(candidates, { environments: needsEnvironments, segments: needsSegments });
@@ -77,7 +78,7 @@ export class FeatureSearchService {
     const page = matching.slice(query.offset, query.offset + query.limit);
 
     await reads.prepare(page, { environments: true, segments: true });
-    const lastSeen = lastSeenAll ?? new Map(await Promise.all(page.map(async (f) => [f.name, await this.lastSeenReader.forFeature(f.name)] as const)));
+    const lastSeen = lastSeenAll ?? (await lastSeenOfMany(this.lastSeenReader, page));
     return {
       total: matching.length,
       hits: page.map((feature) => ({
@@ -90,14 +91,20 @@ export class FeatureSearchService {
   }
 
   /**
-   * Every feature, for now (FeatureStore.listAll). Once the store can read one project's
-   * features (issue 14, deliverable 3), an IS or IS_ANY_OF project filter reads just those
-   * projects here, and the rest of the search is unchanged.
+   * An IS or IS_ANY_OF project filter (the admin UI's project page) reads just those projects'
+   * features (ADR 17); any other search reads every feature.
    */
-  private featuresOf(_query: SearchQuery): Promise<Feature[]> {
-    return this.store.listAll();
+  private async featuresOf(query: SearchQuery): Promise<Feature[]> {
+    const { project } = query;
+    if (!project || (project.operator !== 'IS' && project.operator !== 'IS_ANY_OF') || project.values.length > PROJECTS_READ_ONE_BY_ONE) {
+      return this.store.listAll();
+    }
+    return (await Promise.all([...new Set(project.values)].map((id) => this.store.listProject(id)))).flat();
   }
 }
+
+/** Up to this many projects in a project filter are read one by one; more, and every feature is read once. */
+const PROJECTS_READ_ONE_BY_ONE = 10;
 
 function matchesStatus(query: SearchQuery, feature: Feature, environments: Environment[]): boolean {
   if (query.status.length === 0) return true;

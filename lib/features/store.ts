@@ -40,6 +40,8 @@ export interface FeatureStore {
   getMany(names: readonly string[]): Promise<Feature[]>;
   /** Every feature, archived ones included. */
   listAll(): Promise<Feature[]>;
+  /** Every feature of one project, archived ones included, reading only that project's items. */
+  listProject(project: string): Promise<Feature[]>;
   /**
    * Applies all writes or none, bumps the SDK revision, and keeps each referenced segment's
    * reference count (a segment in use cannot be deleted; a missing one fails the commit). A

@@ -21,7 +21,7 @@ export class FeatureViews {
 
   /** Contexts for many features at once (lists), in the features' order. */
   async contextsFor(features: Feature[]): Promise<FeatureViewContext[]> {
-    const lastSeen = features.length > 0 ? await this.lastSeen.forAll() : new Map<string, Record<string, string>>();
+    const lastSeen = features.length > 0 ? await lastSeenOfMany(this.lastSeen, features) : new Map<string, Record<string, string>>();
     const environmentsByProject = new Map<string, Promise<Environment[]>>();
     const environmentsOf = (projectId: string) => {
       let pending = environmentsByProject.get(projectId);
@@ -41,4 +41,16 @@ export class FeatureViews {
       })),
     );
   }
+}
+
+/** Features whose last-seen times are read one by one; above, every last-seen item is read once. */
+const LAST_SEEN_ONE_BY_ONE = 100;
+
+/**
+ * The last-seen times of these features: one small Query each for a few (reading only what is
+ * answered), one Query of every last-seen item for many (fewer requests and read units then).
+ */
+export async function lastSeenOfMany(reader: LastSeenReader, features: readonly Feature[]): Promise<Map<string, Record<string, string>>> {
+  if (features.length > LAST_SEEN_ONE_BY_ONE) return reader.forAll();
+  return new Map(await Promise.all(features.map(async (f) => [f.name, await reader.forFeature(f.name)] as const)));
 }

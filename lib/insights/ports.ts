@@ -14,6 +14,8 @@ export interface InsightCatalog {
   users(): Promise<Array<Pick<User, 'seenAt'>>>;
   /** Every feature, archived ones included. */
   allFeatures(): Promise<Feature[]>;
+  /** Every feature of one project, archived ones included, reading only that project's items. */
+  projectFeatures(projectId: string): Promise<Feature[]>;
   projects(): Promise<Project[]>;
   environments(): Promise<Environment[]>;
   /** Change events with from <= createdAt < to, oldest first. */
@@ -23,4 +25,4 @@ export interface InsightCatalog {
 }
 
 /** The part of the catalogue one project's statistics read. */
-export type ProjectStatsCatalog = Pick<InsightCatalog, 'allFeatures' | 'environments' | 'eventsBetween'>;
+export type ProjectStatsCatalog = Pick<InsightCatalog, 'projectFeatures' | 'environments' | 'eventsBetween'>;

@@ -15,8 +15,7 @@ export class ProjectStatsService {
    */
   async forProject(projectId: string): Promise<ProjectStats> {
     const now = this.now();
-    const [features, environments] = await Promise.all([this.catalog.allFeatures(), this.catalog.environments()]);
-    const own = features.filter((feature) => feature.project === projectId);
+    const [own, environments] = await Promise.all([this.catalog.projectFeatures(projectId), this.catalog.environments()]);
     const windows = now.getTime() - 2 * WINDOW_DAYS * DAY_MS;
     const since = own.reduce((earliest, feature) => Math.min(earliest, Date.parse(feature.createdAt)), windows);
     const events = await this.catalog.eventsBetween(new Date(since), now);

@@ -1,5 +1,6 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { FirstStartData, SeedStore } from './first-start.js';
+import { ProjectCopies } from '../features/project-copies.js';
 import { DynamoFeatureCounts } from '../projects/dynamo-feature-counts.js';
 import { projectItem } from '../projects/dynamo-store.js';
 import { keys } from '../store/table-design.js';
@@ -26,6 +27,8 @@ export class DynamoSeedStore implements SeedStore {
           ConditionExpression: 'attribute_not_exists(pk)',
         },
       },
+      // A fresh table has no feature to copy: the copies' migration (ADR 17) has nothing to do.
+      put(ProjectCopies.doneItem(data.project.createdAt)),
       put(projectItem(data.project)),
       ...new DynamoFeatureCounts(this.db, this.tableName).newProjectItems(data.project.id, data.project.featureLimit),
       ...data.environments.map((environment) => put({ ...keys.environment(environment.name), ...environment })),

@@ -41,7 +41,7 @@ export class ProjectService {
   constructor(
     private readonly store: ProjectStore,
     private readonly environments: EnvironmentStore,
-    private readonly features: Pick<FeatureStore, 'listAll'>,
+    private readonly features: Pick<FeatureStore, 'listAll' | 'listProject'>,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
@@ -67,8 +67,7 @@ export class ProjectService {
   /** Health always covers the active features, whichever ones are listed. */
   async overview(id: string, { archived = false } = {}): Promise<ProjectOverview> {
     const project = await this.getProject(id);
-    const [environments, all] = await Promise.all([this.environmentsOfProject(project), this.features.listAll()]);
-    const ofProject = all.filter((feature) => feature.project === project.id);
+    const [environments, ofProject] = await Promise.all([this.environmentsOfProject(project), this.features.listProject(project.id)]);
     const features = ofProject.filter((feature) => feature.archived === archived);
     return { project, environments, features, health: projectHealth(ofProject, this.now()), members: 0 };
   }
@@ -97,7 +96,7 @@ export class ProjectService {
    */
   async delete(id: string, actor: string): Promise<void> {
     if (id === DEFAULT_PROJECT.id) throw new ValidationFailed('The default project cannot be deleted');
-    const remaining = (await this.features.listAll()).filter((feature) => feature.project === id);
+    const remaining = await this.features.listProject(id);
     if (remaining.length > 0) throw hasFeatures(id, remaining.length);
     const outcome = await this.store.deleteIfEmpty(id, actor);
     if (outcome === 'missing') throw projectNotFound(id);

@@ -21,7 +21,7 @@
  * | read the instance identity         | pk = INSTANCE, sk = INSTANCE                       | table |
  * | get a feature (aggregate) by name  | pk = FEATURES, sk = FEATURE#<name>                 | table |
  * | list all features (SDK payload)    | pk = FEATURES, begins_with(sk, FEATURE#)           | table |
- * | names of a project's features      | pk = PROJECT_FEATURES#<project>, begins_with(sk, FEATURE#) | table |
+ * | list one project's features (copies) | pk = PROJECT_FEATURES#<project>, begins_with(sk, FEATURE#) | table |
  * | has a data migration run           | pk = MIGRATIONS, sk = MIGRATION#<name>             | table |
  * | get / list projects                | pk = PROJECTS, sk = PROJECT#<id> / begins_with     | table |
  * | a project's feature count (shards) | pk = PROJECTS, begins_with(sk, FEATURE_COUNT#<id>#) | table |
@@ -49,9 +49,8 @@
  *
  * Features share one partition because the SDK payload reads them all at once (only when the
  * revision moved) and a feature name is unique across projects, archived ones included. Each
- * feature also has a small membership item in its project's partition (ADR 17), written in the
- * same transactions that create, delete or move it, so one project's features are read without
- * reading any other project's.
+ * feature also has a copy in its project's partition (ADR 17), written in every transaction that
+ * writes the feature, so one project's features are read without reading any other project's.
  */
 
 export const KEY = { partition: 'pk', sort: 'sk' } as const;
@@ -128,10 +127,10 @@ export const keys = {
 
   feature: (name: string): ItemKey => ({ pk: 'FEATURES', sk: `FEATURE#${name}` }),
   features: (): CollectionPrefix => ({ pk: 'FEATURES', skPrefix: 'FEATURE#' }),
-  /** A feature's membership of its project (ADR 17): the key alone, the aggregate stays under `feature`. */
+  /** A feature's copy in its project's partition (ADR 17); `feature` above stays the one read by name. */
   projectFeature: (project: string, name: string): ItemKey => ({ pk: `PROJECT_FEATURES#${project}`, sk: `FEATURE#${name}` }),
   projectFeatures: (project: string): CollectionPrefix => ({ pk: `PROJECT_FEATURES#${project}`, skPrefix: 'FEATURE#' }),
-  /** One item per data migration that has finished on this table (lib/store/migrations.ts). */
+  /** One item per data migration that has finished on this table (e.g. lib/features/project-copies.ts). */
   migration: (name: string): ItemKey => ({ pk: 'MIGRATIONS', sk: `MIGRATION#${name}` }),
 
   project: (id: string): ItemKey => ({ pk: 'PROJECTS', sk: `PROJECT#${id}` }),

@@ -2,9 +2,10 @@
  * Seeding thousands of flags fast: a few template flags go through the admin API (so every item
  * has exactly the shape our writes give it: strategies, variants, segments, tags), then the rest
  * are copies of them written straight to DynamoDB Local with BatchWriteItem, 25 items a request,
- * a few requests in flight. A copy gets its own name and strategy ids, and its membership item in
- * its project's partition (ADR 17). Project feature counts (ADR 14) are not moved for the copies:
- * nothing the bench measures reads them.
+ * a few requests in flight. A copy gets its own name and strategy ids, and its copy in its
+ * project's partition (ADR 17). Flags fill projects of PROJECT_FLAGS each, the issue's largest
+ * (10,000 in one project and environment): `default` first, then bench-project-1, 2, … Project
+ * feature counts (ADR 14) are not moved for the copies: nothing the bench measures reads them.
  */
 import { BatchWriteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
@@ -14,34 +15,62 @@ import { createFlag, flagName, progressBar, seedSegments, type Admin } from './s
 
 /** Flags made through the admin API before the copies; they vary by index modulo 2, 3, 4, 5 and 6. */
 export const TEMPLATES = 60;
-/** Flags per BatchWriteItem: each is two items (the aggregate and its membership), of DynamoDB's 25 a request. */
+/** Flags per BatchWriteItem: each is two items (the feature and its project's copy), of DynamoDB's 25 a request. */
 const BATCH = 12;
 const IN_FLIGHT = 4;
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
+/** Flags in one project at most. */
+export const PROJECT_FLAGS = 10_000;
 
-/** The item of flag `index` made from its template's item: the template's name and ids replaced. */
+/** The project of flag `index`; the templates are all in `default`. */
+export const benchProject = (index: number): string =>
+  index < PROJECT_FLAGS ? 'default' : `bench-project-${Math.floor(index / PROJECT_FLAGS)}`;
+
+/**
+ * The item of flag `index` made from its template's item: the template's name and ids replaced,
+ * in the flag's project.
+ */
 export function copyOfTemplate(template: Record<string, unknown>, templateName: string, index: number): Record<string, unknown> {
   const name = flagName(index);
   const ids = new Map<string, string>();
   const text = JSON.stringify(template)
     .replaceAll(templateName, name)
     .replace(UUID, (id) => ids.get(id) ?? (ids.set(id, randomUUID()), ids.get(id) as string));
-  return { ...(JSON.parse(text) as Record<string, unknown>), ...keys.feature(name) };
+  return { ...(JSON.parse(text) as Record<string, unknown>), project: benchProject(index), ...keys.feature(name) };
 }
 
-export async function seedFlagsFast(admin: Admin, direct: DynamoConnection, tableName: string, count: number): Promise<void> {
-  const segmentIds = await seedSegments(admin);
-  const templates = Math.min(count, TEMPLATES);
-  const bar = progressBar(count);
-  let next = 0;
-  await Promise.all(Array.from({ length: 8 }, async () => {
-    while (next < templates) {
-      const index = next;
-      next += 1;
-      await createFlag(admin, index, segmentIds[index % segmentIds.length] as number);
-      bar.tick();
-    }
-  }));
+export interface FastSeedOptions {
+  /** Template flags made through the admin API (default TEMPLATES); fewer seed faster and vary less. */
+  templates?: number;
+  /**
+   * Flags already seeded by an earlier call with the same `templates`: this one adds flags
+   * `from` to `count - 1` (and their projects), copied from the templates that call made.
+   */
+  from?: number;
+}
+
+export async function seedFlagsFast(
+  admin: Admin, direct: DynamoConnection, tableName: string, count: number, { templates: wanted = TEMPLATES, from = 0 }: FastSeedOptions = {},
+): Promise<void> {
+  const templates = Math.min(count, wanted);
+  if (from > 0 && from < templates) throw new Error(`from (${from}) must be 0 or at least the ${templates} templates`);
+  const bar = progressBar(count - from);
+  if (from === 0) {
+    const segmentIds = await seedSegments(admin);
+    let next = 0;
+    await Promise.all(Array.from({ length: 8 }, async () => {
+      while (next < templates) {
+        const index = next;
+        next += 1;
+        await createFlag(admin, index, segmentIds[index % segmentIds.length] as number);
+        bar.tick();
+      }
+    }));
+  }
+  for (let index = Math.ceil(Math.max(from, 1) / PROJECT_FLAGS) * PROJECT_FLAGS; index < count; index += PROJECT_FLAGS) {
+    const id = benchProject(index);
+    await admin('POST', '/api/admin/projects', { id, name: id, environments: ['development', 'production'] });
+  }
   const db = createDocumentClient(direct);
   try {
     const items: Record<string, unknown>[] = [];
@@ -50,7 +79,7 @@ export async function seedFlagsFast(admin: Admin, direct: DynamoConnection, tabl
       if (!got.Item) throw new Error(`template ${flagName(index)} not found in ${tableName}`);
       items.push(got.Item);
     }
-    let first = templates;
+    let first = Math.max(from, templates);
     await Promise.all(Array.from({ length: IN_FLIGHT }, async () => {
       while (first < count) {
         const start = first;
@@ -60,7 +89,7 @@ export async function seedFlagsFast(admin: Admin, direct: DynamoConnection, tabl
         for (let index = start; index < end; index += 1) {
           const copy = copyOfTemplate(items[index % templates] as Record<string, unknown>, flagName(index % templates), index);
           pending.push({ PutRequest: { Item: copy } });
-          pending.push({ PutRequest: { Item: keys.projectFeature(copy.project as string, flagName(index)) } });
+          pending.push({ PutRequest: { Item: { ...copy, ...keys.projectFeature(copy.project as string, flagName(index)) } } });
         }
         while (pending && pending.length > 0) {
           const answer: { UnprocessedItems?: Record<string, unknown[]> } = await db.send(new BatchWriteCommand({ RequestItems: { [tableName]: pending as never } }));

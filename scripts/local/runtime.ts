@@ -95,6 +95,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     metricsQueues.reports.consume(stages.sum);
     metricsQueues.sums.consume((bodies) => stages.store(bodies));
     await services.firstStart.ensure();
+    // A table from before ADR 17 (an older .data/): only this process writes it, nothing to settle.
+    await services.projectCopies.make({ settleMs: 0 });
     const generatedAdminToken =
       config.initAdminApiTokens.length === 0 ? localAdminToken(options) : undefined;
     await applyBootstrapTokens(services.apiTokens, {

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { Feature } from '../../lib/features/model.js';
 import type { Services } from '../../lib/composition/services.js';
-import { ServiceUnavailable } from '../../lib/errors.js';
 import { countsSince } from '../../lib/store/request-counter.js';
 import { apiClient } from '../support/api.js';
 import { isolatedServices, putFeature, rollout, sdkToken } from '../support/client.js';
 import { adminToken, testServices, unique } from '../support/services.js';
+import { seedFeatures as storeFeatures } from '../support/seed-features.js';
 
 /** What the SDK sends: the spec header, gzip, and the last ETag. */
 const SDK_HEADERS = { 'Unleash-Client-Spec': '5.2.0', 'Accept-Encoding': 'gzip' };
@@ -27,10 +27,8 @@ async function requestsOf(services: Services, work: () => Promise<unknown>) {
 }
 
 /**
- * Stores features straight through the store, 90 per transaction (DynamoDB allows 100 items). All
- * features share one partition key (issue 14), and DynamoDB throttles a partition key beyond 1,000
- * write units a second: under AWS_LIKE_DYNAMODB=1 a transaction refused so (503 ServiceUnavailable,
- * nothing written) is sent again after a pause. This test counts the requests of polls, not of seeding.
+ * Stores features straight through the store port, many per transaction, sent again while
+ * throttled (test/support/seed-features.ts). This test counts the requests of polls, not of seeding.
  */
 async function seedFeatures(services: Services, from: number, to: number): Promise<void> {
   const features = Array.from({ length: to - from }, (_, offset) => from + offset).map((index): Feature => ({
@@ -39,22 +37,7 @@ async function seedFeatures(services: Services, from: number, to: number): Promi
     environments: { development: { enabled: index % 2 === 0, strategies: [rollout()], variants: [] } },
     tags: [], dependencies: [], children: [], version: 1,
   }));
-  for (let start = 0; start < features.length; start += 90) {
-    const writes = features.slice(start, start + 90).map((after) => ({ before: undefined, after }));
-    const outcome = await pastThrottling(() => services.featureStore.commit({ writes }));
-    if (!outcome.ok) throw new Error(`seed failed: ${JSON.stringify(outcome)}`);
-  }
-}
-
-async function pastThrottling<T>(work: () => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      return await work();
-    } catch (error) {
-      if (!(error instanceof ServiceUnavailable) || attempt === 100) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 100 * Math.min(attempt, 5)));
-    }
-  }
+  await storeFeatures(services.featureStore, features);
 }
 
 describe('DynamoDB work of a warm poll', () => {

@@ -10,6 +10,7 @@ import { isolatedServices, putFeature, rollout, sdkToken } from '../support/clie
 import { featureSteps } from '../support/features.js';
 import { captureLogs } from '../support/logs.js';
 import { adminToken, unique } from '../support/services.js';
+import { seedFeatures as storeFeatures } from '../support/seed-features.js';
 
 /**
  * Issue 11, item 2: an SDK token records metrics and registrations only within its own scope,
@@ -51,7 +52,7 @@ async function requestsOf(work: () => Promise<unknown>) {
   return countsSince(before, services.dynamoRequests.snapshot());
 }
 
-/** Stores features straight through the store, 90 per transaction (DynamoDB allows 100 items). */
+/** Stores features straight through the store port, many per transaction. */
 async function seedFeatures(project: string, count: number): Promise<string[]> {
   const prefix = unique('seeded');
   const features = Array.from({ length: count }, (_, index): Feature => ({
@@ -60,11 +61,7 @@ async function seedFeatures(project: string, count: number): Promise<string[]> {
     environments: { development: { enabled: true, strategies: [rollout()], variants: [] } },
     tags: [], dependencies: [], children: [], version: 1,
   }));
-  for (let start = 0; start < features.length; start += 90) {
-    const writes = features.slice(start, start + 90).map((after) => ({ before: undefined, after }));
-    const outcome = await services.featureStore.commit({ writes });
-    if (!outcome.ok) throw new Error(`seed failed: ${JSON.stringify(outcome)}`);
-  }
+  await storeFeatures(services.featureStore, features);
   return features.map((feature) => feature.name);
 }
 

@@ -5,6 +5,7 @@ import { formatSecret } from '../../lib/tokens/model.js';
 import { adminSession } from '../support/api.js';
 import { featureSteps } from '../support/features.js';
 import { unique } from '../support/services.js';
+import { seedFeatures } from '../support/seed-features.js';
 
 const { services, call, token } = adminSession();
 const steps = featureSteps(call, token);
@@ -23,8 +24,7 @@ async function seed(project: string, specs: Array<Partial<Feature> & { name: str
     project, type: 'release', description: null, impressionData: false, stale: false, archived: false, archivedAt: null,
     environments: {}, tags: [], dependencies: [], children: [], version: 1, ...spec,
   }));
-  const outcome = await services.featureStore.commit({ writes: features.map((after) => ({ before: undefined, after })) });
-  expect(outcome).toEqual({ ok: true });
+  await seedFeatures(services.featureStore, features);
 }
 
 const search = (query: string, as = token) => call({ method: 'GET', path: `/api/admin/search/features?${query}`, token: as });

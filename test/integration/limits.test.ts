@@ -1,6 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { ValidationFailed } from '../../lib/errors.js';
+import { BATCH_WRITES } from '../../lib/features/lifecycle-service.js';
 import { BODY_LIMITS } from '../../lib/limits.js';
 import { createDocumentClient } from '../../lib/store/document-client.js';
 import { MAX_TRANSACTION_ITEMS, transactWriteDetailed } from '../../lib/store/transact.js';
@@ -107,7 +108,7 @@ describe('DynamoDB limits', () => {
 
   it('refuses marking more features stale than one transaction holds, and marks none', async () => {
     const project = await steps.createProject();
-    const names = await Promise.all(Array.from({ length: 46 }, async () => {
+    const names = await Promise.all(Array.from({ length: BATCH_WRITES + 1 }, async () => {
       const name = unique('many');
       const created = await pastUnavailable(() => call({ method: 'POST', path: `/api/admin/projects/${project}/features`, token, body: { name } }));
       expect(created.status, created.text).toBe(201);
@@ -116,7 +117,7 @@ describe('DynamoDB limits', () => {
 
     const res = await call({ method: 'POST', path: `/api/admin/projects/${project}/stale`, token, body: { features: names, stale: true } });
 
-    expectError(res, 400, 'ValidationError', /at most 45 features/);
+    expectError(res, 400, 'ValidationError', new RegExp(`at most ${BATCH_WRITES} features`));
     const list = await call({ method: 'GET', path: `/api/admin/projects/${project}/features`, token });
     expect(list.body.features.filter((f: { stale: boolean }) => f.stale)).toEqual([]);
   });

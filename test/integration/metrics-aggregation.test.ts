@@ -16,6 +16,7 @@ import { localMetricsQueues } from '../../scripts/local/metrics-queues.js';
 import { apiClient } from '../support/api.js';
 import { rollout, sdkToken } from '../support/client.js';
 import { unique } from '../support/services.js';
+import { seedFeatures as storeFeatures } from '../support/seed-features.js';
 
 /**
  * Issue 14, deliverable 4 (ADR 15): SDK metrics go through the real route, the local queues with
@@ -52,7 +53,7 @@ afterAll(async () => {
   await engine?.stop();
 });
 
-/** Features straight through the store, 90 per transaction. */
+/** Features straight through the store port, many per transaction. */
 async function seedFeatures(count: number): Promise<string[]> {
   const prefix = unique('usage');
   const features = Array.from({ length: count }, (_, index): Feature => ({
@@ -61,10 +62,7 @@ async function seedFeatures(count: number): Promise<string[]> {
     environments: { development: { enabled: true, strategies: [rollout()], variants: [] } },
     tags: [], dependencies: [], children: [], version: 1,
   }));
-  for (let start = 0; start < features.length; start += 90) {
-    const outcome = await services.featureStore.commit({ writes: features.slice(start, start + 90).map((after) => ({ before: undefined, after })) });
-    if (!outcome.ok) throw new Error(`seed failed: ${JSON.stringify(outcome)}`);
-  }
+  await storeFeatures(services.featureStore, features);
   return features.map((feature) => feature.name);
 }
 

@@ -116,6 +116,7 @@ function storeRefusing(outcomes: CommitOutcome[]) {
     },
     getMany: async () => [],
     listAll: async () => [],
+    listProject: async () => [],
     commit: async (change) => {
       commits.push(change);
       return outcomes.shift() ?? { ok: true };
