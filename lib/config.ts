@@ -36,6 +36,7 @@ export const configSchema = z.object({
     .transform((path) => path.replace(/\/+$/, '')),
   INIT_ADMIN_API_TOKENS: commaList,
   INIT_CLIENT_API_TOKENS: commaList,
+  INIT_FRONTEND_API_TOKENS: commaList,
   /** How long the SDK path trusts the revision it read, in ms; 0 reads it on every poll (ADR 9). */
   REVISION_CHECK_INTERVAL_MS: z.coerce.number().int().min(0).default(1000),
   /** How long a process trusts a looked-up API token, in ms; 0 looks it up on every request (ADR 9). */
@@ -59,6 +60,7 @@ export type AppConfig = {
   baseUriPath: string;
   initAdminApiTokens: string[];
   initClientApiTokens: string[];
+  initFrontendApiTokens: string[];
   revisionCheckIntervalMs: number;
   tokenCacheTtlMs: number;
   secretKey: string | undefined;
@@ -83,6 +85,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     baseUriPath: c.BASE_URI_PATH,
     initAdminApiTokens: c.INIT_ADMIN_API_TOKENS,
     initClientApiTokens: c.INIT_CLIENT_API_TOKENS,
+    initFrontendApiTokens: c.INIT_FRONTEND_API_TOKENS,
     revisionCheckIntervalMs: c.REVISION_CHECK_INTERVAL_MS,
     tokenCacheTtlMs: c.TOKEN_CACHE_TTL_MS,
     secretKey: c.SECRET_KEY,

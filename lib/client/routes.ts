@@ -1,5 +1,5 @@
 import { BODY_LIMITS } from '../limits.js';
-import { ANY_TOKEN, defineRoutes } from '../http/route.js';
+import { SDK_TOKEN, defineRoutes } from '../http/route.js';
 import {
   clientFeatureSchema,
   clientFeaturesQuerySchema,
@@ -14,21 +14,21 @@ import {
  */
 export const clientRoutes = defineRoutes('client', {
   getClientFeatures: {
-    method: 'GET', path: '/api/client/features', access: ANY_TOKEN, status: 200,
+    method: 'GET', path: '/api/client/features', access: SDK_TOKEN, status: 200,
     summary: 'E17. Get all toggles of the token’s scope (ETag; 304 when If-None-Match matches)',
     query: clientFeaturesQuerySchema, response: clientFeaturesSchema,
   },
   getClientFeature: {
-    method: 'GET', path: '/api/client/features/{featureName}', access: ANY_TOKEN, status: 200,
+    method: 'GET', path: '/api/client/features/{featureName}', access: SDK_TOKEN, status: 200,
     summary: 'E18. Get one toggle of the token’s scope (deprecated for SDK use)', query: clientFeaturesQuerySchema,
     response: clientFeatureSchema, deprecated: true,
   },
   registerClient: {
-    method: 'POST', path: '/api/client/register', access: ANY_TOKEN, status: 202,
+    method: 'POST', path: '/api/client/register', access: SDK_TOKEN, status: 202,
     summary: 'An SDK registers its application (202, no body)', body: clientRegisterSchema, lenientBody: true,
   },
   reportClientMetrics: {
-    method: 'POST', path: '/api/client/metrics', access: ANY_TOKEN, status: 202,
+    method: 'POST', path: '/api/client/metrics', access: SDK_TOKEN, status: 202,
     summary: 'An SDK reports evaluation counts (202, no body)', body: clientMetricsSchema, lenientBody: 'capped',
     // One report counts every toggle an application evaluated: a batch.
     maxBodyBytes: BODY_LIMITS.batch,

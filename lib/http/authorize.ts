@@ -29,12 +29,24 @@ export const authorize = (
       throw new PermissionDenied(
         access.permission,
         `You don't have the required permission: ${access.permission}. ` +
-          `A ${caller.type} token can only use the client API (/api/client); use an admin token.`,
+          `A ${caller.type} token can only use ${apiOf(caller)}; use an admin token.`,
+      );
+    }
+    if ((access.kind === 'sdk' && caller.type === 'frontend') || (access.kind === 'frontend' && caller.type !== 'frontend' && caller.type !== 'admin')) {
+      throw new PermissionDenied(
+        access.kind === 'sdk' ? 'CLIENT_API' : 'FRONTEND_API',
+        `A ${caller.type} token can only use ${apiOf(caller)}; ` +
+          (access.kind === 'sdk' ? 'use a client or backend token here.' : 'use a frontend token here.'),
       );
     }
     (request.event as EventWithCaller).requestContext.authorizer = { lambda: caller, revision };
   },
 });
+
+/** The API a token of this type is for, as the refusal names it. */
+function apiOf(caller: Caller): string {
+  return caller.type === 'frontend' ? 'the Frontend API (/api/frontend)' : 'the client API (/api/client)';
+}
 
 export function callerOf(event: APIGatewayProxyEventV2): Caller | undefined {
   return (event as EventWithCaller).requestContext.authorizer?.lambda;

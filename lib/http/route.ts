@@ -28,16 +28,26 @@ export const PERMISSIONS = [
 export type Permission = (typeof PERMISSIONS)[number];
 
 /**
- * Who may call a route. `public` needs no token; `any-token` takes every valid API token
- * (client, backend or admin: the SDK API); `admin` takes admin tokens only, and
- * `permission` is the Unleash permission that a refused caller is told it lacks.
+ * Who may call a route. `public` needs no token; `any-token` takes every valid API token;
+ * `sdk` the tokens of server-side SDKs (client, backend) and admin tokens, as Unleash's
+ * /api/client does; `frontend` frontend and admin tokens (/api/frontend); `admin` admin tokens
+ * only, and `permission` is the Unleash permission that a refused caller is told it lacks.
  */
-export type Access = { kind: 'public' } | { kind: 'any-token' } | { kind: 'admin'; permission: Permission };
+export type Access =
+  | { kind: 'public' }
+  | { kind: 'any-token' }
+  | { kind: 'sdk' }
+  | { kind: 'frontend' }
+  | { kind: 'admin'; permission: Permission };
 
 /** No token needed (health, the API description). */
 export const PUBLIC = { kind: 'public' } as const;
-/** Any valid API token: the SDK API. */
+/** Any valid API token (the answer to a path no route covers). */
 export const ANY_TOKEN = { kind: 'any-token' } as const;
+/** A server-side SDK's token (client or backend) or an admin token: the SDK API. */
+export const SDK_TOKEN = { kind: 'sdk' } as const;
+/** A frontend token or an admin token: the Frontend API of browser and mobile SDKs. */
+export const FRONTEND_TOKEN = { kind: 'frontend' } as const;
 /** An admin token, refused without `permission`. */
 export const admin = <const P extends Permission>(permission: P) => ({ kind: 'admin', permission }) as const;
 

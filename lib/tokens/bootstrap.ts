@@ -4,6 +4,8 @@ import type { ApiTokenService } from './service.js';
 export interface BootstrapTokens {
   admin: string[];
   client: string[];
+  /** Optional so callers that bootstrap no frontend token need not say so. */
+  frontend?: string[];
 }
 
 export interface BootstrapResult {
@@ -12,7 +14,7 @@ export interface BootstrapResult {
 }
 
 /**
- * Applies `INIT_ADMIN_API_TOKENS` and `INIT_CLIENT_API_TOKENS`. Each secret is stored as given
+ * Applies `INIT_ADMIN_API_TOKENS`, `INIT_CLIENT_API_TOKENS` and `INIT_FRONTEND_API_TOKENS`. Each secret is stored as given
  * (hashed), and applying the same list again changes nothing. A malformed secret stops the
  * start with a message naming it, as in Unleash, rather than leaving a token that never works.
  */
@@ -21,6 +23,7 @@ export async function applyBootstrapTokens(tokens: ApiTokenService, lists: Boots
   const entries: Array<[ApiTokenType, string]> = [
     ...lists.admin.map((secret): [ApiTokenType, string] => ['admin', secret]),
     ...lists.client.map((secret): [ApiTokenType, string] => ['client', secret]),
+    ...(lists.frontend ?? []).map((secret): [ApiTokenType, string] => ['frontend', secret]),
   ];
   for (const [type, secret] of entries) {
     const scope = parseBootstrapSecret(type, secret);
@@ -64,7 +67,7 @@ function isBootstrapAdminToken(token: ApiToken): boolean {
 
 function parseBootstrapSecret(type: ApiTokenType, secret: string): { environment: string; projects: string[] } {
   const parsed = parseSecret(secret);
-  const variable = type === 'admin' ? 'INIT_ADMIN_API_TOKENS' : 'INIT_CLIENT_API_TOKENS';
+  const variable = `INIT_${type === 'backend' ? 'client' : type}_API_TOKENS`.toUpperCase();
   const shown = `${secret.slice(0, Math.min(secret.length, secret.indexOf('.') + 1 || 8))}…`;
   if (!parsed) {
     throw new Error(`${variable}: the token ${shown} is not in the form <project>:<environment>.<secret>`);
@@ -72,8 +75,8 @@ function parseBootstrapSecret(type: ApiTokenType, secret: string): { environment
   if (type === 'admin' && (parsed.project !== ALL || parsed.environment !== ALL)) {
     throw new Error(`${variable}: admin tokens must start with *:* (got ${shown})`);
   }
-  if (type === 'client' && parsed.environment === ALL) {
-    throw new Error(`${variable}: client tokens must name one environment (got ${shown})`);
+  if (type !== 'admin' && parsed.environment === ALL) {
+    throw new Error(`${variable}: ${type} tokens must name one environment (got ${shown})`);
   }
   if (parsed.project === '[]') {
     throw new Error(`${variable}: a bootstrap token cannot list several projects (got ${shown}); use * or one project`);

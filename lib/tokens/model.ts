@@ -1,7 +1,11 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { ValidationFailed } from '../errors.js';
 
-export type ApiTokenType = 'client' | 'backend' | 'admin';
+/**
+ * Unleash's token types: `client` and `backend` (the same since Unleash 7) for server-side SDKs on
+ * /api/client, `frontend` for browser and mobile SDKs on /api/frontend, `admin` for everything.
+ */
+export type ApiTokenType = 'client' | 'backend' | 'frontend' | 'admin';
 
 /** Everything known about a token except its secret, of which only a hash is kept. */
 export interface ApiToken {

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { isoDateTime } from '../http/schemas.js';
 
-export const API_TOKEN_TYPES = ['client', 'backend', 'admin'] as const;
+export const API_TOKEN_TYPES = ['client', 'backend', 'frontend', 'admin'] as const;
 
 /**
  * `POST /api/admin/api-tokens`, in Unleash's shape: `tokenName` (or the older `username`),

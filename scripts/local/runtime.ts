@@ -102,6 +102,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     await applyBootstrapTokens(services.apiTokens, {
       admin: generatedAdminToken ? [generatedAdminToken] : config.initAdminApiTokens,
       client: config.initClientApiTokens,
+      frontend: config.initFrontendApiTokens,
     });
     const handlers = Object.fromEntries(
       GROUPS.map((group) => [group, buildGroupHandler(group, groupOperations[group](services) as never, services)]),

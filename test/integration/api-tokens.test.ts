@@ -67,6 +67,26 @@ describe('POST /api/admin/api-tokens', () => {
     expect(entry.secret).toBe('default:development.****');
   });
 
+  it('creates a frontend token for the browser and mobile SDKs, refused on the SDK and admin APIs with 403', async () => {
+    const tokenName = unique('web');
+    const created = await createToken({ tokenName, type: 'Frontend', environment: 'development', project: 'default' });
+
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ tokenName, type: 'frontend', environment: 'development', projects: ['default'] });
+    expect(created.body.secret).toMatch(/^default:development\.[0-9a-f]{56}$/);
+    const secret = created.body.secret as string;
+    const poll = await call({ method: 'GET', path: '/api/client/features', token: secret });
+    expect(poll.status).toBe(403);
+    expect(poll.body).toMatchObject({ name: 'NoAccessError', message: expect.stringContaining('/api/frontend') });
+    const admin = await call({ method: 'GET', path: '/api/admin/projects', token: secret });
+    expect(admin.status).toBe(403);
+    expect(admin.body.name).toBe('NoAccessError');
+    const listed = await call({ method: 'GET', path: '/api/admin/api-tokens', token });
+    expect(listed.body.tokens.find((t: { tokenName: string }) => t.tokenName === tokenName)).toMatchObject({ type: 'frontend' });
+    expect((await call({ method: 'DELETE', path: `/api/admin/api-tokens/${created.body.tokenId as string}`, token })).status).toBe(200);
+    expect((await call({ method: 'GET', path: '/api/client/features', token: secret })).status).toBe(401);
+  });
+
   it('formats project-scoped and multi-project secrets as Unleash does', async () => {
     const one = await createToken({ tokenName: unique('p'), type: 'backend', environment: 'production', project: 'default' });
     const many = await createToken({ tokenName: unique('m'), type: 'client', environment: 'production', projects: ['default', 'default'] });
@@ -89,7 +109,8 @@ describe('POST /api/admin/api-tokens', () => {
     [{ tokenName: 'a', type: 'client', environment: '*' }, 'environment'],
     [{ tokenName: 'a', type: 'client', environment: 'staging' }, 'Environment=staging does not exist'],
     [{ tokenName: 'a', type: 'client', environment: 'development', project: 'nope' }, 'Project=nope does not exist'],
-    [{ tokenName: 'a', type: 'frontend', environment: 'development' }, 'type'],
+    [{ tokenName: 'a', type: 'frontend', environment: '*' }, 'environment'],
+    [{ tokenName: 'a', type: 'proxy', environment: 'development' }, 'type'],
     [{ type: 'client' }, 'tokenName'],
     [{ tokenName: 'a', type: 'client', expiresAt: '2001-01-01T00:00:00Z' }, 'expiresAt'],
   ])('refuses %j with 400 naming %s', async (body, needle) => {

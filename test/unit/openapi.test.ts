@@ -85,16 +85,17 @@ describe('the OpenAPI document', () => {
     expect(operationOf('createFeature').requestBody.content['application/json'].schema.required).toContain('name');
   });
 
-  it('answers errors with the Error schema: 401 wherever a token is needed, 403 on admin routes, 413 and 415 with a body', () => {
+  it('answers errors with the Error schema: 401 wherever a token is needed, 403 where a token type is refused, 413 and 415 with a body', () => {
     expect(document.components.schemas.Error).toMatchObject({ required: ['id', 'name', 'message'] });
     const create = operationOf('createFeature').responses;
     expect(Object.keys(create).sort()).toEqual(['201', '400', '401', '403', '404', '409', '413', '415', '503']);
     expect(create['415'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' });
     expect(create['413'].description).toMatch(/^ContentTooLarge: .* \(\d+ KB\)$/);
     expect(Object.keys(operationOf('health').responses)).toEqual(['200']);
-    expect(errorStatuses(routeTable.registerClient)).toEqual([401, 413, 503]);
-    expect(errorStatuses(routeTable.reportClientMetrics)).toEqual([400, 401, 413, 503]);
-    expect(errorStatuses(routeTable.getClientFeatures)).toEqual([400, 401, 503]);
+    // A frontend token on the SDK API gets 403.
+    expect(errorStatuses(routeTable.registerClient)).toEqual([401, 403, 413, 503]);
+    expect(errorStatuses(routeTable.reportClientMetrics)).toEqual([400, 401, 403, 413, 503]);
+    expect(errorStatuses(routeTable.getClientFeatures)).toEqual([400, 401, 403, 503]);
   });
 
   it('describes the YAML state export and the HTML page by their media types', () => {
