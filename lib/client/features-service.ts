@@ -5,12 +5,13 @@ import type { SegmentStore } from '../segments/store.js';
 import type { Caller } from '../tokens/model.js';
 import { BoundedCache } from '../bounded-cache.js';
 import { ChunkedPayload } from './payload-bytes.js';
-import { featureText, isServed, PAYLOAD_HEAD, payloadTail, selectFeatures, toClientFeature, type ClientSnapshot } from './payload.js';
+import { deltaEtag, deltaEvents, deltaRevisionNamedIn, hydrationHead, hydrationTail } from './delta.js';
+import { featureText, isServed, PAYLOAD_HEAD, payloadTail, segmentsText, selectFeatures, toClientFeature, type ClientSnapshot } from './payload.js';
 import { resolveQuery, scopeKeyOf, shortHashOf, type ClientQuery, type ClientRequest } from './query.js';
 import type { ChangeLogEntry, RevisionState } from '../revision.js';
 import type { RevisionClock } from './revision-clock.js';
 import type { ClientFeature } from './schemas.js';
-
+import { changesSince, factsOf, stepsSince, type FeatureFacts, type VersionedSnapshot } from './snapshot.js';
 
 /** What changed between two readings of the revision (lib/store/revision-store.ts). */
 export interface ChangeLog {
@@ -34,26 +35,23 @@ interface CachedPayload extends ServedPayload {
   /** The snapshot it was built from, and its chunks: a later payload recompresses only what changed. */
   snapshotVersion: number;
   chunked: ChunkedPayload;
-}
-
-/** A snapshot, numbered, with the steps that led to it: a scope built from an earlier one catches up. */
-interface VersionedSnapshot extends ClientSnapshot {
-  version: number;
-  /** The latest steps, oldest first; a whole read starts the list again. */
-  steps: readonly SnapshotStep[];
-}
-
-interface SnapshotStep {
-  from: number;
-  to: number;
-  names: readonly string[];
-  segments: boolean;
+  /** The segments it lists, as JSON text (undefined when inlined): the delta's hydration lists them too. */
+  segmentsText: string | undefined;
 }
 
 /** How many steps a snapshot remembers: a scope further behind is built whole. */
 const REMEMBERED_STEPS = 64;
 
 export type FeaturesAnswer = { modified: false; etag: string } | { modified: true; payload: ServedPayload };
+
+/** A delta answer: not modified, the changes as JSON text, or a hydration's stored bytes. */
+export type DeltaAnswer =
+  | { modified: false; etag: string }
+  | { modified: true; etag: string; events: string }
+  | { modified: true; etag: string; payload: ServedPayload };
+
+/** Delta answers kept per process: many SDKs of a scope ask for the same change. */
+const DELTA_CACHE = { maxEntries: 200, maxWeight: 4 * 1024 * 1024 };
 
 export interface PayloadCacheLimits {
   /** Distinct resolved queries (token scope × filters × segment mode) kept per process. */
@@ -82,7 +80,9 @@ interface Scope {
  */
 export class ClientFeatureService {
   private readonly payloads: BoundedCache<string, CachedPayload>;
-  private readonly building = new Map<string, Promise<ServedPayload>>();
+  private readonly building = new Map<string, Promise<CachedPayload>>();
+  /** Delta answers by SDK revision, snapshot version and scope key. */
+  private readonly deltas = new BoundedCache<string, string>({ ...DELTA_CACHE, weigh: (events) => events.length });
   private snapshot: { state: RevisionState; data: Promise<VersionedSnapshot> } | undefined;
   private snapshotVersions = 0;
 
@@ -136,6 +136,36 @@ export class ClientFeatureService {
   }
 
   /**
+   * The delta API: the changes since the revision the SDK names in If-None-Match, at the same
+   * revision and in the same scope as E17 would answer. Not modified when the SDK holds the
+   * current revision; a hydration (the scope's payload bytes as one event) when it names none,
+   * one the table never held, or one this container's steps cannot account for.
+   */
+  async delta(caller: Caller, request: ClientRequest, ifNoneMatch: string | undefined, checkedRevision?: number): Promise<DeltaAnswer> {
+    const query = resolveQuery(caller, request);
+    const key = scopeKeyOf(query);
+    const held = deltaRevisionNamedIn(ifNoneMatch);
+    const revision = await this.revisionFor(held ?? 0, checkedRevision);
+    if (held === revision) return { modified: false, etag: deltaEtag(revision) };
+    if (held !== undefined && held < revision) {
+      const snapshot = await this.snapshotAt(revision);
+      const cacheKey = `${held} ${snapshot.version} ${key}`;
+      let events = this.deltas.get(cacheKey);
+      if (events === undefined) {
+        const changes = changesSince(snapshot, held);
+        const list = changes && deltaEvents({ ...snapshot, index: featuresByName(snapshot) }, changes, query);
+        if (list) this.deltas.set(cacheKey, (events = JSON.stringify({ events: list })));
+      }
+      // A change outside the scope answers no events with the new ETag, so the SDK moves on from its revision.
+      if (events !== undefined) return { modified: true, etag: deltaEtag(snapshot.revision), events };
+    }
+    const payload = await this.payloadAt({ query, key, hash: this.shortHash(key) }, revision);
+    const etag = deltaEtag(payload.revision);
+    const gzipped = payload.chunked.gzip(hydrationHead(payload.revision), hydrationTail(payload.segmentsText));
+    return { modified: true, etag, payload: servedBytes(payload.revision, etag, gzipped, {}) };
+  }
+
+  /**
    * The revision to answer at. The token check's read came from the same clock during this
    * request, so it serves unless the SDK has already seen a newer revision on another
    * container (monotonic reads): then the clock reads again rather than answer older data.
@@ -146,7 +176,7 @@ export class ClientFeatureService {
   }
 
   /** The cached payload of the scope, when it is at least as new; concurrent builds are shared. */
-  private payloadAt(scope: Scope, revision: number): Promise<ServedPayload> {
+  private payloadAt(scope: Scope, revision: number): Promise<CachedPayload> {
     const cached = this.payloads.get(scope.key);
     if (cached && cached.revision >= revision) return Promise.resolve(cached);
     // The revision leads and has no space in it, so the build key is unambiguous.
@@ -164,7 +194,7 @@ export class ClientFeatureService {
    * whole. Inlined segment constraints are in every feature's text, so a segment change there
    * builds whole.
    */
-  private async build(scope: Scope, revision: number): Promise<ServedPayload> {
+  private async build(scope: Scope, revision: number): Promise<CachedPayload> {
     const snapshot = await this.snapshotAt(revision);
     const etag = etagOf(scope.hash, revision);
     const meta = { revisionId: revision, etag, queryHash: scope.hash };
@@ -179,8 +209,9 @@ export class ClientFeatureService {
     const chunked =
       (reusable ? previous.chunked.updated(steps.names, fragmentOf) : undefined) ??
       ChunkedPayload.build(selectFeatures(snapshot.features, scope.query).map((feature) => feature.name), fragmentOf);
-    const gzipped = chunked.gzip(PAYLOAD_HEAD, payloadTail(snapshot, scope.query, meta));
-    const payload = cachedPayload(revision, etag, gzipped, snapshot.version, chunked);
+    const segments = segmentsText(snapshot, scope.query);
+    const gzipped = chunked.gzip(PAYLOAD_HEAD, payloadTail(segments, scope.query, meta));
+    const payload = servedBytes(revision, etag, gzipped, { snapshotVersion: snapshot.version, chunked, segmentsText: segments });
     // A slower build of an older revision must not replace a newer entry.
     const latest = this.payloads.get(scope.key);
     if (!latest || latest.revision < revision) this.payloads.set(scope.key, payload);
@@ -198,7 +229,7 @@ export class ClientFeatureService {
     const previous = this.snapshot;
     const statePromise = this.clock.state(revision);
     const data = statePromise.then(
-      async (state): Promise<VersionedSnapshot> => (previous ? await this.updated(previous, state) : undefined) ?? (await this.readWhole()),
+      async (state): Promise<VersionedSnapshot> => (previous ? await this.updated(previous, state) : undefined) ?? (await this.readWhole(state)),
     );
     const entry = {
       // Until the revision read answers, the entry stands for `revision` itself.
@@ -213,12 +244,13 @@ export class ClientFeatureService {
     return data;
   }
 
-  private async readWhole(): Promise<VersionedSnapshot> {
+  private async readWhole(state: RevisionState): Promise<VersionedSnapshot> {
     const [features, segments] = await Promise.all([this.featureStore.listAll(), this.segmentStore.list()]);
     return {
       features,
       segmentsById: new Map(segments.map((segment) => [segment.id, segment])),
       version: (this.snapshotVersions += 1),
+      revision: state.revision,
       steps: [],
     };
   }
@@ -239,14 +271,25 @@ export class ClientFeatureService {
       segmentsChanged ? this.segmentStore.list() : undefined,
     ]);
     const byName = new Map(base.features.map((feature) => [feature.name, feature]));
-    for (const name of names) byName.delete(name);
+    // What the base held of each name: the delta API tells from it whether an SDK held the feature.
+    const before = new Map<string, FeatureFacts>();
+    for (const name of names) {
+      const old = byName.get(name);
+      if (old) before.set(name, factsOf(old));
+      byName.delete(name);
+    }
     for (const feature of changed) byName.set(feature.name, feature);
     const version = (this.snapshotVersions += 1);
+    const step = {
+      from: base.version, to: version, fromRevision: base.revision, names: [...names], segments: segmentsChanged,
+      before, segmentsBefore: segmentsChanged ? base.segmentsById : undefined,
+    };
     const snapshot: VersionedSnapshot = {
       features: [...byName.values()],
       segmentsById: segments ? new Map(segments.map((segment) => [segment.id, segment])) : base.segmentsById,
       version,
-      steps: [...base.steps, { from: base.version, to: version, names: [...names], segments: segmentsChanged }].slice(-REMEMBERED_STEPS),
+      revision: state.revision,
+      steps: [...base.steps, step].slice(-REMEMBERED_STEPS),
     };
     // The map just built is the new snapshot's name index: the payload builds look names up in it.
     nameIndexes.set(snapshot, byName);
@@ -269,26 +312,12 @@ export class ClientFeatureService {
   }
 }
 
-/** What changed from snapshot `version` to `snapshot`, or undefined when its steps do not reach back to it. */
-function stepsSince(snapshot: VersionedSnapshot, version: number): { names: Set<string>; segments: boolean } | undefined {
-  const names = new Set<string>();
-  let segments = false;
-  let at = snapshot.version;
-  for (let i = snapshot.steps.length - 1; at !== version; i -= 1) {
-    const step = snapshot.steps[i];
-    if (!step || step.to !== at) return undefined;
-    for (const name of step.names) names.add(name);
-    segments ||= step.segments;
-    at = step.from;
-  }
-  return { names, segments };
-}
-
-/** A payload whose JSON text is only made (from the gzip) when a caller without gzip asks. */
-function cachedPayload(revision: number, etag: string, gzipped: Buffer, snapshotVersion: number, chunked: ChunkedPayload): CachedPayload {
+/** Stored bytes whose JSON text is only made (from the gzip) when a caller without gzip asks. */
+function servedBytes<T extends object>(revision: number, etag: string, gzipped: Buffer, extra: T): ServedPayload & T {
   const gzipBase64 = gzipped.toString('base64');
   let json: string | undefined;
   return {
+    ...extra,
     revision,
     etag,
     gzipBase64,
@@ -299,8 +328,6 @@ function cachedPayload(revision: number, etag: string, gzipped: Buffer, snapshot
       json ??= gunzipSync(Buffer.from(gzipBase64, 'base64')).toString('utf8');
       return json;
     },
-    snapshotVersion,
-    chunked,
   };
 }
 

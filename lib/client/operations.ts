@@ -1,6 +1,7 @@
 import type { clientRoutes } from './routes.js';
 import type { ClientFeaturesQuery } from './schemas.js';
 import type { ClientServices } from '../composition/client-services.js';
+import { NotFound } from '../errors.js';
 import type { ServedPayload } from './features-service.js';
 import type { ClientRequest } from './query.js';
 import { acceptsGzip } from '../http/accept-encoding.js';
@@ -20,6 +21,15 @@ export const clientOperations = ({ clientFeatures, clientMetrics }: SdkServices)
   getClientFeature: async ({ caller, query, headers, params, checkedRevision }) => ({
     body: await clientFeatures.feature(caller, toRequest(query, headers), params.featureName, checkedRevision),
   }),
+  getClientDelta: async ({ caller, query, headers, checkedRevision }) => {
+    const answer = await clientFeatures.delta(caller, toRequest(query, headers), headers['if-none-match'], checkedRevision);
+    if (!answer.modified) return { status: 304, headers: { etag: answer.etag, vary: 'Accept-Encoding' } };
+    if ('events' in answer) return { json: answer.events, headers: { etag: answer.etag, vary: 'Accept-Encoding' } };
+    return storedBytes(answer.payload, acceptsGzip(headers['accept-encoding']));
+  },
+  streamClientFeatures: async () => {
+    throw new NotFound('This server does not stream (API Gateway cannot hold a connection open): poll /api/client/delta or /api/client/features');
+  },
   registerClient: async ({ caller, body }) => {
     await clientMetrics.register(caller, body);
     return {};
@@ -31,7 +41,7 @@ export const clientOperations = ({ clientFeatures, clientMetrics }: SdkServices)
 });
 
 /** The payload as stored: gzip bytes when the SDK accepts them (they all do), else the JSON text. */
-function storedBytes(payload: ServedPayload, gzip: boolean): Reply<(typeof clientRoutes)['getClientFeatures']> {
+function storedBytes(payload: ServedPayload, gzip: boolean): Reply<(typeof clientRoutes)['getClientFeatures' | 'getClientDelta']> {
   const headers = { etag: payload.etag, vary: 'Accept-Encoding' };
   if (gzip) return { base64: payload.gzipBase64, headers: { ...headers, 'content-encoding': 'gzip' } };
   // Known from the gzip trailer: a payload too large for Lambda is refused before its text is made.

@@ -54,21 +54,30 @@ export function featureText(feature: Feature, query: ClientQuery, segmentsById: 
   return JSON.stringify(toClientFeature(feature, query, segmentsById));
 }
 
-export function payloadTail(snapshot: ClientSnapshot, query: ClientQuery, meta: ClientPayloadMeta): string {
-  const segments = query.inlineSegmentConstraints ? undefined : segmentList(usedSegmentIds(snapshot.features, query), snapshot.segmentsById);
-  return `]${segments ? `,"segments":${JSON.stringify(segments)}` : ''},"query":${JSON.stringify(queryEcho(query))},"meta":${JSON.stringify(meta)}}`;
+/** `segmentsText` is the scope's `segmentsText`, made once per build (the delta's hydration reuses it). */
+export function payloadTail(segmentsText: string | undefined, query: ClientQuery, meta: ClientPayloadMeta): string {
+  return `]${segmentsText ? `,"segments":${segmentsText}` : ''},"query":${JSON.stringify(queryEcho(query))},"meta":${JSON.stringify(meta)}}`;
+}
+
+/** The JSON text of the segments the scope's payload lists; undefined when they are inlined. */
+export function segmentsText(snapshot: ClientSnapshot, query: ClientQuery): string | undefined {
+  if (query.inlineSegmentConstraints) return undefined;
+  return JSON.stringify(segmentList(usedSegmentIds(snapshot.features, query), snapshot.segmentsById));
 }
 
 /** The segment ids the served features' enabled strategies in the query's environment refer to. */
-function usedSegmentIds(features: Feature[], query: ClientQuery): Set<number> {
+export function usedSegmentIds(features: Feature[], query: ClientQuery): Set<number> {
   const ids = new Set<number>();
   for (const feature of features) {
     if (!isServed(feature, query)) continue;
-    for (const strategy of environmentOf(feature, query.environment).strategies) {
-      if (!strategy.disabled) for (const id of strategy.segments) ids.add(id);
-    }
+    for (const id of segmentIdsOf(feature, query)) ids.add(id);
   }
   return ids;
+}
+
+/** The segments one feature's enabled strategies in the query's environment refer to. */
+export function segmentIdsOf(feature: Feature, query: ClientQuery): number[] {
+  return environmentOf(feature, query.environment).strategies.flatMap((strategy) => (strategy.disabled ? [] : strategy.segments));
 }
 
 /** Non-archived features in the query's projects that pass its prefix and tag filters, by name. */
@@ -144,7 +153,7 @@ function segmentConstraints(id: number, segmentsById: ReadonlyMap<number, Segmen
 }
 
 /** Every segment of `ids` that exists, by name (Unleash's order). */
-function segmentList(ids: ReadonlySet<number>, segmentsById: ReadonlyMap<number, Segment>): ClientSegment[] {
+export function segmentList(ids: ReadonlySet<number>, segmentsById: ReadonlyMap<number, Segment>): ClientSegment[] {
   return [...ids]
     .flatMap((id) => {
       const segment = segmentsById.get(id);

@@ -1,6 +1,8 @@
 import { BODY_LIMITS } from '../limits.js';
 import { SDK_TOKEN, defineRoutes } from '../http/route.js';
+import { errorSchema } from '../http/schemas.js';
 import {
+  clientDeltaSchema,
   clientFeatureSchema,
   clientFeaturesQuerySchema,
   clientFeaturesSchema,
@@ -22,6 +24,17 @@ export const clientRoutes = defineRoutes('client', {
     method: 'GET', path: '/api/client/features/{featureName}', access: SDK_TOKEN, status: 200,
     summary: 'E18. Get one toggle of the token’s scope (deprecated for SDK use)', query: clientFeaturesQuerySchema,
     response: clientFeatureSchema, deprecated: true,
+  },
+  getClientDelta: {
+    method: 'GET', path: '/api/client/delta', access: SDK_TOKEN, status: 200,
+    summary: 'The changes to the token’s scope since the revision named in If-None-Match, as events (a hydration without one; 304 when current)',
+    query: clientFeaturesQuerySchema, response: clientDeltaSchema,
+  },
+  // API Gateway HTTP APIs cannot hold a stream open: the SDK is told at once, and polls instead.
+  streamClientFeatures: {
+    method: 'GET', path: '/api/client/streaming', access: SDK_TOKEN, status: 404,
+    summary: 'Streaming is not offered: always 404 NotFoundError, on which SDKs fall back to polling at once',
+    response: errorSchema,
   },
   registerClient: {
     method: 'POST', path: '/api/client/register', access: SDK_TOKEN, status: 202,

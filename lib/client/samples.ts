@@ -74,6 +74,20 @@ export const clientSamples = defineSamples(clientRoutes, {
     headers: { ...SDK, 'unleash-interval': '15000' },
     status: 200,
   },
+  // The Node SDK in delta mode (experimentalMode { type: 'polling', format: 'delta' }): no ETag yet, so a hydration.
+  'delta': {
+    operation: 'getClientDelta',
+    headers: { ...SDK, 'unleash-client-spec': '5.2.0', 'unleash-interval': '15000' },
+    status: 200,
+  },
+  // A revision the table never held: a hydration again, never a 304.
+  'delta-unknown-revision': {
+    operation: 'getClientDelta',
+    headers: { ...SDK, 'unleash-client-spec': '5.2.0', 'if-none-match': '"999999999999"' },
+    status: 200,
+  },
+  // Streaming mode: the 404 makes the SDK poll /api/client/features at once.
+  'streaming': { operation: 'streamClientFeatures', headers: { ...SDK, accept: 'text/event-stream' }, status: 404 },
   'features-bad-tag': { operation: 'getClientFeatures', query: { tag: 'beta' }, headers: SDK, status: 400 },
   'feature-unknown': {
     operation: 'getClientFeature',

@@ -161,3 +161,18 @@ export const clientMetricsSchema = z
       message: `A report may count at most ${SDK_REPORT_LIMITS.toggles} toggles; this one counts ${reported}. Report more often.`,
     });
   });
+
+// ── delta (Unleash's delta protocol, /api/client/delta) ─────────────────────
+
+const deltaEventId = z.number().int().meta({ description: 'The revision the event brings the SDK to (the ETag names it too)' });
+
+const deltaEventSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('hydration'), eventId: deltaEventId, features: z.array(clientFeatureSchema), segments: z.array(clientSegmentSchema) }),
+  z.object({ type: z.literal('feature-updated'), eventId: deltaEventId, feature: clientFeatureSchema }),
+  z.object({ type: z.literal('feature-removed'), eventId: deltaEventId, featureName: z.string(), project: z.string() }),
+  z.object({ type: z.literal('segment-updated'), eventId: deltaEventId, segment: clientSegmentSchema }),
+  z.object({ type: z.literal('segment-removed'), eventId: deltaEventId, segmentId: z.number().int() }),
+]);
+
+export const clientDeltaSchema = z.object({ events: z.array(deltaEventSchema) });
+export type DeltaEvent = z.input<typeof deltaEventSchema>;
