@@ -39,38 +39,24 @@ export function copyOfTemplate(template: Record<string, unknown>, templateName: 
   return { ...(JSON.parse(text) as Record<string, unknown>), project: benchProject(index), ...keys.feature(name) };
 }
 
-export interface FastSeedOptions {
-  /** Template flags made through the admin API (default TEMPLATES); fewer seed faster and vary less. */
-  templates?: number;
-  /**
-   * Flags already seeded by an earlier call with the same `templates`: this one adds flags
-   * `from` to `count - 1` (and their projects), copied from the templates that call made.
-   */
-  from?: number;
-}
-
-export async function seedFlagsFast(
-  admin: Admin, direct: DynamoConnection, tableName: string, count: number, { templates: wanted = TEMPLATES, from = 0 }: FastSeedOptions = {},
-): Promise<void> {
-  const templates = Math.min(count, wanted);
-  if (from > 0 && from < templates) throw new Error(`from (${from}) must be 0 or at least the ${templates} templates`);
-  const bar = progressBar(count - from);
-  if (from === 0) {
-    const segmentIds = await seedSegments(admin);
-    let next = 0;
-    await Promise.all(Array.from({ length: 8 }, async () => {
-      while (next < templates) {
-        const index = next;
-        next += 1;
-        await createFlag(admin, index, segmentIds[index % segmentIds.length] as number);
-        bar.tick();
-      }
-    }));
-  }
-  for (let index = Math.ceil(Math.max(from, 1) / PROJECT_FLAGS) * PROJECT_FLAGS; index < count; index += PROJECT_FLAGS) {
+/** Template flags made through the admin API: TEMPLATES unless fewer are asked (they seed faster and vary less). */
+export async function seedFlagsFast(admin: Admin, direct: DynamoConnection, tableName: string, count: number, wanted = TEMPLATES): Promise<void> {
+  const segmentIds = await seedSegments(admin);
+  for (let index = PROJECT_FLAGS; index < count; index += PROJECT_FLAGS) {
     const id = benchProject(index);
     await admin('POST', '/api/admin/projects', { id, name: id, environments: ['development', 'production'] });
   }
+  const templates = Math.min(count, wanted);
+  const bar = progressBar(count);
+  let next = 0;
+  await Promise.all(Array.from({ length: 8 }, async () => {
+    while (next < templates) {
+      const index = next;
+      next += 1;
+      await createFlag(admin, index, segmentIds[index % segmentIds.length] as number);
+      bar.tick();
+    }
+  }));
   const db = createDocumentClient(direct);
   try {
     const items: Record<string, unknown>[] = [];
@@ -79,7 +65,7 @@ export async function seedFlagsFast(
       if (!got.Item) throw new Error(`template ${flagName(index)} not found in ${tableName}`);
       items.push(got.Item);
     }
-    let first = Math.max(from, templates);
+    let first = templates;
     await Promise.all(Array.from({ length: IN_FLIGHT }, async () => {
       while (first < count) {
         const start = first;

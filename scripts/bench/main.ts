@@ -3,9 +3,11 @@
  * on an in-memory DynamoDB Local behind the AWS-like engine (DynamoDB's transaction conflicts
  * and per-partition throughput; AWS_LIKE_DYNAMODB=0 for DynamoDB Local alone), seeds N
  * realistic flags (60 through the admin API, the rest copies written straight to DynamoDB Local
- * 25 at a time), measures what one change costs (CPU and read units of the payload rebuild) and
- * what a minute of SDK metrics writes, then loads four SDK scenarios with autocannon (from a
- * child process) and, in the same run, a bare `node:http` server replaying the identical bytes.
+ * 25 items at a time; 10,000 flags a project), measures what one change costs (CPU and read
+ * units of the payload rebuild), what a minute of SDK metrics writes and what the admin lists
+ * answer through the local server (status, bytes, time, read units), then loads four SDK
+ * scenarios with autocannon (from a child process) and, in the same run, a bare `node:http`
+ * server replaying the identical bytes.
  * Each run reports the server's own CPU time per request (which does not depend on the load
  * generator) and the load generator's CPU, and says which one limited it. Then each function's
  * bundle size and module init time. Options: --flags N (1000), --duration S (10), --warmup S (3),
@@ -26,16 +28,17 @@ import { countsSince, type RequestCounter } from '../../lib/store/request-counte
 import { startHttpServer } from '../local/http-server.js';
 import { AWS_LIKE_BY_DEFAULT } from '../local/aws-like-dynamodb/engine.js';
 import { startLocalRuntime } from '../local/runtime.js';
+import { adminListCosts, type AdminListCost } from './admin-lists.js';
 import { parseBenchArgs } from './args.js';
 import { bundleReports } from './bundles.js';
 import { changeCost, coldPolls, metricsMinute, type MetricsMinute } from './cost.js';
 import { busyShare, machineTicks, type RunCpu } from './cpu.js';
 import { startBenchDynamo } from './dynamo.js';
-import { seedFlagsFast } from './fast-seed.js';
+import { PROJECT_FLAGS, seedFlagsFast } from './fast-seed.js';
 import { handlerCalls, handlerMicros } from './handler-cost.js';
 import type { LoadJob, LoadResult } from './load.js';
 import { capture, startBareServer } from './reference.js';
-import { bundleTable, costLines, limitTable, machine, metricsTable, scenarioTable, type ScenarioResult } from './report.js';
+import { adminListTable, bundleTable, costLines, limitTable, machine, metricsTable, scenarioTable, type ScenarioResult } from './report.js';
 import { adminClient } from './seed.js';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -101,6 +104,8 @@ try {
     console.error(`metrics: one minute of reports from ${instances} instances × ${toggles} toggles (flags ${first} to ${first + toggles - 1})`);
     metrics.push(await metricsMinute(server.url, clientToken, runtime.metricsQueues, dynamo, instances, toggles, first));
   }
+  console.error('admin lists through the local server (6 MB answers, 10 s a call)');
+  const adminLists: AdminListCost[] = await adminListCosts(server.url, runtime.generatedAdminToken as string, dynamo, args.flags);
 
   const results: ScenarioResult[] = [];
   const handlerCost: string[] = [];
@@ -123,6 +128,8 @@ try {
     console.log('\n## SDK metrics, one minute of reports (ADR 15)\n');
     console.log(metricsTable(metrics));
   }
+  console.log(`\n## Admin lists, ${args.flags.toLocaleString('en')} flags in ${Math.ceil(args.flags / PROJECT_FLAGS)} project(s), through the local server\n`);
+  console.log(adminListTable(adminLists));
   if (!args.noBundles) {
     console.error('bundling each function and timing its module init');
     console.log('\n## Functions\n');

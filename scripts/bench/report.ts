@@ -1,5 +1,6 @@
 /** The benchmark's printed tables, in Markdown so docs/performance.md can quote them as they are. */
 import { cpus, loadavg, totalmem } from 'node:os';
+import type { AdminListCost } from './admin-lists.js';
 import type { BundleReport } from './bundles.js';
 import type { MetricsMinute, PollCost } from './cost.js';
 import { coreShare, limitOf, serverMicrosPerRequest, type RunCpu } from './cpu.js';
@@ -71,6 +72,16 @@ export function metricsTable(minutes: MetricsMinute[]): string {
       m.instances.toLocaleString('en'), `${m.toggles} (${m.first}–${m.first + m.toggles - 1})`, String(m.reportBatches), m.writeUnits === undefined ? 'not counted' : m.writeUnits.toLocaleString('en'),
       base && m.writeUnits !== undefined ? `${(m.writeUnits / base).toFixed(2)}×` : '',
       Object.entries(m.refused).map(([status, n]) => `${n} × ${status}`).join(', ') || 'none',
+    ]),
+  );
+}
+
+export function adminListTable(costs: AdminListCost[]): string {
+  return markdown(
+    ['admin list', 'gzip', 'status', 'bytes as sent', 'wall ms', 'read units', 'refusal'],
+    costs.map((c) => [
+      `${c.name} (\`${c.path}\`)`, c.gzip ? 'yes' : 'no', String(c.status), c.bytes.toLocaleString('en'), whole(c.wallMs),
+      c.readUnits === undefined ? 'not counted' : whole(c.readUnits), c.refusal ?? '',
     ]),
   );
 }

@@ -53,7 +53,7 @@ describe('which process limited a load run', () => {
 });
 
 describe('seeding by copies', () => {
-  it('gives a copy of a template flag its own name, key and strategy ids, and keeps the rest', () => {
+  it('gives a copy of a template flag its own name, key, strategy ids and project, and keeps the rest', () => {
     const template = {
       pk: 'FEATURES', sk: 'FEATURE#bench-flag-000007', name: 'bench-flag-000007',
       environments: { development: { strategies: [
@@ -64,6 +64,7 @@ describe('seeding by copies', () => {
     const copy = copyOfTemplate(template, 'bench-flag-000007', 12_347) as typeof template;
 
     expect(copy.sk).toBe('FEATURE#bench-flag-012347');
+    expect((copy as Record<string, unknown>).project).toBe('bench-project-1');
     expect(copy.name).toBe('bench-flag-012347');
     const strategy = copy.environments.development.strategies[0]!;
     expect(strategy.parameters.groupId).toBe('bench-flag-012347');
