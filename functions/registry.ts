@@ -4,6 +4,7 @@ import type { Services } from '../lib/composition/services.js';
 import { defineOperations as access } from './access/handler.js';
 import { defineOperations as client } from './client/handler.js';
 import { defineOperations as features } from './features/handler.js';
+import { defineOperations as frontend } from './frontend/handler.js';
 import { defineOperations as groups } from './groups/handler.js';
 import { defineOperations as instance } from './instance/handler.js';
 import { defineOperations as projects } from './projects/handler.js';
@@ -23,4 +24,5 @@ export const groupOperations: { [G in Group]: (services: Services) => GroupOpera
   access,
   instance,
   client,
+  frontend,
 };

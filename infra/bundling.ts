@@ -1,4 +1,4 @@
-import type { Group } from '../lib/http/route.js';
+import { SDK_GROUPS, type Group } from '../lib/http/route.js';
 
 /**
  * The esbuild settings every function is bundled with. The stack's `NodejsFunction`s and
@@ -30,5 +30,5 @@ export const DEFAULT_BUNDLE: FunctionBundle = { awsSdk: 'bundled', format: 'esm'
  * SDK through Node's export lexer and interop, which nearly doubles its cold import.
  */
 export function bundleFor(group: Group): FunctionBundle {
-  return group === 'client' ? { awsSdk: 'runtime', format: 'cjs' } : DEFAULT_BUNDLE;
+  return SDK_GROUPS.has(group) ? { awsSdk: 'runtime', format: 'cjs' } : DEFAULT_BUNDLE;
 }

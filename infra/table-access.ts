@@ -34,6 +34,8 @@ export const GROUP_TABLE_ACCESS: Record<Group, TableAccess> = {
   instance: { reads: READS, writes: ['dynamodb:UpdateItem'], writablePartitions: [keys.instance().pk] },
   // The SDK path never changes what SDKs see (design §3): it writes only SDK usage.
   client: { reads: READS, writes: ['dynamodb:PutItem', 'dynamodb:UpdateItem'], writablePartitions: SDK_USAGE_PARTITIONS },
+  // The Frontend API evaluates what the SDK path serves and reports usage the same way.
+  frontend: { reads: READS, writes: ['dynamodb:PutItem', 'dynamodb:UpdateItem'], writablePartitions: SDK_USAGE_PARTITIONS },
 };
 
 /**

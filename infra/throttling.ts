@@ -26,6 +26,11 @@ export interface ApiThrottling {
   sdkPoll: ThrottleLimits;
   /** `POST /api/client/metrics` (every metrics interval) and `POST /api/client/register` (at start). */
   sdkReport: ThrottleLimits;
+  /**
+   * `GET` and `POST /api/frontend`: every page view of every end user of a web or mobile app;
+   * its preflights and reports get half of it.
+   */
+  frontend: ThrottleLimits;
   /** Every other route: people, scripts and tools such as Terraform. The stage's default. */
   admin: ThrottleLimits;
 }
@@ -50,20 +55,31 @@ export const DEFAULT_THROTTLING: ApiThrottling = {
   sdkPoll: { rateLimit: SDK_POLL_RATE, burstLimit: 2 * SDK_POLL_RATE },
   // 250/s each: 15,000 instances reporting every 60 s.
   sdkReport: { rateLimit: Math.ceil(SDK_POLL_RATE * REPORT_SHARE), burstLimit: Math.ceil(2 * SDK_POLL_RATE * REPORT_SHARE) },
-  // Per route. ~100 routes × 50/s plus the SDK routes stays under the default account quota.
+  // 500/s: 1.3 billion page views a month; raise it with -c frontendRateLimit.
+  frontend: { rateLimit: 500, burstLimit: 1_000 },
+  // Per route. ~100 routes × 50/s plus the SDK and frontend routes stays under the default account quota.
   admin: { rateLimit: 50, burstLimit: 100 },
 };
 
 /** The routes that carry every SDK instance's traffic, by route key (`METHOD /path`). */
 export const SDK_POLL_ROUTE = 'GET /api/client/features';
+/** SDKs in delta mode poll this instead of the features route, as often: the same limits. */
+export const SDK_DELTA_ROUTE = 'GET /api/client/delta';
 export const SDK_REPORT_ROUTES = ['POST /api/client/metrics', 'POST /api/client/register'] as const;
+export const FRONTEND_ROUTES = ['GET /api/frontend', 'POST /api/frontend'] as const;
+/** A browser asks once per session and keeps the answer (Access-Control-Max-Age); SDKs report once a minute. */
+export const FRONTEND_SIDE_ROUTES = [
+  'OPTIONS /api/frontend', 'OPTIONS /api/frontend/{proxy+}', 'POST /api/frontend/client/metrics', 'POST /api/frontend/client/register',
+] as const;
 
 export const routeKeyOf = (row: Pick<RouteSpec, 'method' | 'path'>): string => `${row.method} ${row.path}`;
 
 /** The limits API Gateway applies to one route. */
 export function throttleOf(routeKey: string, throttling: ApiThrottling): ThrottleLimits {
-  if (routeKey === SDK_POLL_ROUTE) return throttling.sdkPoll;
+  if (routeKey === SDK_POLL_ROUTE || routeKey === SDK_DELTA_ROUTE) return throttling.sdkPoll;
   if ((SDK_REPORT_ROUTES as readonly string[]).includes(routeKey)) return throttling.sdkReport;
+  if ((FRONTEND_ROUTES as readonly string[]).includes(routeKey)) return throttling.frontend;
+  if ((FRONTEND_SIDE_ROUTES as readonly string[]).includes(routeKey)) return halfOf(throttling.frontend);
   return throttling.admin;
 }
 
@@ -71,9 +87,16 @@ export function throttleOf(routeKey: string, throttling: ApiThrottling): Throttl
 export function routeOverrides(throttling: ApiThrottling): Record<string, ThrottleLimits> {
   return Object.fromEntries([
     [SDK_POLL_ROUTE, throttling.sdkPoll],
+    [SDK_DELTA_ROUTE, throttling.sdkPoll],
     ...SDK_REPORT_ROUTES.map((key) => [key, throttling.sdkReport] as const),
+    ...FRONTEND_ROUTES.map((key) => [key, throttling.frontend] as const),
+    ...FRONTEND_SIDE_ROUTES.map((key) => [key, halfOf(throttling.frontend)] as const),
   ]);
 }
+
+const halfOf = ({ rateLimit, burstLimit }: ThrottleLimits): ThrottleLimits => ({
+  rateLimit: Math.ceil(rateLimit / 2), burstLimit: Math.ceil(burstLimit / 2),
+});
 
 /** Requests per second all routes together may take at their steady rates. */
 export function totalRate(routeKeys: readonly string[], throttling: ApiThrottling): number {
@@ -84,7 +107,9 @@ export function totalRate(routeKeys: readonly string[], throttling: ApiThrottlin
  * Context keys (`cdk deploy -c sdkRateLimit=2000`). The SDK poll limits also set the report
  * routes' (a quarter of them), as both scale with the number of SDK instances.
  */
-export const THROTTLE_CONTEXT_KEYS = ['sdkRateLimit', 'sdkBurstLimit', 'adminRateLimit', 'adminBurstLimit'] as const;
+export const THROTTLE_CONTEXT_KEYS = [
+  'sdkRateLimit', 'sdkBurstLimit', 'frontendRateLimit', 'frontendBurstLimit', 'adminRateLimit', 'adminBurstLimit',
+] as const;
 
 /** Reads the limits from CDK context; anything not given keeps its default. Throws on a value AWS would refuse. */
 export function throttlingFromContext(context: (key: string) => unknown): ApiThrottling {
@@ -99,11 +124,16 @@ export function throttlingFromContext(context: (key: string) => unknown): ApiThr
   };
   const sdkRate = read('sdkRateLimit', DEFAULT_THROTTLING.sdkPoll.rateLimit, false);
   const sdkBurst = read('sdkBurstLimit', context('sdkRateLimit') === undefined ? DEFAULT_THROTTLING.sdkPoll.burstLimit : Math.ceil(2 * sdkRate), true);
+  const frontendRate = read('frontendRateLimit', DEFAULT_THROTTLING.frontend.rateLimit, false);
+  const frontendBurst = read(
+    'frontendBurstLimit', context('frontendRateLimit') === undefined ? DEFAULT_THROTTLING.frontend.burstLimit : Math.ceil(2 * frontendRate), true,
+  );
   const adminRate = read('adminRateLimit', DEFAULT_THROTTLING.admin.rateLimit, false);
   const adminBurst = read('adminBurstLimit', context('adminRateLimit') === undefined ? DEFAULT_THROTTLING.admin.burstLimit : Math.ceil(2 * adminRate), true);
   return {
     sdkPoll: { rateLimit: sdkRate, burstLimit: sdkBurst },
     sdkReport: { rateLimit: Math.ceil(sdkRate * REPORT_SHARE), burstLimit: Math.ceil(sdkBurst * REPORT_SHARE) },
+    frontend: { rateLimit: frontendRate, burstLimit: frontendBurst },
     admin: { rateLimit: adminRate, burstLimit: adminBurst },
   };
 }

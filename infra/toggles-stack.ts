@@ -51,7 +51,7 @@ export class TogglesStack extends Stack {
     SdkFunctionUrl.fromContext(this, 'SdkFrontDoor', functions.byGroup.client);
 
     // SDK metrics go through two queued stages before the table (ADR 15).
-    const metrics = new MetricsPipeline(this, 'Metrics', { table, client: functions.byGroup.client });
+    const metrics = new MetricsPipeline(this, 'Metrics', { table, reporters: [functions.byGroup.client, functions.byGroup.frontend] });
 
     const bootstrap = new BootstrapAdminToken(this, 'BootstrapAdminToken', { table });
     const insights = new InsightsSnapshot(this, 'Insights', { table, tableHasIndexes: definition.indexes.length > 0 });

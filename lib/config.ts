@@ -37,6 +37,8 @@ export const configSchema = z.object({
   INIT_ADMIN_API_TOKENS: commaList,
   INIT_CLIENT_API_TOKENS: commaList,
   INIT_FRONTEND_API_TOKENS: commaList,
+  /** Origins browsers may call the Frontend API from, until set through the admin API (`*` when empty). */
+  UNLEASH_FRONTEND_API_ORIGINS: commaList,
   /** How long the SDK path trusts the revision it read, in ms; 0 reads it on every poll (ADR 9). */
   REVISION_CHECK_INTERVAL_MS: z.coerce.number().int().min(0).default(1000),
   /** How long a process trusts a looked-up API token, in ms; 0 looks it up on every request (ADR 9). */
@@ -61,6 +63,7 @@ export type AppConfig = {
   initAdminApiTokens: string[];
   initClientApiTokens: string[];
   initFrontendApiTokens: string[];
+  frontendApiOrigins: string[];
   revisionCheckIntervalMs: number;
   tokenCacheTtlMs: number;
   secretKey: string | undefined;
@@ -86,6 +89,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     initAdminApiTokens: c.INIT_ADMIN_API_TOKENS,
     initClientApiTokens: c.INIT_CLIENT_API_TOKENS,
     initFrontendApiTokens: c.INIT_FRONTEND_API_TOKENS,
+    frontendApiOrigins: c.UNLEASH_FRONTEND_API_ORIGINS,
     revisionCheckIntervalMs: c.REVISION_CHECK_INTERVAL_MS,
     tokenCacheTtlMs: c.TOKEN_CACHE_TTL_MS,
     secretKey: c.SECRET_KEY,

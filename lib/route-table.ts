@@ -3,6 +3,8 @@ import type { Group, RouteSpec } from './http/route.js';
 import { apiTokenRoutes } from './tokens/routes.js';
 import { oidcSettingsRoutes } from './oidc/routes.js';
 import { clientRoutes } from './client/routes.js';
+import { frontendRoutes } from './frontend/routes.js';
+import { frontendSettingsRoutes } from './frontend/settings-routes.js';
 import { contextFieldRoutes } from './context-fields/routes.js';
 import { docsRoutes } from './docs/routes.js';
 import { environmentRoutes } from './environments/routes.js';
@@ -30,8 +32,8 @@ import { userRoutes } from './users/routes.js';
  * their resource; this object is the one table, and `mergeRows` refuses an operation id used twice.
  */
 export const routeTable = mergeRows(
-  instanceRoutes, insightRoutes, docsRoutes, strategyTypeRoutes, apiTokenRoutes, clientRoutes,
-  userRoutes, oidcSettingsRoutes, signupTokenRoutes, groupRoutes,
+  instanceRoutes, insightRoutes, docsRoutes, strategyTypeRoutes, apiTokenRoutes, clientRoutes, frontendRoutes,
+  userRoutes, oidcSettingsRoutes, signupTokenRoutes, frontendSettingsRoutes, groupRoutes,
   projectRoutes, environmentRoutes, segmentRoutes, contextFieldRoutes, tagTypeRoutes,
   featureRoutes, featureEnvironmentRoutes, featureRelationRoutes, featureSearchRoutes, transferRoutes, stateRoutes,
 );

@@ -3,7 +3,7 @@ import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
-import { GROUPS, type Group } from '../../lib/http/route.js';
+import { GROUPS, SDK_GROUPS, type Group } from '../../lib/http/route.js';
 import { SWAGGER_UI_BUNDLE_DIR, SWAGGER_UI_FILES, SWAGGER_UI_PACKAGE } from '../../lib/docs/swagger-ui.js';
 import { GROUP_TABLE_ACCESS } from '../table-access.js';
 import { grantTableAccess } from './table-grants.js';
@@ -57,7 +57,7 @@ export class GroupFunctions extends Construct {
           ...(key ? { SECRET_KEY_ARN: key.secretArn } : {}),
         },
         bundledFiles: GROUP_BUNDLED_FILES[group] ?? [],
-        quietPlatformLogs: group === 'client',
+        quietPlatformLogs: SDK_GROUPS.has(group),
       });
       Tags.of(fn).add(GROUP_TAG, group);
       key?.grantRead(fn);

@@ -20,8 +20,8 @@ export const METRICS_STAGES = {
 
 export interface MetricsPipelineProps {
   table: ITable;
-  /** The client function: it sends each SDK report to the reports queue. */
-  client: IFunction & { addEnvironment(key: string, value: string): unknown };
+  /** The functions that send each SDK report to the reports queue: the client and frontend functions. */
+  reporters: Array<IFunction & { addEnvironment(key: string, value: string): unknown }>;
 }
 
 /**
@@ -72,8 +72,10 @@ export class MetricsPipeline extends Construct {
       batchSize: store.batchSize, maxBatchingWindow: Duration.seconds(store.windowSeconds), maxConcurrency: store.maxConcurrency,
     }));
 
-    props.client.addEnvironment('METRICS_QUEUE_URL', this.reports.queueUrl);
-    this.reports.grantSendMessages(props.client);
+    for (const reporter of props.reporters) {
+      reporter.addEnvironment('METRICS_QUEUE_URL', this.reports.queueUrl);
+      this.reports.grantSendMessages(reporter);
+    }
 
     this.alarms = Object.entries(this.deadLetters).map(([name, queue]) =>
       queue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5), statistic: cloudwatch.Stats.MAXIMUM }).createAlarm(this, `${name}-dead-letters`, {

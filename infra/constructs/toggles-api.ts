@@ -19,6 +19,7 @@ const METHODS: Record<RouteMethod, HttpMethod> = {
   PUT: HttpMethod.PUT,
   PATCH: HttpMethod.PATCH,
   DELETE: HttpMethod.DELETE,
+  OPTIONS: HttpMethod.OPTIONS,
   ANY: HttpMethod.ANY,
 };
 

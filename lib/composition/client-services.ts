@@ -58,6 +58,8 @@ export function createClientServices(config: AppConfig, store: StoreContext = co
     // Revocations ride on the clock's read of the revision item (no read of their own).
     tokens: new TokenAuthenticator(tokenStore, config.baseUriPath, { ttlMs: config.tokenCacheTtlMs, changes: clock }),
     clientFeatures,
+    /** The revision as this process last read it (the Frontend API's CORS origins ride on it too). */
+    clock,
     clientMetrics: new ClientMetricsService(metricsQueueFor(config, metricsStore, options), clientApplications, clientFeatures),
   };
 }

@@ -1,30 +1,29 @@
 import { routeTable, routesOfGroup } from '../route-table.js';
-import type { Group, RouteSpec } from '../http/route.js';
+import { SDK_GROUPS, type Group, type RouteSpec } from '../http/route.js';
 import { loadConfig } from '../config.js';
 import { createServices, type Services } from './services.js';
 import type { Authenticator } from '../http/authorize.js';
 import type { Operation } from '../http/operation.js';
 import type { GroupOperations } from '../route-table.js';
 import { buildRouter, lazyHandler, type LambdaHandler } from '../http/router.js';
+import { withCors } from '../frontend/cors.js';
+import type { FrontendOrigins } from '../frontend/origins.js';
 
 export type { LambdaHandler } from '../http/router.js';
 
-/**
- * The SDK API runs without the request deadline: it writes only usage (metrics, registrations),
- * and the async context would cost every poll (RouterOptions.keepsDeadline).
- */
-const SDK_GROUP: Group = 'client';
+
 
 /** One group's handler from its rows of the route table, on services that can authenticate. */
 export function buildGroupHandler<G extends Group>(
   group: G,
   operations: GroupOperations<G>,
-  services: { apiTokens: Authenticator },
+  services: { apiTokens: Authenticator; frontendOrigins: Pick<FrontendOrigins, 'allowed'> },
 ): LambdaHandler {
   const rows: Record<string, RouteSpec> = Object.fromEntries(routesOfGroup(group).map((id) => [id, routeTable[id]]));
-  return buildRouter(rows, operations as unknown as Record<string, Operation<RouteSpec>>, services.apiTokens, {
-    keepsDeadline: group !== SDK_GROUP,
+  const handler = buildRouter(rows, operations as unknown as Record<string, Operation<RouteSpec>>, services.apiTokens, {
+    keepsDeadline: !SDK_GROUPS.has(group),
   });
+  return group === 'frontend' ? withCors(handler, services.frontendOrigins) : handler;
 }
 
 /**

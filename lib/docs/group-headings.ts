@@ -7,6 +7,7 @@ import type { Group } from '../http/route.js';
 export const GROUP_HEADINGS: Record<Group, { name: string; description: string }> = {
   instance: { name: 'Instance', description: 'Health, UI configuration, insights, and this API description' },
   client: { name: 'Client', description: 'The SDK API: what the official Unleash SDKs poll and report to' },
+  frontend: { name: 'Frontend', description: 'The Frontend API: what browser and mobile SDKs call, with a frontend token' },
   features: {
     name: 'Features',
     description:

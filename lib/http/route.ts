@@ -2,10 +2,18 @@ import type * as z from 'zod';
 import { pathSchemaOf, type PathParameter, type PathParamNames } from './path-parameters.js';
 
 /** The endpoint groups: one Lambda function each, named after the interface's own headings. */
-export const GROUPS = ['groups', 'strategies', 'features', 'projects', 'state', 'access', 'instance', 'client'] as const;
+export const GROUPS = ['groups', 'strategies', 'features', 'projects', 'state', 'access', 'instance', 'client', 'frontend'] as const;
 export type Group = (typeof GROUPS)[number];
 
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'ANY';
+/**
+ * The groups SDKs call on every poll or page view: the SDK and Frontend APIs. They run without the
+ * request deadline (they write only usage, and its async context would cost every poll:
+ * RouterOptions.keepsDeadline), with the runtime's AWS SDK as CommonJS (infra/bundling.ts), and
+ * without Lambda's START and REPORT lines (infra: quietPlatformLogs).
+ */
+export const SDK_GROUPS: ReadonlySet<Group> = new Set<Group>(['client', 'frontend']);
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS' | 'ANY';
 
 /**
  * The Unleash permissions the admin API's routes require: a closed set, so a misspelt one does
@@ -23,7 +31,7 @@ export const PERMISSIONS = [
   'READ_SEGMENT', 'CREATE_SEGMENT', 'UPDATE_SEGMENT', 'DELETE_SEGMENT',
   'READ_CONTEXT_FIELD', 'CREATE_CONTEXT_FIELD', 'UPDATE_CONTEXT_FIELD', 'DELETE_CONTEXT_FIELD',
   'READ_TAG_TYPE', 'CREATE_TAG_TYPE', 'UPDATE_TAG_TYPE', 'DELETE_TAG_TYPE',
-  'READ_API_TOKEN', 'CREATE_API_TOKEN', 'DELETE_API_TOKEN',
+  'READ_API_TOKEN', 'CREATE_API_TOKEN', 'DELETE_API_TOKEN', 'UPDATE_CORS',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 

@@ -137,6 +137,7 @@ function routeHandler(spec: RouteSpec, operation: Operation<RouteSpec>, tokens: 
       caller,
       headers: event.headers ?? {},
       checkedRevision: checkedRevisionOf(event),
+      sourceIp: event.requestContext?.http?.sourceIp,
     } as Parameters<Operation<RouteSpec>>[0];
     // Writes keep to the request's deadline; who acts reaches the services as `caller`, an argument.
     const reply = options.keepsDeadline ? await runWithDeadline(deadlineOf(context), () => operation(input)) : await operation(input);

@@ -36,6 +36,11 @@ export interface UiConfig {
 
 export const PRODUCT_NAME = 'serverless-toggles';
 
+/** The Frontend API's CORS origins (lib/frontend/origins.ts). */
+export interface OriginsSetting {
+  read(): Promise<string[]>;
+}
+
 /** Whether an OpenID Connect login is on (E19). */
 export interface LoginSettings {
   isEnabled(): Promise<boolean>;
@@ -51,6 +56,7 @@ export class UiConfigService {
     private readonly settings: UiConfigSettings,
     private readonly instance: InstanceStore,
     private readonly oidc: LoginSettings,
+    private readonly origins: OriginsSetting,
   ) {}
 
   /**
@@ -59,7 +65,9 @@ export class UiConfigService {
    * where only the separate password-login setting turns it on (not OIDC); we have none.
    */
   async get(): Promise<UiConfig> {
-    const [instanceId, oidcEnabled] = await Promise.all([this.instance.instanceId(randomUUID()), this.oidc.isEnabled()]);
+    const [instanceId, oidcEnabled, frontendApiOrigins] = await Promise.all([
+      this.instance.instanceId(randomUUID()), this.oidc.isEnabled(), this.origins.read(),
+    ]);
     return {
       slogan: 'Feature toggles on AWS Lambda and DynamoDB, for the Unleash SDKs.',
       name: PRODUCT_NAME,
@@ -74,7 +82,7 @@ export class UiConfigService {
       strategySegmentsLimit: RESOURCE_LIMITS.strategySegments,
       resourceLimits: RESOURCE_LIMITS,
       networkViewEnabled: false,
-      frontendApiOrigins: ['*'],
+      frontendApiOrigins,
       flags: {},
       links: [],
       authenticationType: oidcEnabled ? 'enterprise' : 'open-source',

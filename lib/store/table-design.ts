@@ -44,6 +44,7 @@
  * | is a group name taken (guard)      | pk = GROUP_NAMES, sk = GROUP_NAME#<name>           | table |
  * | get / list public signup tokens    | pk = SIGNUP_TOKENS, sk = SIGNUP_TOKEN#<secret> / … | table |
  * | read the OIDC settings             | pk = SETTINGS, sk = SETTING#oidc                   | table |
+ * | read the Frontend API's CORS origins | pk = SETTINGS, sk = SETTING#frontend             | table |
  * | change events of a month, by time  | pk = EVENTS#<yyyy-mm>, sk between <from> and <to>  | table |
  * | daily insight snapshots, by date   | pk = SNAPSHOTS, sk = SNAPSHOT#<yyyy-mm-dd> / …     | table |
  *
@@ -196,6 +197,7 @@ export const keys = {
   signupTokens: (): CollectionPrefix => ({ pk: 'SIGNUP_TOKENS', skPrefix: 'SIGNUP_TOKEN#' }),
 
   oidcSettings: (): ItemKey => ({ pk: 'SETTINGS', sk: 'SETTING#oidc' }),
+  frontendSettings: (): ItemKey => ({ pk: 'SETTINGS', sk: 'SETTING#frontend' }),
 
   snapshot: (date: string): ItemKey => ({ pk: 'SNAPSHOTS', sk: `SNAPSHOT#${date}` }),
   snapshots: (): CollectionPrefix => ({ pk: 'SNAPSHOTS', skPrefix: 'SNAPSHOT#' }),

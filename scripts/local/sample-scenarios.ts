@@ -9,6 +9,7 @@ import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { apiTokenSamples } from '../../lib/tokens/samples.js';
 import { oidcSettingsSamples } from '../../lib/oidc/samples.js';
 import { clientSamples } from '../../lib/client/samples.js';
+import { frontendSamples, frontendSettingsSamples } from '../../lib/frontend/samples.js';
 import { contextFieldSamples } from '../../lib/context-fields/samples.js';
 import { docsSamples } from '../../lib/docs/samples.js';
 import { environmentSamples } from '../../lib/environments/samples.js';
@@ -40,7 +41,7 @@ export const SAMPLE_SCENARIOS: Record<string, Sample> = withDerivedSamples(
     instanceSamples, docsSamples, insightSamples, strategyTypeSamples, apiTokenSamples,
     featureSamples, transferSamples, stateSamples, userSamples, groupSamples, oidcSettingsSamples,
     signupTokenSamples, environmentSamples, projectSamples, segmentSamples, contextFieldSamples,
-    tagTypeSamples, clientSamples,
+    tagTypeSamples, clientSamples, frontendSamples, frontendSettingsSamples,
   ),
 );
 

@@ -8,8 +8,11 @@ import {
   DEFAULT_THROTTLING,
   SDK_METRICS_INTERVAL_SECONDS,
   SDK_POLL_ROUTE,
+  SDK_DELTA_ROUTE,
   SDK_REFRESH_INTERVAL_SECONDS,
   SDK_REPORT_ROUTES,
+  FRONTEND_ROUTES,
+  FRONTEND_SIDE_ROUTES,
   SIZED_FOR_SDK_INSTANCES,
 } from '../../infra/throttling.js';
 import { addNagChecks } from '../../infra/nag.js';
@@ -203,7 +206,7 @@ describe('route throttling', () => {
     const stage = stageOf(template);
     const routeIds = new Map(resourcesOf(template, 'AWS::ApiGatewayV2::Route').map(([id, route]) => [route.Properties.RouteKey as string, id]));
     const entries = Object.entries(stage.Properties.RouteSettings as Record<string, Record<string, unknown>>);
-    expect(entries.map(([key]) => key).sort()).toEqual([SDK_POLL_ROUTE, ...SDK_REPORT_ROUTES].sort());
+    expect(entries.map(([key]) => key).sort()).toEqual([SDK_POLL_ROUTE, SDK_DELTA_ROUTE, ...SDK_REPORT_ROUTES, ...FRONTEND_ROUTES, ...FRONTEND_SIDE_ROUTES].sort());
     for (const [routeKey, entry] of entries) {
       // API Gateway refuses a stage naming a route it does not have yet ("Unable to find Route by key").
       expect(routeIds.has(routeKey), routeKey).toBe(true);
@@ -309,13 +312,13 @@ describe('permissions', () => {
     }
   });
 
-  it('grants group functions nothing beyond the table and their own logs, the access function the secret key, the client function the metrics queue', () => {
+  it('grants group functions nothing beyond the table and their own logs, the access function the secret key, the client and frontend functions the metrics queue', () => {
     const [tableId] = resourcesOf(template, 'AWS::DynamoDB::Table')[0]!;
     const keyId = secretKeyId();
     const [reportsQueueId] = resourcesOf(template, 'AWS::SQS::Queue').find(([id]) => /^MetricsReports[0-9A-F]+$/.test(id))!;
     for (const [group, [id, fn]] of groupFunctions()) {
       const ownLogGroup = referencedId(fn.Properties.LoggingConfig.LogGroup);
-      const allowed = new Set([tableId, ownLogGroup, ...(group === 'access' ? [keyId] : []), ...(group === 'client' ? [reportsQueueId] : [])]);
+      const allowed = new Set([tableId, ownLogGroup, ...(group === 'access' ? [keyId] : []), ...(group === 'client' || group === 'frontend' ? [reportsQueueId] : [])]);
       for (const statement of policyStatementsOfFunction(id)) {
         const resources = [statement.Resource].flat().map(referencedId);
         expect(resources.every((resource) => allowed.has(resource)), group).toBe(true);

@@ -133,7 +133,7 @@ describe('the local server at AWS limits, with a synthetic function', () => {
   it('throttles each route with its own bucket and answers 429 Too Many Requests', async () => {
     // No refill to speak of (one token in ~30 years): the answers do not depend on how fast this machine is.
     const still = { rateLimit: 1e-9, burstLimit: 2 };
-    const throttling: ApiThrottling = { sdkPoll: still, sdkReport: still, admin: still };
+    const throttling: ApiThrottling = { sdkPoll: still, sdkReport: still, frontend: still, admin: still };
     const { handlers, calls } = synthetic(async () => ({ statusCode: 200, body: '{}' }));
     const url = await serve(handlers, { throttling });
     const statuses = async (path: string) => {
@@ -327,7 +327,7 @@ describe('the local server at Lambda\'s concurrency (LOCAL_CONCURRENCY)', () => 
 describe('the local token buckets', () => {
   it('refill at the route\'s rate up to its burst, and the account quota caps every route together', () => {
     let now = 0;
-    const limits = { sdkPoll: { rateLimit: 1, burstLimit: 2 }, sdkReport: { rateLimit: 1, burstLimit: 2 }, admin: { rateLimit: 1, burstLimit: 2 } };
+    const limits = { sdkPoll: { rateLimit: 1, burstLimit: 2 }, sdkReport: { rateLimit: 1, burstLimit: 2 }, frontend: { rateLimit: 1, burstLimit: 2 }, admin: { rateLimit: 1, burstLimit: 2 } };
     const buckets = new TokenBuckets(limits, { rateLimit: 0.001, burstLimit: 3 }, () => now);
     expect([buckets.take('GET /a'), buckets.take('GET /a'), buckets.take('GET /a')]).toEqual([true, true, false]);
     now = 1000;

@@ -1,0 +1,84 @@
+import clientModule from 'unleash-client/lib/client.js';
+import type { FeatureInterface } from 'unleash-client/lib/feature.js';
+import type { RepositoryInterface } from 'unleash-client/lib/repository/index.js';
+import { defaultStrategies } from 'unleash-client/lib/strategy/index.js';
+import type { Segment } from 'unleash-client/lib/strategy/strategy.js';
+import type { Context } from 'unleash-client';
+import { log } from '../log.js';
+
+/** One toggle of a Frontend API answer: only enabled toggles are listed, as in Unleash. */
+export interface FrontendToggle {
+  name: string;
+  enabled: true;
+  variant: {
+    name: string;
+    enabled: boolean;
+    payload?: { type: string; value: string };
+    feature_enabled: boolean;
+    featureEnabled: boolean;
+  };
+  impressionData: boolean;
+}
+
+/** What the evaluator is built from: the SDK payload of the caller's scope (`/api/client/features`). */
+export interface EvaluatedPayload {
+  features: FeatureInterface[];
+  segments?: Segment[];
+}
+
+/**
+ * The class is the CommonJS module's `default`: Node's import hands over the whole module, a
+ * bundler or vitest's may hand over the default already.
+ */
+type UnleashClientClass = typeof clientModule.default;
+const UnleashClient: UnleashClientClass =
+  typeof clientModule === 'function' ? (clientModule as unknown as UnleashClientClass) : clientModule.default;
+
+/**
+ * Evaluates every flag of one payload for a context with the official Node SDK's own evaluation
+ * engine (unleash-client's `UnleashClient`: strategies, constraints, segments, variants, parent
+ * dependencies), so the Frontend API answers exactly what a server-side SDK holding the same
+ * payload evaluates. The engine only looks features and segments up through the two functions
+ * given here: it makes no request, starts no timer and needs no start-up. Deep imports: the
+ * package's entry would load its fetchers and metrics too (~3× the bundle and the cold import).
+ */
+export class FlagEvaluator {
+  private readonly client: InstanceType<typeof UnleashClient>;
+  private readonly features: FeatureInterface[];
+
+  constructor(payload: EvaluatedPayload) {
+    this.features = payload.features;
+    const toggles = new Map(payload.features.map((feature) => [feature.name, feature]));
+    const segments = new Map((payload.segments ?? []).map((segment) => [segment.id, segment]));
+    const lookup: Pick<RepositoryInterface, 'getToggle' | 'getSegment'> = {
+      getToggle: (name) => toggles.get(name),
+      getSegment: (id) => segments.get(id),
+    };
+    this.client = new UnleashClient(lookup as RepositoryInterface, defaultStrategies);
+    // The engine reports a malformed feature as an 'error' event; unheard, Node would throw it.
+    this.client.on('error', (error: unknown) => log.warn('Frontend API: a feature could not be evaluated', { error: String(error) }));
+  }
+
+  /** The enabled toggles for this context, in the payload's order (by name), each with its variant. */
+  enabledToggles(context: Context): FrontendToggle[] {
+    const toggles: FrontendToggle[] = [];
+    for (const feature of this.features) {
+      // One call answers both: whether the flag is on (feature_enabled) and which variant.
+      const variant = this.client.getVariant(feature.name, context);
+      if (!variant.feature_enabled) continue;
+      toggles.push({
+        name: feature.name,
+        enabled: true,
+        variant: {
+          name: variant.name,
+          enabled: variant.enabled,
+          ...(variant.payload ? { payload: { type: variant.payload.type, value: variant.payload.value } } : {}),
+          feature_enabled: true,
+          featureEnabled: true,
+        },
+        impressionData: Boolean(feature.impressionData),
+      });
+    }
+    return toggles;
+  }
+}
