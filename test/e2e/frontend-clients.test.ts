@@ -3,6 +3,7 @@ import { inject } from 'vitest';
 import { EVENTS, InMemoryStorageProvider, UnleashClient, type IConfig } from 'unleash-proxy-client';
 import { OpenFeature } from '@openfeature/web-sdk';
 import { UnleashWebProvider } from '@openfeature/unleash-web-provider';
+import { getFrontendFlags } from '@unleash/nextjs';
 import { formatSecret } from '../../lib/tokens/model.js';
 import { startServerProcess, stopStartedServers, type StartedServer } from '../support/local-server.js';
 import { unique } from '../support/services.js';
@@ -184,23 +185,15 @@ describe('the browser SDKs against npm start’s Frontend API', () => {
       });
     });
 
-    it('serves a one-shot fetch as @unleash/nextjs getFrontendFlags makes it (server-side rendering)', async () => {
-      // @unleash/nextjs 1.6.7 (dist/getFrontendFlags.js) is this, with refresh and metrics off; the
-      // package itself is not installed, as it needs next, react and react-dom as peers.
-      const toggles = await new Promise<Array<{ name: string }>>((resolve, reject) => {
-        const client = new UnleashClient(sdkConfig({ context: { userId: 'alice' } }));
-        client.on(EVENTS.READY, () => {
-          resolve(client.getAllToggles());
-          client.stop();
-        });
-        client.on(EVENTS.ERROR, (error: unknown) => {
-          reject(new Error(JSON.stringify(error)));
-          client.stop();
-        });
-        void client.start();
+    it('serves @unleash/nextjs getFrontendFlags (server-side rendering) the user\'s flags', async () => {
+      // Next.js apps call it on the server with the Frontend API's URL and a frontend token.
+      const { toggles } = await getFrontendFlags({
+        url: `${server.url}/api/frontend`, clientKey: frontendToken, appName: unique('nextjs'), context: { userId: 'alice' },
+        storageProvider: new InMemoryStorageProvider(),
       });
 
       expect(toggles.map((toggle) => toggle.name).sort()).toEqual([flags.on, flags.forAlice, flags.withVariant].sort());
+      expect(toggles.find((toggle) => toggle.name === flags.withVariant)?.variant).toMatchObject({ name: 'blue', payload: { type: 'string', value: 'sky' } });
     });
   });
 
