@@ -78,9 +78,10 @@ export function metricsTable(minutes: MetricsMinute[]): string {
 
 export function adminListTable(costs: AdminListCost[]): string {
   return markdown(
-    ['admin list', 'gzip', 'status', 'bytes as sent', 'wall ms', 'read units', 'refusal'],
+    ['admin list', 'gzip', 'status', 'bytes as sent', 'wall ms', 'within the function\'s 10 s', 'read units', 'refusal'],
     costs.map((c) => [
       `${c.name} (\`${c.path}\`)`, c.gzip ? 'yes' : 'no', String(c.status), c.bytes.toLocaleString('en'), whole(c.wallMs),
+      c.pastTimeout ? 'no: 503 under the stack\'s timeout' : 'yes',
       c.readUnits === undefined ? 'not counted' : whole(c.readUnits), c.refusal ?? '',
     ]),
   );
