@@ -38,16 +38,21 @@ export const constraintSchema = z
   })
   .superRefine((constraint, context) => {
     if (LIST_OPERATORS.has(constraint.operator)) {
-      checkValues(constraint.operator, constraint.values, context);
+      checkValues(constraint.operator, constraint.values, constraint.value, context);
     } else {
       checkValue(constraint.operator, constraint.value, context);
     }
   });
 export type ConstraintInput = z.infer<typeof constraintSchema>;
 
-function checkValues(operator: ConstraintOperator, values: string[], context: z.RefinementCtx): void {
-  if (values.length === 0) {
-    context.addIssue({ code: 'custom', path: ['values'], message: `${operator} needs at least one value` });
+/**
+ * An empty list is kept, as Unleash keeps it (SDKs evaluate an empty IN as false and an empty
+ * NOT_IN as true; the client specification has cases for both); a single `value` given instead of
+ * `values` is a mistake, and refused.
+ */
+function checkValues(operator: ConstraintOperator, values: string[], value: string | undefined, context: z.RefinementCtx): void {
+  if (values.length === 0 && value !== undefined) {
+    context.addIssue({ code: 'custom', path: ['values'], message: `${operator} takes its values as a list in values, not in value` });
   }
   for (const [index, value] of values.entries()) {
     if (value.length < 1 || value.length > 100) {

@@ -29,7 +29,7 @@ describe('adding strategies', () => {
   it.each([
     [{ name: 'no-such-type' }, 'name:'],
     [{ name: 'default', constraints: [{ contextName: 'userId', operator: 'LIKE', values: ['a'] }] }, 'constraints.0.operator'],
-    [{ name: 'default', constraints: [{ contextName: 'userId', operator: 'IN', values: [] }] }, 'constraints.0'],
+    [{ name: 'default', constraints: [{ contextName: 'userId', operator: 'IN', value: 'u-1' }] }, 'constraints.0'],
     [{ name: 'default', constraints: [{ contextName: 'userId', operator: 'NUM_GT', value: 'ten' }] }, 'constraints.0'],
     [{ name: 'default', constraints: [{ contextName: 'currentTime', operator: 'DATE_AFTER', value: 'tomorrow' }] }, 'constraints.0'],
     [{ name: 'default', constraints: [{ contextName: 'appName', operator: 'SEMVER_GT', value: '1.x' }] }, 'constraints.0'],

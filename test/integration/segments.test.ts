@@ -60,7 +60,7 @@ describe('POST /api/admin/segments', () => {
     [{ name: '' }, /^name: /],
     [{ constraints: undefined }, /^constraints: /],
     [{ constraints: [{ contextName: 'version', operator: 'SEMVER_GT', value: 'v1' }] }, /^constraints\.0\.value: /],
-    [{ constraints: [beta, { contextName: 'userId', operator: 'STR_CONTAINS', values: [] }] }, /^constraints\.1\.values: /],
+    [{ constraints: [beta, { contextName: 'userId', operator: 'STR_CONTAINS', value: 'x' }] }, /^constraints\.1\.values: /],
     [{ project: 'ghost-project' }, /^project: /],
   ])('answers 400 naming the property for %j', async (overrides, message) => {
     const res = await call({ method: 'POST', path: '/api/admin/segments', token, body: newSegment(overrides) });
