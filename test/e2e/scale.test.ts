@@ -171,10 +171,13 @@ describe.each(SIZES)('at %i flags', (flags) => {
     expect(bodyOf(answer).features).toHaveLength(10);
   }, TEST_MS);
 
-  it("answers E15 and the state export whole or with a 400 naming the search's pages, with gzip or without", async () => {
-    for (const headers of [admin, { authorization: adminToken }]) {
-      expectFullListOrPagedAlternative(await adminGet('/api/admin/features', headers), (body) => body.features, flags);
-      expectFullListOrPagedAlternative(await adminGet('/api/admin/state/export', headers), (body) => body.features, flags);
-    }
+  it("answers E15 whole or with a 400 naming the search's pages, with gzip or without", async () => {
+    expectFullListOrPagedAlternative(await adminGet('/api/admin/features'), (body) => body.features, flags);
+    expectFullListOrPagedAlternative(await adminGet('/api/admin/features', { authorization: adminToken }), (body) => body.features, flags);
+  }, TEST_MS);
+
+  // Without gzip the export is refused as E15 is (test/integration/large-answers.test.ts); it reads every feature twice.
+  it("answers the state export whole or with a 400 naming the search's pages", async () => {
+    expectFullListOrPagedAlternative(await adminGet('/api/admin/state/export'), (body) => body.features, flags);
   }, TEST_MS);
 });
