@@ -31,3 +31,15 @@ export const BODY_LIMITS = { default: 100 * 1024, batch: 500 * 1024 } as const;
  * 6 built into Unleash; 100 is generous.
  */
 export const SDK_REPORT_LIMITS = { toggles: 1000, strategies: 100 } as const;
+
+/**
+ * The deprecated full lists (`GET /api/admin/features`, E15, and the state export) read every
+ * feature before answering. Past this many active features that read alone takes seconds of the
+ * function's 10 (one partition serves 3,000 read units a second; 20,000 features are ~6,000
+ * strongly consistent units), so they refuse at once, counted from the projects' feature counts,
+ * and name the paginated search instead of failing on time.
+ */
+export const FULL_LIST_MAX_FEATURES = 20_000;
+
+/** The paginated alternative the full lists name when they refuse. */
+export const PAGED_FEATURES = '/api/admin/search/features?offset=0&limit=100';

@@ -37,6 +37,7 @@ export function featureCatalog(from: {
     segment: (id) => segmentStore.get(id),
     contextField: (name) => contextFields.find(name),
     tagTypeExists: (name) => tagTypes.exists(name),
+    activeFeatureCount: () => projects.activeFeatureCount(),
   };
 }
 
@@ -74,6 +75,7 @@ export function stateCatalog(from: {
   const { featureStore, strategyTypes, projects, tagTypes, environments, apiTokens, segmentStore, events } = from;
   return {
     allFeatures: () => featureStore.listAll(),
+    activeFeatureCount: () => projects.activeFeatureCount(),
     strategyTypes: () => strategyTypes.list(),
     projects: () => projects.list(),
     tagTypes: () => tagTypes.list(),

@@ -43,8 +43,16 @@ export class DynamoFeatureStore implements FeatureStore {
     return (await batchGet(this.db, this.tableName, names.map((name) => keys.feature(name)))).map(toFeature);
   }
 
+  /**
+   * Every feature, in name order. Once the copies exist (ADR 17), one Query per project, all at
+   * once: each project's partition has its own read throughput (3,000 units a second), so reading
+   * 50,000 flags in five projects takes a fifth of the time the one `FEATURES` partition allows.
+   */
   async listAll(): Promise<Feature[]> {
-    return (await queryCollection(this.db, this.tableName, keys.features())).map(toFeature);
+    if (!(await this.projectCopies.ready())) return (await queryCollection(this.db, this.tableName, keys.features())).map(toFeature);
+    const projects = await queryCollection(this.db, this.tableName, keys.projects());
+    const perProject = await Promise.all(projects.map((project) => this.listProject(project.id as string)));
+    return perProject.flat().sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   }
 
   /**

@@ -1,5 +1,6 @@
 import { featureUpdateSchema } from './schemas.js';
 import { Conflict, NotFound, PermissionDenied, ValidationFailed } from '../errors.js';
+import { refuseFullListPast } from './full-lists.js';
 import type { Project } from '../projects/model.js';
 import { FeatureAggregates, featureInProject, replaced } from './aggregate.js';
 import type { Feature } from './model.js';
@@ -79,7 +80,9 @@ export class FeatureLifecycleService {
     return { project, features };
   }
 
+  /** E15 (deprecated): every active feature, refused past FULL_LIST_MAX_FEATURES before anything is read. */
   async listActive(): Promise<Feature[]> {
+    refuseFullListPast(await this.catalog.activeFeatureCount(), 'GET /api/admin/features');
     return (await this.aggregates.store.listAll()).filter((feature) => !feature.archived);
   }
 
@@ -251,3 +254,4 @@ function applyMetadataPatch(feature: Feature, operations: PatchOperation[]): Par
   }
   return kept as Partial<Feature>;
 }
+

@@ -18,6 +18,8 @@ export interface FeatureCatalog {
   segment(id: number): Promise<Segment | undefined>;
   contextField(name: string): Promise<ContextField | undefined>;
   tagTypeExists(name: string): Promise<boolean>;
+  /** Active features of every project, counted without reading them. */
+  activeFeatureCount(): Promise<number>;
 }
 
 /** When SDKs last reported each environment of a feature (ISO times by environment name). */

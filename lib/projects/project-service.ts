@@ -57,6 +57,11 @@ export class ProjectService {
       .sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
   }
 
+  /** Active features of every project, from their counts (ADR 14): one Query, no feature read. */
+  async activeFeatureCount(): Promise<number> {
+    return (await this.store.list()).reduce((sum, { featureCount }) => sum + featureCount, 0);
+  }
+
   /** The project, or NotFound. */
   async getProject(id: string): Promise<Project> {
     const project = await this.store.get(id);

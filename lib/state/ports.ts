@@ -14,6 +14,8 @@ import type { ApiToken } from '../tokens/model.js';
 export interface StateCatalog {
   /** Every feature, archived ones included (the export leaves archived ones out itself). */
   allFeatures(): Promise<Feature[]>;
+  /** Active features of every project, counted without reading them. */
+  activeFeatureCount(): Promise<number>;
   strategyTypes(): Promise<StrategyType[]>;
   projects(): Promise<ProjectSummary[]>;
   tagTypes(): Promise<TagType[]>;

@@ -1,4 +1,5 @@
 import type { StateCatalog } from './ports.js';
+import { refuseFullListPast } from '../features/full-lists.js';
 import { buildState, stateAsYaml, type StateParts } from './state-export.js';
 
 /** E10: reads the whole instance and answers it as JSON data or YAML text. */
@@ -10,6 +11,7 @@ export class StateExportService {
 
   async export(parts: StateParts, format: 'json' | 'yaml') {
     const now = this.now();
+    refuseFullListPast(await this.catalog.activeFeatureCount(), 'GET /api/admin/state/export');
     const [features, strategyTypes, projects, tagTypes, environments, tokens, segments] = await Promise.all([
       this.catalog.allFeatures(), this.catalog.strategyTypes(), this.catalog.projects(),
       this.catalog.tagTypes(), this.catalog.environments(), this.catalog.apiTokens(),

@@ -4,10 +4,11 @@
  * are copies of them written straight to DynamoDB Local with BatchWriteItem, 25 items a request,
  * a few requests in flight. A copy gets its own name and strategy ids, and its copy in its
  * project's partition (ADR 17). Flags fill projects of PROJECT_FLAGS each, the issue's largest
- * (10,000 in one project and environment): `default` first, then bench-project-1, 2, … Project
- * feature counts (ADR 14) are not moved for the copies: nothing the bench measures reads them.
+ * (10,000 in one project and environment): `default` first, then bench-project-1, 2, … Each
+ * project's feature count (ADR 14) is moved by its copies at the end, on one of its shards, so
+ * what reads the counts (the project list, the full lists' limit) sees every flag.
  */
-import { BatchWriteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
 import { createDocumentClient, type DynamoConnection } from '../../lib/store/document-client.js';
 import { keys } from '../../lib/store/table-design.js';
@@ -84,6 +85,14 @@ export async function seedFlagsFast(admin: Admin, direct: DynamoConnection, tabl
         for (let index = start; index < end; index += 1) bar.tick();
       }
     }));
+    const copies = new Map<string, number>();
+    for (let index = templates; index < count; index += 1) copies.set(benchProject(index), (copies.get(benchProject(index)) ?? 0) + 1);
+    for (const [project, added] of copies) {
+      await db.send(new UpdateCommand({
+        TableName: tableName, Key: keys.projectFeatureCount(project, 0),
+        UpdateExpression: 'ADD featureCount :added', ExpressionAttributeValues: { ':added': added },
+      }));
+    }
   } finally {
     db.destroy();
     bar.done();
