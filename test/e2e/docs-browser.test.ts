@@ -7,24 +7,11 @@ import { inject } from 'vitest';
 import { GROUP_HEADINGS } from '../../lib/docs/group-headings.js';
 import { startServerProcess, stopStartedServers, type StartedServer } from '../support/local-server.js';
 import { unique } from '../support/services.js';
+import { CHROMIUM, CHROMIUM_ARGS } from '../support/chromium.js';
 
 /** Debian's Chromium (`.ci/run` installs it); playwright-core never downloads a browser. */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SCREENSHOT = 'test-artifacts/docs.png';
 
-/**
- * Headless on a machine whose only network is loopback: without the background-networking
- * flags Chromium keeps trying to reach Google's hosts; a fresh profile keeps runs independent.
- */
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 describe('the Swagger UI page in a real browser', () => {
   let server: StartedServer;

@@ -10,20 +10,10 @@ import { formatSecret } from '../../lib/tokens/model.js';
 import { startServerProcess, stopStartedServers, type StartedServer } from '../support/local-server.js';
 import { unique } from '../support/services.js';
 import { adminOverHttp } from '../support/api.js';
+import { CHROMIUM, CHROMIUM_ARGS } from '../support/chromium.js';
 
 /** Debian's Chromium (`.ci/run` installs it); playwright-core never downloads a browser. */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
-/** As test/e2e/docs-browser.test.ts: headless, loopback only, a fresh profile. */
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 /** unleash-proxy-client's UMD build: it defines the global `unleash`, as a page's script tag loads it. */
 const SDK_BUNDLE = readFileSync('node_modules/unleash-proxy-client/build/main.min.js');
