@@ -48,6 +48,7 @@ export class FlagEvaluator {
 
   constructor(payload: EvaluatedPayload) {
     this.features = payload.features;
+    this.deterministic = dependsOnlyOnContext(payload);
     const toggles = new Map(payload.features.map((feature) => [feature.name, feature]));
     const segments = new Map((payload.segments ?? []).map((segment) => [segment.id, segment]));
     const lookup: Pick<RepositoryInterface, 'getToggle' | 'getSegment'> = {
@@ -59,12 +60,26 @@ export class FlagEvaluator {
     this.client.on('error', (error: unknown) => log.warn('Frontend API: a feature could not be evaluated', { error: String(error) }));
   }
 
+  /**
+   * Whether the answer depends on nothing but the payload and the context, so that the same
+   * context may be answered again from memory: the engine draws a random number for
+   * gradualRolloutRandom, for a stickiness other than `default` (`random`, or a field the context
+   * lacks), and reads the clock for date constraints. (With `default` stickiness it falls back to
+   * the sessionId: the service caches only for callers that send one.) Decided once per payload,
+   * conservatively.
+   */
+  readonly deterministic: boolean;
+
   /** The enabled toggles for this context, in the payload's order (by name), each with its variant. */
   enabledToggles(context: Context): FrontendToggle[] {
     const toggles: FrontendToggle[] = [];
     for (const feature of this.features) {
-      // One call answers both: whether the flag is on (feature_enabled) and which variant.
-      const variant = this.client.getVariant(feature.name, context);
+      // Off in the environment is off whatever the context (the engine answers `disabled` too).
+      if (!feature.enabled) continue;
+      // One call answers both: whether the flag is on (feature_enabled) and which variant. The
+      // `force` form is getVariant without its impression event, which nobody here listens to
+      // (the answer's impressionData tells the browser SDK to emit its own).
+      const variant = this.client.forceGetVariant(feature.name, context);
       if (!variant.feature_enabled) continue;
       toggles.push({
         name: feature.name,
@@ -81,4 +96,27 @@ export class FlagEvaluator {
     }
     return toggles;
   }
+}
+
+/** Strategies and constraint operators whose result is not a function of the context alone. */
+const RANDOM_STRATEGY = 'gradualRolloutRandom';
+const CLOCK_OPERATORS = new Set(['DATE_AFTER', 'DATE_BEFORE']);
+
+/** The payload holds no random strategy, no stickiness but `default`, no date constraint (segments included). */
+function dependsOnlyOnContext(payload: EvaluatedPayload): boolean {
+  const pending: unknown[] = [payload];
+  while (pending.length > 0) {
+    const value = pending.pop();
+    if (Array.isArray(value)) pending.push(...(value as unknown[]));
+    else if (value !== null && typeof value === 'object') {
+      for (const [key, inner] of Object.entries(value)) {
+        // An empty stickiness is a field named '' to the variant selection, which it never finds.
+        if (key === 'stickiness' && inner !== undefined && inner !== null && inner !== 'default') return false;
+        if (key === 'operator' && CLOCK_OPERATORS.has(String(inner))) return false;
+        if (key === 'name' && inner === RANDOM_STRATEGY) return false;
+        if (typeof inner === 'object') pending.push(inner);
+      }
+    }
+  }
+  return true;
 }

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { ClientFeatureService, ServedPayload } from '../client/features-service.js';
 import { resolveQuery } from '../client/query.js';
+import type { Context } from 'unleash-client';
 import type { Caller } from '../tokens/model.js';
 import { frontendContext } from './context.js';
 import { FlagEvaluator, type EvaluatedPayload } from './evaluator.js';
@@ -19,10 +20,10 @@ const EVALUATOR_SPEC = '5.2.0';
  * caller's context, in the function. The flags come from the SDK path's payload cache
  * (ClientFeatureService: one revision check per interval, the payload built once per revision
  * and scope), and the evaluator is built once per payload, so a request makes no DynamoDB read
- * of its own and its work is the evaluation.
+ * of its own and its work is the evaluation, which a context seen before skips (AnswerCache).
  */
 export class FrontendService {
-  private readonly evaluators = new WeakMap<ServedPayload, FlagEvaluator>();
+  private readonly evaluators = new WeakMap<ServedPayload, { evaluator: FlagEvaluator; answers: AnswerCache }>();
 
   constructor(private readonly clientFeatures: Pick<ClientFeatureService, 'features'>) {}
 
@@ -30,19 +31,65 @@ export class FrontendService {
     const request = { clientSpec: EVALUATOR_SPEC };
     const answer = await this.clientFeatures.features(caller, request, undefined);
     if (!answer.modified) throw new Error('the payload was answered as not modified without an ETag');
-    const evaluator = this.evaluatorOf(answer.payload);
+    const { evaluator, answers } = this.evaluatorOf(answer.payload);
     const context = frontendContext(given, { environment: resolveQuery(caller, request).environment, remoteAddress });
+    // A context without its own sessionId got a random one and will not come again; with an empty
+    // one, default stickiness falls through to a random number.
+    const ownSession = given.sessionId !== undefined && given.sessionId !== null && given.sessionId !== '';
+    const key = evaluator.deterministic && ownSession ? contextKey(context) : undefined;
+    const known = key === undefined ? undefined : answers.get(key);
+    if (known) return known;
     const json = JSON.stringify({ toggles: evaluator.enabledToggles(context) });
-    return { json, etag: etagOf(json) };
+    const evaluated = { json, etag: etagOf(json) };
+    if (key !== undefined) answers.set(key, evaluated);
+    return evaluated;
   }
 
-  private evaluatorOf(payload: ServedPayload): FlagEvaluator {
-    let evaluator = this.evaluators.get(payload);
-    if (!evaluator) {
-      evaluator = new FlagEvaluator(JSON.parse(payload.json) as EvaluatedPayload);
-      this.evaluators.set(payload, evaluator);
+  private evaluatorOf(payload: ServedPayload): { evaluator: FlagEvaluator; answers: AnswerCache } {
+    let entry = this.evaluators.get(payload);
+    if (!entry) {
+      entry = { evaluator: new FlagEvaluator(JSON.parse(payload.json) as EvaluatedPayload), answers: new AnswerCache() };
+      this.evaluators.set(payload, entry);
     }
-    return evaluator;
+    return entry;
+  }
+}
+
+/** The context's fields in a fixed order, its properties sorted: equal contexts, equal keys. */
+function contextKey(context: Context): string {
+  const properties = Object.entries(context.properties ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return JSON.stringify([context.environment, context.appName, context.userId, context.sessionId, context.remoteAddress, properties]);
+}
+
+/** What one payload's answers may hold in memory: the browser SDK asks again with the same context every 30 s. */
+const ANSWER_CACHE = { maxEntries: 10_000, maxCharacters: 16 * 1024 * 1024 } as const;
+
+/**
+ * The answers of one payload (one revision and scope) by context, for payloads whose evaluation
+ * depends on the context alone: a page view or poll repeating a context costs a lookup instead
+ * of evaluating every flag again (the 304 needs the answer's ETag too). A new revision builds a
+ * new evaluator, so nothing here outlives the flags it was evaluated from; the oldest answers go
+ * first when the cache is full.
+ */
+class AnswerCache {
+  private readonly answers = new Map<string, FrontendAnswer>();
+  private characters = 0;
+
+  get(key: string): FrontendAnswer | undefined {
+    return this.answers.get(key);
+  }
+
+  set(key: string, answer: FrontendAnswer): void {
+    const size = key.length + answer.json.length;
+    // Two requests for the same context may both have missed while evaluating.
+    if (size > ANSWER_CACHE.maxCharacters || this.answers.has(key)) return;
+    this.answers.set(key, answer);
+    this.characters += size;
+    for (const [oldKey, old] of this.answers) {
+      if (this.answers.size <= ANSWER_CACHE.maxEntries && this.characters <= ANSWER_CACHE.maxCharacters) break;
+      this.answers.delete(oldKey);
+      this.characters -= oldKey.length + old.json.length;
+    }
   }
 }
 
