@@ -5,7 +5,8 @@
  * realistic flags (60 through the admin API, the rest copies written straight to DynamoDB Local
  * 25 items at a time; 10,000 flags a project), measures what one change costs (CPU and read
  * units of the payload rebuild), what a minute of SDK metrics writes and what the admin lists
- * answer through the local server (status, bytes, time, read units), then loads four SDK
+ * answer through the local server (status, bytes, time, read units), and what a warm function
+ * spends on the Frontend API per page view (scripts/bench/frontend.ts), then loads four SDK
  * scenarios with autocannon (from a child process) and, in the same run, a bare `node:http`
  * server replaying the identical bytes.
  * Each run reports the server's own CPU time per request (which does not depend on the load
@@ -35,10 +36,11 @@ import { changeCost, coldPolls, metricsMinute, type MetricsMinute } from './cost
 import { busyShare, machineTicks, type RunCpu } from './cpu.js';
 import { startBenchDynamo } from './dynamo.js';
 import { PROJECT_FLAGS, seedFlagsFast } from './fast-seed.js';
+import { frontendCost, usersFor, type FrontendCost } from './frontend.js';
 import { handlerCalls, handlerMicros } from './handler-cost.js';
 import type { LoadJob, LoadResult } from './load.js';
 import { capture, startBareServer } from './reference.js';
-import { adminListTable, bundleTable, costLines, limitTable, machine, metricsTable, scenarioTable, type ScenarioResult } from './report.js';
+import { adminListTable, bundleTable, costLines, frontendLines, limitTable, machine, metricsTable, scenarioTable, type ScenarioResult } from './report.js';
 import { adminClient } from './seed.js';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -66,13 +68,14 @@ const SCENARIOS: Scenario[] = [
 ];
 
 const clientToken = `*:development.${randomBytes(28).toString('hex')}`;
+const frontendToken = `*:development.${randomBytes(28).toString('hex')}`;
 const dataDir = mkdtempSync(join(tmpdir(), 'toggles-bench-'));
 const { DYNAMODB_ENDPOINT: _external, ...env } = process.env;
 const dynamo = await startBenchDynamo(env, AWS_LIKE_BY_DEFAULT.bench);
 const runtime = await startLocalRuntime({
   inMemory: true, dataDir,
   env: {
-    ...env, INIT_CLIENT_API_TOKENS: clientToken, DYNAMODB_ENDPOINT: dynamo.service.endpoint, AWS_REGION: dynamo.service.region,
+    ...env, INIT_CLIENT_API_TOKENS: clientToken, INIT_FRONTEND_API_TOKENS: frontendToken, DYNAMODB_ENDPOINT: dynamo.service.endpoint, AWS_REGION: dynamo.service.region,
     DYNAMODB_ACCESS_KEY_ID: dynamo.service.accessKeyId, LOCAL_METRICS_WINDOW_MS: '0',
   },
 }).catch(async (error: unknown) => {
@@ -96,6 +99,13 @@ try {
   const change = warm
     ? await changeCost(runtime.handlers.client, dynamo, clientToken, admin, runtime.config.revisionCheckIntervalMs, args.flags)
     : undefined;
+  let frontend: FrontendCost | undefined;
+  if (warm) {
+    console.error(`Frontend API: ${usersFor(args.flags)} end users, each loading a page twice (the second with the ETag of the first)`);
+    frontend = await frontendCost(
+      runtime.handlers, { frontend: frontendToken, client: clientToken }, runtime.services.dynamoRequests, runtime.config.revisionCheckIntervalMs, args.flags,
+    );
+  }
   const metrics: MetricsMinute[] = [];
   const toggles = Math.min(500, args.flags);
   for (const [row, instances] of (warm ? args.metricsInstances : []).entries()) {
@@ -125,6 +135,10 @@ try {
   console.log(limitTable(results));
   console.log('\n## One change\n');
   console.log(costLines(args.flags, cold, change));
+  if (frontend) {
+    console.log(`\n## Frontend API, ${args.flags.toLocaleString('en')} flags, in-process (API Gateway event to Lambda answer)\n`);
+    console.log(frontendLines(frontend));
+  }
   if (metrics.length > 0) {
     console.log('\n## SDK metrics, one minute of reports (ADR 15)\n');
     console.log(metricsTable(metrics));

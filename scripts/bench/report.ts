@@ -3,6 +3,7 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import type { AdminListCost } from './admin-lists.js';
 import type { BundleReport } from './bundles.js';
 import type { MetricsMinute, PollCost } from './cost.js';
+import type { FrontendCost } from './frontend.js';
 import { coreShare, limitOf, serverMicrosPerRequest, type RunCpu } from './cpu.js';
 import type { LoadResult } from './load.js';
 
@@ -61,6 +62,21 @@ export function costLines(flags: number, colds: PollCost[], change: PollCost | u
       ? '- one change: not measured, no cold poll was answered 200'
       : `- first poll of a warm container after one flag changed (follows the change log, rebuilds the touched chunks): ${change.cpuMs.toFixed(1)} ms CPU, ${change.wallMs.toFixed(1)} ms wall, ${units(change.readUnits)}, ${change.bytes.toLocaleString('en')} bytes gzip (status ${change.status}); target ≤ 10 read units ${change.readUnits !== undefined && change.readUnits <= 10 ? 'met' : 'MISSED'}, ≤ 100 ms CPU ${change.cpuMs <= 100 ? 'met' : 'MISSED'}`,
     '- CPU is this process\'s over the poll, called in-process: the client handler, its DynamoDB client, and the AWS-like engine relaying the reads.',
+  ].join('\n');
+}
+
+/** The Frontend API's warm path: time per answer and per 304, where it goes, the 304 share, DynamoDB. */
+export function frontendLines(f: FrontendCost): string {
+  const { steps, dynamo } = f;
+  // The SDK poll's own: the revision at most once per interval, a token at most once a minute (TOKEN_CACHE_TTL_MS).
+  const checks = Math.ceil(dynamo.wallMs / Math.max(1, dynamo.intervalMs)) + 1 + Math.ceil(dynamo.wallMs / 60_000);
+  const operations = Object.entries(dynamo.byOperation).map(([operation, n]) => `${n} ${operation}`).join(', ') || 'none';
+  return [
+    `- context: ${f.users.toLocaleString('en')} end users (userId, sessionId, appName, properties[country]; GET with a frontend token, Origin allowed, gzip accepted), ${f.toggles.toFixed(0)} enabled toggles an answer on average, ${whole(f.bytes)} bytes of JSON, ${whole(f.sentBytes)} as sent`,
+    `- warm 200 for a context not seen before: ${micros(f.answerMicros)} µs a request (target ≤ 1,000 µs ${f.answerMicros <= 1_000 ? 'met' : 'MISSED'}); its steps: context ${steps.context.toFixed(1)} µs, evaluation of every flag with unleash-client's engine ${micros(steps.evaluation)} µs, JSON.stringify ${micros(steps.json)} µs, ETag (sha1) ${micros(steps.etag)} µs; the rest is the router, token check, gzip, CORS and garbage collection`,
+    `- warm 200 for a context answered before (same payload revision): ${micros(f.repeatedMicros)} µs (target ≤ 1,000 µs ${f.repeatedMicros <= 1_000 ? 'met' : 'MISSED'})`,
+    `- the same users again with If-None-Match: ${percent(f.notModifiedShare)} answered 304, ${micros(f.notModifiedMicros)} µs a 304 (target ≤ 1,000 µs ${f.notModifiedMicros <= 1_000 ? 'met' : 'MISSED'})`,
+    `- DynamoDB: ${dynamo.requests} requests (${operations}) over ${dynamo.calls.toLocaleString('en')} requests in ${(dynamo.wallMs / 1000).toFixed(1)} s, ${(dynamo.requests / Math.max(1, dynamo.calls)).toFixed(4)} a request: the SDK poll's, a revision check at most once per ${(dynamo.intervalMs / 1000).toFixed(0)} s interval and a token at most once a minute, whatever the flag count (≤ ${checks} here ${dynamo.requests <= checks ? 'met' : 'MISSED'})`,
   ].join('\n');
 }
 
