@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { FlagEvaluator, type EvaluatedPayload } from '../../lib/frontend/evaluator.js';
+
+// The Frontend API answers a context it answered before from memory only when the payload's
+// answers depend on the context alone (lib/frontend/service.ts): these decide that.
+const payloadWith = (strategy: Record<string, unknown>, segments: EvaluatedPayload['segments'] = []): EvaluatedPayload => ({
+  features: [{ name: 'flag', enabled: true, strategies: [strategy], variants: [] } as never],
+  segments,
+});
+
+describe('FlagEvaluator.deterministic', () => {
+  it('is true for strategies that read only the context', () => {
+    expect(new FlagEvaluator(payloadWith({ name: 'default', parameters: {}, constraints: [] })).deterministic).toBe(true);
+    expect(new FlagEvaluator(payloadWith({
+      name: 'flexibleRollout', parameters: { rollout: '50', stickiness: 'default', groupId: 'flag' },
+      constraints: [{ contextName: 'userId', operator: 'IN', values: ['a'] }],
+    })).deterministic).toBe(true);
+  });
+
+  it.each([
+    ['random stickiness', { name: 'flexibleRollout', parameters: { rollout: '50', stickiness: 'random', groupId: 'flag' }, constraints: [] }],
+    ['gradualRolloutRandom', { name: 'gradualRolloutRandom', parameters: { percentage: '50' }, constraints: [] }],
+    ['a date constraint', { name: 'default', parameters: {}, constraints: [{ contextName: 'currentTime', operator: 'DATE_AFTER', value: '2026-01-01T00:00:00Z' }] }],
+  ])('is false with %s', (_, strategy) => {
+    expect(new FlagEvaluator(payloadWith(strategy)).deterministic).toBe(false);
+  });
+
+  it('is false when a segment holds a date constraint', () => {
+    const segment = { id: 1, constraints: [{ contextName: 'currentTime', operator: 'DATE_BEFORE', value: '2030-01-01T00:00:00Z' }] };
+    expect(new FlagEvaluator(payloadWith({ name: 'default', parameters: {}, constraints: [], segments: [1] }, [segment as never])).deterministic).toBe(false);
+  });
+});
