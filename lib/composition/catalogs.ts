@@ -77,7 +77,7 @@ export function stateCatalog(from: {
     allFeatures: () => featureStore.listAll(),
     activeFeatureCount: () => projects.activeFeatureCount(),
     strategyTypes: () => strategyTypes.list(),
-    projects: () => projects.list(),
+    projects: (features) => projects.list(features),
     tagTypes: () => tagTypes.list(),
     environments: () => environments.list(),
     apiTokens: () => apiTokens.list(),

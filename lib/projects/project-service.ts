@@ -45,14 +45,15 @@ export class ProjectService {
     private readonly now: () => Date = () => new Date(),
   ) {}
 
-  async list(): Promise<ProjectSummary[]> {
-    const [stored, features] = await Promise.all([this.store.list(), this.features.listAll()]);
+  /** Every project with its health; `features`, when the caller already read every feature, spares a second read. */
+  async list(features?: readonly Feature[]): Promise<ProjectSummary[]> {
+    const [stored, all] = await Promise.all([this.store.list(), features ?? this.features.listAll()]);
     const now = this.now();
     return stored
       .map(({ project, featureCount }) => ({
         ...project,
         featureCount,
-        health: projectHealth(features.filter((feature) => feature.project === project.id), now),
+        health: projectHealth(all.filter((feature) => feature.project === project.id), now),
       }))
       .sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
   }

@@ -17,7 +17,8 @@ export interface StateCatalog {
   /** Active features of every project, counted without reading them. */
   activeFeatureCount(): Promise<number>;
   strategyTypes(): Promise<StrategyType[]>;
-  projects(): Promise<ProjectSummary[]>;
+  /** Every project with its health, from the features already read. */
+  projects(features: readonly Feature[]): Promise<ProjectSummary[]>;
   tagTypes(): Promise<TagType[]>;
   environments(): Promise<Environment[]>;
   apiTokens(): Promise<ApiToken[]>;

@@ -12,11 +12,12 @@ export class StateExportService {
   async export(parts: StateParts, format: 'json' | 'yaml') {
     const now = this.now();
     refuseFullListPast(await this.catalog.activeFeatureCount(), 'GET /api/admin/state/export');
-    const [features, strategyTypes, projects, tagTypes, environments, tokens, segments] = await Promise.all([
-      this.catalog.allFeatures(), this.catalog.strategyTypes(), this.catalog.projects(),
-      this.catalog.tagTypes(), this.catalog.environments(), this.catalog.apiTokens(),
-      this.catalog.segments(),
+    const [features, strategyTypes, tagTypes, environments, tokens, segments] = await Promise.all([
+      this.catalog.allFeatures(), this.catalog.strategyTypes(), this.catalog.tagTypes(),
+      this.catalog.environments(), this.catalog.apiTokens(), this.catalog.segments(),
     ]);
+    // Project health from the features just read: every feature is read once, not twice.
+    const projects = await this.catalog.projects(features);
     // Time to production needs each feature's history since it was created.
     const since = features.reduce((earliest, f) => Math.min(earliest, Date.parse(f.createdAt)), now.getTime());
     const events = parts.projects ? await this.catalog.eventsBetween(new Date(since), now) : [];
