@@ -53,7 +53,11 @@ export class TogglesStack extends Stack {
     // SDK metrics go through two queued stages before the table (ADR 15).
     const metrics = new MetricsPipeline(this, 'Metrics', { table, reporters: [functions.byGroup.client, functions.byGroup.frontend] });
 
-    const bootstrap = new BootstrapAdminToken(this, 'BootstrapAdminToken', { table });
+    const bootstrap = new BootstrapAdminToken(this, 'BootstrapAdminToken', {
+      table,
+      after: Object.values(functions.byGroup),
+      migrationRun: this.node.tryGetContext('dataMigrationRun') as string | undefined,
+    });
     const insights = new InsightsSnapshot(this, 'Insights', { table, tableHasIndexes: definition.indexes.length > 0 });
     const secretArn = bootstrap.secret.secretArn;
     const alarms = new ServiceAlarms(this, 'Alarms', {

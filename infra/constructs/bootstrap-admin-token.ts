@@ -6,9 +6,17 @@ import { Construct } from 'constructs';
 import { BOOTSTRAP_TABLE_ACCESS } from '../table-access.js';
 import { ServiceFunction } from './service-function.js';
 import { grantTableAccess } from './table-grants.js';
+import { DATA_MIGRATIONS } from '../../lib/store/table-design.js';
 
 export interface BootstrapAdminTokenProps {
   table: ITable;
+  /**
+   * The functions whose code the data migrations follow: the resource runs after they are updated,
+   * so the migrations' settling time counts from when the previous code stops taking requests.
+   */
+  after?: Construct[];
+  /** `-c dataMigrationRun`: a new value runs the data migrations again. */
+  migrationRun?: string;
 }
 
 /**
@@ -45,7 +53,8 @@ export class BootstrapAdminToken extends Construct {
     this.function = new ServiceFunction(this, 'Apply', {
       entry: 'functions/bootstrap/handler.ts',
       description: 'Stores the bootstrap admin API token (CloudFormation custom resource)',
-      memorySize: 256,
+      // A data migration holds every feature and every copy at once (ADR 17): ~250 MB at 50,000 flags.
+      memorySize: 1024,
       timeout: Duration.seconds(60),
       // The ARN only: the value is read at run time with the SDK (lib/secrets/secret-source.ts).
       environment: { TABLE_NAME: props.table.tableName, ADMIN_TOKEN_SECRET_ARN: this.secret.secretArn },
@@ -53,7 +62,7 @@ export class BootstrapAdminToken extends Construct {
     this.secret.grantRead(this.function.function);
     grantTableAccess(this.function.function, props.table, BOOTSTRAP_TABLE_ACCESS, { indexes: false });
 
-    new CustomResource(this, 'Resource', {
+    const resource = new CustomResource(this, 'Resource', {
       // A direct Lambda-backed resource: no Provider framework, so no extra functions or state machine.
       serviceToken: this.function.function.functionArn,
       resourceType: 'Custom::BootstrapAdminToken',
@@ -70,8 +79,13 @@ export class BootstrapAdminToken extends Construct {
         // Changed when the resource's protocol changes, so existing stacks get an Update. 2: the
         // physical id names the stored token, which lets a rotation remove the previous one.
         Protocol: '2',
+        // The data migrations this version brings (lib/store/table-design.ts): a new one changes
+        // the property, so the first deployment of that version sends an Update and runs it.
+        // `-c dataMigrationRun=<anything new>` sends one more, to finish a migration a deployment cut short.
+        DataMigrations: [...Object.values(DATA_MIGRATIONS), props.migrationRun ?? ''].join(':'),
       },
     });
+    for (const dependency of props.after ?? []) resource.node.addDependency(dependency);
   }
 }
 

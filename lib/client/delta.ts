@@ -80,6 +80,9 @@ function removalOf(name: string, feature: Feature | undefined, changes: ChangesS
   const projects = [...(changes.before.get(name) ?? []).map((facts) => facts.project), ...(feature ? [feature.project] : [])];
   const inScope = projects.filter((project) => !query.projects || query.projects.includes(project));
   if (inScope.length > 0) return inScope[inScope.length - 1];
+  // Gone, and never seen here: another container's snapshot may have held it and handed it to the
+  // SDK under the same revision (a snapshot may hold data newer than its revision, ADR 16).
+  if (projects.length === 0) return UNKNOWN;
   // Exact: the SDK holds what a snapshot here held, and none held it in the scope. Otherwise the
   // feature may have been in the scope between two snapshots here (created, or deleted and made
   // again in another project), unseen: everything is sent rather than guess.

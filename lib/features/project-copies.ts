@@ -1,11 +1,11 @@
 import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ServiceUnavailable } from '../errors.js';
 import { queryCollection } from '../store/query.js';
-import { keys, type ItemKey } from '../store/table-design.js';
+import { DATA_MIGRATIONS, keys, type ItemKey } from '../store/table-design.js';
 import { transactWriteDetailed, MAX_TRANSACTION_ITEMS, type TransactWriteItem } from '../store/transact.js';
 
 /** The migration's name in the table's record of finished migrations. */
-export const PROJECT_COPIES_MIGRATION = 'project-copies';
+export const PROJECT_COPIES_MIGRATION = DATA_MIGRATIONS.projectCopies;
 
 /** Passes one run makes at most; features changed between passes are what the next pass repairs. */
 const MAX_PASSES = 10;
@@ -71,7 +71,7 @@ export class ProjectCopies {
       for (let pass = 1; ; pass += 1) {
         if (pass > MAX_PASSES) return { state: 'unfinished', fixed, why: `copies still differ after ${MAX_PASSES} passes` };
         const settled = this.now() - started >= settleMs;
-        const repairs = await this.repairs();
+        const repairs = onePerFeature(await this.repairs());
         if (repairs.length === 0 && settled) break;
         for (const batch of batches(repairs)) {
           if (this.now() >= deadline) return { state: 'unfinished', fixed, why: 'out of time' };
@@ -109,6 +109,7 @@ export class ProjectCopies {
       if (copy && copy.version === feature.version) continue;
       const bytes = Buffer.byteLength(JSON.stringify(feature));
       repairs.push({
+        name,
         bytes,
         items: [
           this.featureIs(name, 'version = :version', { ':version': feature.version }),
@@ -120,6 +121,7 @@ export class ProjectCopies {
     for (const copy of copies.values()) {
       const project = (copy.pk as string).slice('PROJECT_FEATURES#'.length);
       repairs.push({
+        name: copy.name as string,
         bytes: 0,
         items: [
           this.featureIs(copy.name as string, 'attribute_not_exists(pk) OR #project <> :project', { ':project': project }, { '#project': 'project' }),
@@ -144,8 +146,20 @@ export class ProjectCopies {
 }
 
 interface Repair {
+  /** The feature whose item the repair's condition checks. */
+  name: string;
   bytes: number;
   items: TransactWriteItem[];
+}
+
+/**
+ * At most one repair per feature in a pass: each checks the feature's item, and DynamoDB refuses a
+ * transaction that names one item twice (a feature whose copy is stale and which also left a stray
+ * copy elsewhere). The rest wait for the next pass, which finds them again.
+ */
+function onePerFeature(repairs: Repair[]): Repair[] {
+  const seen = new Set<string>();
+  return repairs.filter(({ name }) => !seen.has(name) && Boolean(seen.add(name)));
 }
 
 /** Repairs grouped under DynamoDB's 100 items and 4 MB a transaction. */

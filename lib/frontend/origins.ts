@@ -12,6 +12,8 @@ import { keys } from '../store/table-design.js';
  */
 export class FrontendOrigins {
   private known: { tokenChanges: number; origins: Promise<string[]> } | undefined;
+  /** The list as last read successfully: what a request is answered with while DynamoDB fails. */
+  private lastRead: string[] | undefined;
 
   constructor(
     private readonly db: DynamoDBDocumentClient,
@@ -22,15 +24,25 @@ export class FrontendOrigins {
     private readonly configured: readonly string[],
   ) {}
 
-  async allowed(): Promise<string[]> {
-    const { tokenChanges } = await this.clock.state();
-    if (this.known?.tokenChanges !== tokenChanges) {
-      const origins = this.read();
-      // A failed read is not kept: the next request reads again.
-      origins.catch(() => (this.known = undefined));
-      this.known = { tokenChanges, origins };
+  /**
+   * The allowed origins; while the revision or the list cannot be read (an outage, a throttle),
+   * the list last read, or undefined when this instance has never read one: then no CORS header
+   * is sent, as for an origin not allowed, rather than guess a list more open than the stored one.
+   */
+  async allowed(): Promise<string[] | undefined> {
+    try {
+      const { tokenChanges } = await this.clock.state();
+      if (this.known?.tokenChanges !== tokenChanges) {
+        const origins = this.read();
+        // A failed read is not kept: the next request reads again.
+        origins.catch(() => (this.known = undefined));
+        this.known = { tokenChanges, origins };
+      }
+      this.lastRead = await this.known.origins;
+      return this.lastRead;
+    } catch {
+      return this.lastRead;
     }
-    return this.known.origins;
   }
 
   /** The list itself, as `/api/admin/ui-config` shows it. */
@@ -48,7 +60,8 @@ export class FrontendOrigins {
 }
 
 /** What `Access-Control-Allow-Origin` says to a request from `origin`; undefined: no CORS headers at all. */
-export function allowedOrigin(origin: string | undefined, allowed: readonly string[]): string | undefined {
+export function allowedOrigin(origin: string | undefined, allowed: readonly string[] | undefined): string | undefined {
+  if (allowed === undefined) return undefined;
   if (allowed.length === 0 || allowed.includes('*')) return '*';
   return origin !== undefined && allowed.includes(origin) ? origin : undefined;
 }

@@ -61,8 +61,12 @@ function contextKey(context: Context): string {
   return JSON.stringify([context.environment, context.appName, context.userId, context.sessionId, context.remoteAddress, properties]);
 }
 
-/** What one payload's answers may hold in memory: the browser SDK asks again with the same context every 30 s. */
-const ANSWER_CACHE = { maxEntries: 10_000, maxCharacters: 16 * 1024 * 1024 } as const;
+/**
+ * What one payload's answers may hold in memory: the browser SDK asks again with the same context
+ * every 30 s. 4 MB: up to 50 scopes' payloads live in a function at once (the SDK path's payload
+ * cache), each with its evaluator, so the answers of all of them stay well inside 512 MB.
+ */
+const ANSWER_CACHE = { maxEntries: 10_000, maxCharacters: 4 * 1024 * 1024 } as const;
 
 /**
  * The answers of one payload (one revision and scope) by context, for payloads whose evaluation

@@ -56,6 +56,9 @@
 
 export const KEY = { partition: 'pk', sort: 'sk' } as const;
 
+/** The data migrations a table records when they finish (`keys.migration`), by name. */
+export const DATA_MIGRATIONS = { projectCopies: 'project-copies' } as const;
+
 /**
  * The attribute DynamoDB's time to live reads (epoch seconds): items that carry it are deleted
  * some time after it passes. Items that must stay never carry it.

@@ -85,6 +85,21 @@ describe('bootstrap admin token', () => {
     expect(resourcesOf(template, 'AWS::StepFunctions::StateMachine')).toHaveLength(0);
   });
 
+  it('runs after every group function is updated, and again when a version brings a data migration', () => {
+    const [id] = resourcesOf(template, 'Custom::BootstrapAdminToken')[0]!;
+    const groupFunctions = resourcesOf(template, 'AWS::Lambda::Function')
+      .filter(([, fn]) => (fn.Properties.Tags as Array<{ Key: string }> | undefined)?.some((tag) => tag.Key === 'toggles:endpoint-group'))
+      .map(([functionId]) => functionId);
+    const dependsOn = (template.toJSON().Resources[id].DependsOn ?? []) as string[];
+
+    // The migration's 30 s settling time then counts from when the previous code stops (ADR 17).
+    expect(groupFunctions.length).toBeGreaterThan(5);
+    expect(groupFunctions.filter((functionId) => !dependsOn.includes(functionId))).toEqual([]);
+    expect(bootstrapResource().Properties.DataMigrations).toBe('project-copies:');
+    expect(resourcesOf(synthesizeStack({ dataMigrationRun: 'again' }), 'Custom::BootstrapAdminToken')[0]![1].Properties.DataMigrations)
+      .toBe('project-copies:again');
+  });
+
   it('makes CloudFormation give up on an unanswered bootstrap within minutes, not the default hour', () => {
     const resource = bootstrapResource();
 

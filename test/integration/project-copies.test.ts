@@ -72,6 +72,19 @@ describe('the migration of a table from before the copies', () => {
     db.destroy();
   });
 
+  it('repairs a feature that needs two repairs (its copy, and a stray copy in its old project) over two passes', async () => {
+    const { tableName, config, db, copiesOf } = await freshTable();
+    await db.send(new DeleteCommand({ TableName: tableName, Key: keys.migration(PROJECT_COPIES_MIGRATION) }));
+    await db.send(new PutCommand({ TableName: tableName, Item: { ...storedFeature('moved', 'second'), ...keys.feature('moved') } }));
+    await db.send(new PutCommand({ TableName: tableName, Item: { ...storedFeature('moved', 'default'), ...keys.projectFeature('default', 'moved') } }));
+
+    // One transaction checking the feature's item twice would be refused by DynamoDB.
+    expect(await createServices(config).projectCopies.make({ settleMs: 0 })).toEqual({ state: 'done', fixed: 2 });
+    expect(await copiesOf('second')).toEqual(['moved@1']);
+    expect(await copiesOf('default')).toEqual([]);
+    db.destroy();
+  });
+
   it('stops at its deadline without recording itself, and the next run finishes', async () => {
     const { tableName, config, db, copiesOf } = await freshTable();
     await db.send(new DeleteCommand({ TableName: tableName, Key: keys.migration(PROJECT_COPIES_MIGRATION) }));
