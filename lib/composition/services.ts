@@ -48,7 +48,7 @@ import { DynamoUserStore } from '../users/dynamo-store.js';
 import { UserService } from '../users/service.js';
 import { featureCatalog, insightCatalog, stateCatalog, transferCatalog } from './catalogs.js';
 import { connectStore, createClientServices, type ClientServicesOptions, type StoreContext } from './client-services.js';
-import { frontendParts } from './frontend-services.js';
+import { frontendOriginsOf } from './frontend-services.js';
 
 /**
  * The composition root: builds every service from one parsed configuration, on top of the SDK
@@ -69,7 +69,7 @@ export function createServices(config: AppConfig, options: ClientServicesOptions
   const clientApplications: ClientApplicationStore = sdk.clientApplications;
   const segmentStore: SegmentStore = sdk.segmentStore;
   const events = stores.eventStore;
-  const frontendApi = frontendParts(config, sdk);
+  const frontendOrigins = frontendOriginsOf(config, sdk);
   const scopeCatalog = storedScopeCatalog(stores.projectStore, stores.environmentStore);
   const projects = new ProjectService(stores.projectStore, stores.environmentStore, featureStore);
   const environments = new EnvironmentService(stores.environmentStore);
@@ -89,8 +89,8 @@ export function createServices(config: AppConfig, options: ClientServicesOptions
     /** Change events, written by the stores inside each change's transaction. */
     events,
     clientFeatures: sdk.clientFeatures, clientMetrics: sdk.clientMetrics, clientApplications,
-    /** The Frontend API (its own function in the cloud, functions/frontend/handler.ts). */
-    ...frontendApi,
+    /** Where browsers may call the Frontend API from (its own function in the cloud, functions/frontend/handler.ts). */
+    frontendOrigins,
     /** When SDKs last reported each feature, for the admin feature views. */
     lastSeen, metrics,
     apiTokens, strategyTypes, users, groups, oidcSettings,
@@ -110,7 +110,7 @@ export function createServices(config: AppConfig, options: ClientServicesOptions
       { version: packageJson.version, unleashUrl: config.unleashUrl, baseUriPath: config.baseUriPath },
       stores.instanceStore,
       oidcSettings,
-      frontendApi.frontendOrigins,
+      frontendOrigins,
     ),
     features,
     state: new StateExportService(stateCatalog({ featureStore, strategyTypes, projects, tagTypes, environments, apiTokens, segmentStore, events })),

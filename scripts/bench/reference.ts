@@ -3,7 +3,7 @@
  * status, headers and body bytes our server sent for the scenario, and does nothing else.
  */
 import { createServer, get, type IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listening } from '../local/http-server.js';
 
 export interface CapturedResponse {
   status: number;
@@ -31,17 +31,7 @@ export async function startBareServer(answer: CapturedResponse): Promise<{ url: 
     res.writeHead(answer.status, answer.headers);
     res.end(answer.body);
   });
-  server.keepAliveTimeout = 65_000;
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise((resolve, reject) => {
-        server.close((error) => (error ? reject(error) : resolve()));
-        server.closeAllConnections();
-      }),
-  };
+  return listening(server);
 }
 
 function answerHeaders(headers: IncomingHttpHeaders): Record<string, string> {

@@ -1,5 +1,4 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import type { LambdaHandler } from '../../lib/composition/group-handler.js';
 import { FUNCTION_URL_ROUTE_KEY } from '../../lib/http/router.js';
@@ -7,7 +6,7 @@ import { log } from '../../lib/log.js';
 import { FUNCTION_TIMEOUT_MS } from '../../lib/time-budget.js';
 import { localContext, toApiGatewayEvent, type IncomingRequest } from './api-gateway-event.js';
 import { ConcurrencySlots, eventPayloadBytes, LAMBDA_MAX_PAYLOAD_BYTES, responsePayloadBytes } from './aws-limits.js';
-import { readBody, send, type LocalServer } from './http-server.js';
+import { listening, readBody, send, type LocalServer } from './http-server.js';
 
 /**
  * The SDK front door as `-c sdkFrontDoor=functionUrl` deploys it (infra/constructs/
@@ -93,23 +92,7 @@ export async function startFunctionUrlServer(handler: LambdaHandler, options: Fu
       else res.end();
     });
   });
-  server.keepAliveTimeout = 65_000;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.host ?? '127.0.0.1', () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise((resolve, reject) => {
-        server.close((error) => (error ? reject(error) : resolve()));
-        server.closeAllConnections();
-      }),
-  };
+  return listening(server, options.port, options.host);
 }
 
 async function serve(

@@ -88,17 +88,7 @@ export async function startHttpServer(handlers: Record<Group, LambdaHandler>, op
       res.end(JSON.stringify({ message: 'Internal Server Error' }));
     });
   });
-  server.keepAliveTimeout = 65_000;
-  await listen(server, options.port, options.host ?? '127.0.0.1');
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise((resolve, reject) => {
-        server.close((error) => (error ? reject(error) : resolve()));
-        server.closeAllConnections();
-      }),
-  };
+  return listening(server, options.port, options.host);
 }
 
 async function serve(handlers: Record<Group, LambdaHandler>, mappingKey: string | undefined, limits: Limits, req: IncomingMessage, res: ServerResponse) {
@@ -261,12 +251,26 @@ export async function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Pr
   return size > limit ? undefined : Buffer.concat(chunks);
 }
 
-function listen(server: Server, port: number, host: string): Promise<void> {
-  return new Promise((resolve, reject) => {
+/**
+ * Starts `server` on `port` (0: any free one) of `host` (loopback unless told), with API Gateway's
+ * 65 s keep-alive, and answers how to reach and stop it; closing ends open keep-alive connections.
+ */
+export async function listening(server: Server, port = 0, host = '127.0.0.1'): Promise<LocalServer> {
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {
       server.off('error', reject);
       resolve();
     });
   });
+  const { port: bound } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${bound}`,
+    close: () =>
+      new Promise((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeAllConnections();
+      }),
+  };
 }
