@@ -12,6 +12,9 @@ import type { ChangeLogEntry, RevisionState } from '../revision.js';
 import type { RevisionClock } from './revision-clock.js';
 import type { ClientFeature } from './schemas.js';
 import { changesSince, factsOf, stepsSince, type FeatureFacts, type VersionedSnapshot } from './snapshot.js';
+import { decodeSnapshot, encodeSnapshot, needsRewrite, STORED_SNAPSHOT_FORMAT, type StoredSnapshotStore } from './stored-snapshot.js';
+import { log } from '../log.js';
+import { randomUUID } from 'node:crypto';
 
 /** What changed between two readings of the revision (lib/store/revision-store.ts). */
 export interface ChangeLog {
@@ -63,6 +66,17 @@ export interface PayloadCacheLimits {
 /** 50 scopes, and 64 MiB: about 60 scopes of 1,000 flags, an eighth of a 512 MB function. */
 export const DEFAULT_PAYLOAD_CACHE: PayloadCacheLimits = { maxEntries: 50, maxBytes: 64 * 1024 * 1024 };
 
+export interface ClientFeatureServiceOptions {
+  limits?: PayloadCacheLimits;
+  /** The ETag's short hash of a scope key; a test forces collisions with it. */
+  shortHash?: (scopeKey: string) => string;
+  /** The stored snapshot a cold container starts from (ADR 20); without it, a cold container reads every feature. */
+  stored?: StoredSnapshotStore;
+}
+
+/** What the scheduled writer did: wrote a new stored snapshot, found one recent enough, or lost to a newer one. */
+export type StoreOutcome = 'written' | 'recent' | 'superseded';
+
 /** A resolved query with the names it goes by: the whole canonical key, and the ETag's short hash. */
 interface Scope {
   query: ClientQuery;
@@ -86,15 +100,18 @@ export class ClientFeatureService {
   private snapshot: { state: RevisionState; data: Promise<VersionedSnapshot> } | undefined;
   private snapshotVersions = 0;
 
+  private readonly shortHash: (scopeKey: string) => string;
+  private readonly stored: StoredSnapshotStore | undefined;
+
   constructor(
     private readonly featureStore: Pick<FeatureStore, 'listAll' | 'getMany'>,
     private readonly segmentStore: Pick<SegmentStore, 'list'>,
     private readonly clock: Pick<RevisionClock, 'current' | 'state'>,
     private readonly changeLog: ChangeLog,
-    limits: PayloadCacheLimits = DEFAULT_PAYLOAD_CACHE,
-    /** The ETag's short hash of a scope key; a test forces collisions with it. */
-    private readonly shortHash: (scopeKey: string) => string = shortHashOf,
+    { limits = DEFAULT_PAYLOAD_CACHE, shortHash = shortHashOf, stored }: ClientFeatureServiceOptions = {},
   ) {
+    this.shortHash = shortHash;
+    this.stored = stored;
     this.payloads = new BoundedCache({
       maxEntries: limits.maxEntries,
       maxWeight: limits.maxBytes,
@@ -220,16 +237,19 @@ export class ClientFeatureService {
 
   /**
    * Every feature and segment at `revision` or later, shared by all queries and concurrent
-   * requests. The first is read whole; after that only what the change log names (ADR 16): the
-   * features changed since, the segments if they changed, or everything when the log cannot
-   * tell. Reads follow the revision read, so they hold at least every write up to it.
+   * requests. The first comes from the stored snapshot and the changes since (ADR 20), or is read
+   * whole; after that only what the change log names (ADR 16): the features changed since, the
+   * segments if they changed, or everything when the log cannot tell. Reads follow the revision
+   * read, so they hold at least every write up to it.
    */
   private snapshotAt(revision: number): Promise<VersionedSnapshot> {
     if (this.snapshot && this.snapshot.state.revision >= revision) return this.snapshot.data;
     const previous = this.snapshot;
     const statePromise = this.clock.state(revision);
     const data = statePromise.then(
-      async (state): Promise<VersionedSnapshot> => (previous ? await this.updated(previous, state) : undefined) ?? (await this.readWhole(state)),
+      async (state): Promise<VersionedSnapshot> =>
+        (previous ? await this.updated(await previous.data.catch(() => undefined), state) : await this.fromStored(state)) ??
+        (await this.readWhole(state)),
     );
     const entry = {
       // Until the revision read answers, the entry stands for `revision` itself.
@@ -251,18 +271,69 @@ export class ClientFeatureService {
       segmentsById: new Map(segments.map((segment) => [segment.id, segment])),
       version: (this.snapshotVersions += 1),
       revision: state.revision,
+      shards: state.shards,
       steps: [],
     };
   }
 
-  /** `previous` moved on to `state` by the changes in between, or undefined when only a whole read will do. */
-  private async updated(
-    previous: { state: RevisionState; data: Promise<VersionedSnapshot> },
-    state: RevisionState,
-  ): Promise<VersionedSnapshot | undefined> {
-    const base = await previous.data.catch(() => undefined);
-    if (!base || previous.state.shards.size === 0) return undefined;
-    const entries = await this.changeLog.changesSince(previous.state.shards, state.shards);
+  /**
+   * A cold container's start: the stored snapshot moved on to `state` by the change log, or
+   * undefined (read everything) when there is none, it cannot be read, or the log cannot tell.
+   * A stored snapshot newer than `state` serves under `state`'s label: its features may be newer
+   * than the label, never older, as ADR 16 allows.
+   */
+  private async fromStored(state: RevisionState): Promise<VersionedSnapshot | undefined> {
+    if (!this.stored) return undefined;
+    try {
+      const head = await this.stored.head();
+      if (!head || head.format !== STORED_SNAPSHOT_FORMAT) return undefined;
+      const pages = await this.stored.pages(head);
+      if (!pages) return undefined;
+      const { features, segments } = decodeSnapshot(pages);
+      const base: VersionedSnapshot = {
+        features,
+        segmentsById: new Map(segments.map((segment) => [segment.id, segment])),
+        version: (this.snapshotVersions += 1),
+        revision: head.revision,
+        shards: head.shards,
+        steps: [],
+      };
+      if (head.revision >= state.revision) return { ...base, revision: state.revision, shards: state.shards };
+      return await this.updated(base, state);
+    } catch (error) {
+      // The stored snapshot only saves work: whatever is wrong with it, the whole read answers.
+      log.warn('stored SDK snapshot not usable; reading every feature', { error: String(error) });
+      return undefined;
+    }
+  }
+
+  /**
+   * The scheduled writer (functions/sdk-snapshot): stores this container's snapshot at the current
+   * revision when the stored one needs replacing (REWRITE_POLICY). A warm writer follows the
+   * change log like any SDK container, so a rewrite reads only what changed since its last one.
+   */
+  async storeSnapshot(now: Date = new Date()): Promise<StoreOutcome> {
+    const stored = this.stored;
+    if (!stored) throw new Error('no store for the SDK snapshot');
+    const [state, head] = await Promise.all([this.clock.state(), stored.head()]);
+    const entries = head && head.revision < state.revision ? await this.changeLog.changesSince(head.shards, state.shards) : [];
+    const changed = entries && !entries.some(({ change }) => 'everything' in change)
+      ? new Set(entries.flatMap(({ change }) => ('features' in change ? change.features : []))).size
+      : undefined;
+    if (!needsRewrite(head, state.revision, changed, now.getTime())) return 'recent';
+    const snapshot = await this.snapshotAt(state.revision);
+    const pages = encodeSnapshot({ features: snapshot.features, segments: [...snapshot.segmentsById.values()] });
+    const written = await stored.save({
+      id: randomUUID(), format: STORED_SNAPSHOT_FORMAT, revision: snapshot.revision, shards: snapshot.shards,
+      pages: pages.length, bytes: pages.reduce((sum, page) => sum + page.length, 0), writtenAt: now.toISOString(),
+    }, pages);
+    return written ? 'written' : 'superseded';
+  }
+
+  /** `base` moved on to `state` by the changes in between, or undefined when only a whole read will do. */
+  private async updated(base: VersionedSnapshot | undefined, state: RevisionState): Promise<VersionedSnapshot | undefined> {
+    if (!base || base.shards.size === 0) return undefined;
+    const entries = await this.changeLog.changesSince(base.shards, state.shards);
     if (!entries || entries.some(({ change }) => 'everything' in change)) return undefined;
     const names = new Set(entries.flatMap(({ change }) => ('features' in change ? change.features : [])));
     const segmentsChanged = entries.some(({ change }) => 'segments' in change && change.segments === true);
@@ -289,6 +360,7 @@ export class ClientFeatureService {
       segmentsById: segments ? new Map(segments.map((segment) => [segment.id, segment])) : base.segmentsById,
       version,
       revision: state.revision,
+      shards: state.shards,
       steps: [...base.steps, step].slice(-REMEMBERED_STEPS),
     };
     // The map just built is the new snapshot's name index: the payload builds look names up in it.

@@ -11,6 +11,8 @@ export interface VersionedSnapshot extends ClientSnapshot {
   version: number;
   /** The revision read it answers (its features may be newer, never older: ADR 16). */
   revision: number;
+  /** That read's revision shards: where the change log resumes from (ADR 16), and what a stored snapshot keeps (ADR 20). */
+  shards: ReadonlyMap<string, number>;
   /** The latest steps, oldest first; a whole read starts the list again. */
   steps: readonly SnapshotStep[];
 }

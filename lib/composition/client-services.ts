@@ -12,6 +12,7 @@ import { SqsMetricsQueue } from '../client/metrics-sqs-queue.js';
 import { countRequests, type RequestCounter } from '../store/request-counter.js';
 import { DynamoRevisionStore } from '../store/revision-store.js';
 import { DynamoSegmentStore } from '../segments/dynamo-store.js';
+import { DynamoStoredSnapshotStore } from '../client/dynamo-stored-snapshot.js';
 import { TokenAuthenticator } from '../tokens/authenticator.js';
 
 /** The one DynamoDB connection of a process, its request counter and the revision item. */
@@ -44,7 +45,7 @@ export function createClientServices(config: AppConfig, store: StoreContext = co
   // Same-process read-after-write: this process's own writes end the interval at once.
   revisions.onCommittedBump(() => clock.invalidate());
   // Metrics are recorded only for the features a token is served, known from the same snapshot.
-  const clientFeatures = new ClientFeatureService(featureStore, segmentStore, clock, revisions);
+  const clientFeatures = new ClientFeatureService(featureStore, segmentStore, clock, revisions, { stored: new DynamoStoredSnapshotStore(db, table) });
   return {
     config,
     store,

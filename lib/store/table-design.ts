@@ -47,6 +47,8 @@
  * | read the Frontend API's CORS origins | pk = SETTINGS, sk = SETTING#frontend             | table |
  * | change events of a month, by time  | pk = EVENTS#<yyyy-mm>, sk between <from> and <to>  | table |
  * | daily insight snapshots, by date   | pk = SNAPSHOTS, sk = SNAPSHOT#<yyyy-mm-dd> / …     | table |
+ * | the stored SDK snapshot's head     | pk = SDK_SNAPSHOT, sk = HEAD                       | table |
+ * | one page of a stored SDK snapshot  | pk = SDK_SNAPSHOT#<id>#<page>, sk = PAGE (BatchGetItem) | table |
  *
  * Features share one partition because the SDK payload reads them all at once (only when the
  * revision moved) and a feature name is unique across projects, archived ones included. Each
@@ -204,6 +206,11 @@ export const keys = {
 
   snapshot: (date: string): ItemKey => ({ pk: 'SNAPSHOTS', sk: `SNAPSHOT#${date}` }),
   snapshots: (): CollectionPrefix => ({ pk: 'SNAPSHOTS', skPrefix: 'SNAPSHOT#' }),
+  /** The stored SDK snapshot (ADR 20): its head names the pages; each page has a partition of its own, so writing one spreads. */
+  sdkSnapshotHead: (): ItemKey => ({ pk: 'SDK_SNAPSHOT', sk: 'HEAD' }),
+  sdkSnapshotPage: (id: string, page: number): ItemKey => ({ pk: `SDK_SNAPSHOT#${id}#${page}`, sk: 'PAGE' }),
+  /** IAM `dynamodb:LeadingKeys` pattern of the head and every page. */
+  sdkSnapshotPartitions: (): string => 'SDK_SNAPSHOT*',
 
   /** `scope` is a fixed-length digest of the token scope, so the appName before it is unambiguous. */
   clientApp: (appName: string, scope: string): ItemKey => ({ pk: 'CLIENT_APPS', sk: `CLIENT_APP#${appName}#${scope}` }),

@@ -22,7 +22,7 @@ const step = (from: number, fromRevision: number, names: string[], before: Featu
 /** Snapshot 3 at revision 30, reached from snapshot 1 (revision 10) through snapshot 2 (revision 20). */
 function snapshotOf(features: Feature[], steps: SnapshotStep[]): VersionedSnapshot & DeltaSource {
   return {
-    features, segmentsById: new Map(), version: 3, revision: 30, steps,
+    features, segmentsById: new Map(), version: 3, revision: 30, shards: new Map([['SHARD#00', 30]]), steps,
     index: new Map(features.map((f) => [f.name, f])),
   };
 }

@@ -27,8 +27,7 @@ function collidingService() {
     { list: async () => [] },
     { current: async () => 7, state: async () => ({ revision: 7, tokenChanges: 0, shards: new Map() }) },
     { changesSince: async () => undefined },
-    undefined,
-    () => 'deadbeef',
+    { shortHash: () => 'deadbeef' },
   );
   return service;
 }
