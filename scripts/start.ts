@@ -7,6 +7,8 @@ import { startFunctionUrlServer, localFrontDoor } from './local/function-url.js'
 import { startHttpServer, type LocalServer } from './local/http-server.js';
 import { startLocalRuntime, type LocalRuntime } from './local/runtime.js';
 import { describeStartupFailure, ensureWritableDir } from './local/startup-problem.js';
+import { installedUi } from '../lib/ui/release.js';
+import { createUiSite, type UiSite } from '../lib/ui/site.js';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
@@ -20,7 +22,7 @@ const dataDir = resolve(process.env.DATA_DIR ?? '.data');
 // LOCAL_FRONT_DOOR=functionUrl: the client function's URL as well, on FUNCTION_URL_PORT (PORT + 1).
 const functionUrlPort = Number(process.env.FUNCTION_URL_PORT ?? (port === 0 ? 0 : port + 1));
 
-async function start(): Promise<{ runtime: LocalRuntime; server: LocalServer; functionUrl: LocalServer | undefined }> {
+async function start(): Promise<{ runtime: LocalRuntime; server: LocalServer; functionUrl: LocalServer | undefined; ui: UiSite }> {
   const frontDoor = localFrontDoor(process.env);
   // Checked first, so a data directory that takes no files is named before the engine starts.
   if (!inMemory) ensureWritableDir(dataDir);
@@ -31,13 +33,14 @@ async function start(): Promise<{ runtime: LocalRuntime; server: LocalServer; fu
   });
   let server: LocalServer | undefined;
   try {
+    const ui = createUiSite(installedUi(), { baseUriPath: runtime.config.baseUriPath });
     server = await startHttpServer(runtime.handlers, {
-      port, apiMappingKey: runtime.apiMappingKey, throttling: runtime.throttling, concurrency: runtime.concurrency,
+      port, apiMappingKey: runtime.apiMappingKey, throttling: runtime.throttling, concurrency: runtime.concurrency, ui,
     });
     const functionUrl = frontDoor === 'functionUrl'
       ? await startFunctionUrlServer(runtime.handlers.client, { port: functionUrlPort, concurrency: runtime.concurrency })
       : undefined;
-    return { runtime, server, functionUrl };
+    return { runtime, server, functionUrl, ui };
   } catch (error) {
     await server?.close();
     await runtime.stop();
@@ -46,7 +49,7 @@ async function start(): Promise<{ runtime: LocalRuntime; server: LocalServer; fu
 }
 
 // A failed start says what is wrong in one line and exits non-zero, without a stack trace.
-const { runtime, server, functionUrl } = await start().catch((error: unknown) => {
+const { runtime, server, functionUrl, ui } = await start().catch((error: unknown) => {
   console.error(`serverless-toggles could not start: ${describeStartupFailure(error, { port })}`);
   process.exit(1);
 });
@@ -82,6 +85,7 @@ console.log(
     `serverless-toggles is listening on ${server.url}`,
     `  data: ${inMemory ? 'in memory (lost on exit)' : dataDir}`,
     `  dynamodb: ${runtime.config.dynamodbEndpoint}, table ${runtime.config.tableName}`,
+    `  admin UI: ${ui.installed ? `${server.url}${runtime.apiMappingKey ? `/${runtime.apiMappingKey}` : ''}/ (${ui.status})` : ui.status}`,
     ...(functionUrl ? [`  SDK function URL (LOCAL_FRONT_DOOR=functionUrl): ${functionUrl.url}/ (SDKs use ${functionUrl.url}/api)`] : []),
     ...(runtime.apiMappingKey ? [`  API mapping key: ${runtime.apiMappingKey} (the API is at ${server.url}/${runtime.apiMappingKey}/api)`] : []),
     ...(runtime.generatedAdminToken

@@ -7,6 +7,7 @@ import type { LambdaHandler } from '../../lib/composition/group-handler.js';
 import { localContext, toApiGatewayEvent } from './api-gateway-event.js';
 import { matchRoute, parseApiMappingKey, pathUnderMapping } from './match-route.js';
 import { log } from '../../lib/log.js';
+import type { UiSite } from '../../lib/ui/site.js';
 import { FUNCTION_TIMEOUT_MS } from '../../lib/time-budget.js';
 import type { ApiThrottling } from '../../infra/throttling.js';
 import {
@@ -58,6 +59,8 @@ export interface HttpServerOptions {
   functionTimeoutMs?: number;
   /** API Gateway's integration timeout, 30 s unless a test shortens it. */
   integrationTimeoutMs?: number;
+  /** The admin UI on every GET or HEAD path that is not the API's (in the cloud, CloudFront and S3). */
+  ui?: UiSite | undefined;
 }
 
 /**
@@ -82,7 +85,7 @@ export async function startHttpServer(handlers: Record<Group, LambdaHandler>, op
   // Node refuses headers over 16 KB itself (431, no body); above API Gateway's 10,240 bytes, up to
   // this, the answer is API Gateway's, from `serve`.
   const server = createServer({ maxHeaderSize: 64 * 1024 }, (req, res) => {
-    serve(handlers, mappingKey, limits, req, res).catch((error: unknown) => {
+    serve(handlers, mappingKey, limits, options.ui, req, res).catch((error: unknown) => {
       log.error('local server failure', { error: String(error) });
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ message: 'Internal Server Error' }));
@@ -91,7 +94,7 @@ export async function startHttpServer(handlers: Record<Group, LambdaHandler>, op
   return listening(server, options.port, options.host);
 }
 
-async function serve(handlers: Record<Group, LambdaHandler>, mappingKey: string | undefined, limits: Limits, req: IncomingMessage, res: ServerResponse) {
+async function serve(handlers: Record<Group, LambdaHandler>, mappingKey: string | undefined, limits: Limits, ui: UiSite | undefined, req: IncomingMessage, res: ServerResponse) {
   // API Gateway refuses a request line and headers over 10,240 bytes before anything else.
   if (requestLineAndHeadersBytes(req) > API_GATEWAY_MAX_REQUEST_LINE_AND_HEADERS_BYTES) {
     req.resume();
@@ -101,6 +104,13 @@ async function serve(handlers: Record<Group, LambdaHandler>, mappingKey: string 
   const url = (req.url ?? '/').replace(/\/{2,}/g, '/');
   // API Gateway picks the API mapping first, then the route below it; the event keeps the whole path.
   const routed = pathUnderMapping(url.split('?')[0] ?? '/', mappingKey);
+  // CloudFront sends what is not the API's to the UI's bucket; here the UI is served beside it.
+  const page = routed === undefined ? undefined : await ui?.answer(method, routed, req.headers as Record<string, string | undefined>);
+  if (page) {
+    req.resume();
+    res.writeHead(page.statusCode, { ...page.headers, 'content-length': page.body.length });
+    return res.end(page.body);
+  }
   const match = routed === undefined ? undefined : matchRoute(method, routed);
   const body = hasBody(req) ? await readBody(req) : EMPTY;
   if (body === undefined) return send(res, GATEWAY_ANSWERS.requestTooLarge);
