@@ -11,6 +11,7 @@ import { environmentRoutes } from './environments/routes.js';
 import { featureEnvironmentRoutes } from './features/environment-routes.js';
 import { featureRelationRoutes } from './features/relation-routes.js';
 import { featureSearchRoutes } from './features/search-routes.js';
+import { featureValidationRoutes } from './features/validation-routes.js';
 import { transferRoutes } from './transfer/routes.js';
 import { stateRoutes } from './state/routes.js';
 import { featureRoutes } from './features/routes.js';
@@ -35,7 +36,7 @@ export const routeTable = mergeRows(
   instanceRoutes, insightRoutes, docsRoutes, strategyTypeRoutes, apiTokenRoutes, clientRoutes, frontendRoutes,
   userRoutes, oidcSettingsRoutes, signupTokenRoutes, frontendSettingsRoutes, groupRoutes,
   projectRoutes, environmentRoutes, segmentRoutes, contextFieldRoutes, tagTypeRoutes,
-  featureRoutes, featureEnvironmentRoutes, featureRelationRoutes, featureSearchRoutes, transferRoutes, stateRoutes,
+  featureRoutes, featureEnvironmentRoutes, featureRelationRoutes, featureSearchRoutes, featureValidationRoutes, transferRoutes, stateRoutes,
 );
 
 export type RouteTable = typeof routeTable;

@@ -1,6 +1,11 @@
 import type { Services } from '../../lib/composition/services.js';
 import { contextFieldOperations } from '../../lib/context-fields/operations.js';
-import { featureEnvironmentOperations, featureOperations, featureRelationOperations } from '../../lib/features/operations.js';
+import {
+  featureEnvironmentOperations,
+  featureOperations,
+  featureRelationOperations,
+  featureValidationOperations,
+} from '../../lib/features/operations.js';
 import { featureSearchOperations } from '../../lib/features/search-operations.js';
 import { groupHandler } from '../../lib/composition/group-handler.js';
 import type { GroupOperations } from '../../lib/route-table.js';
@@ -14,6 +19,7 @@ export const defineOperations = (services: Services): GroupOperations<'features'
   ...featureEnvironmentOperations(services),
   ...featureRelationOperations(services),
   ...featureSearchOperations(services),
+  ...featureValidationOperations(services),
   ...segmentOperations(services),
   ...contextFieldOperations(services),
   ...tagTypeOperations(services),

@@ -127,7 +127,7 @@ function refusal(outcome: Exclude<CommitOutcome, { ok: true }>): Error {
     case 'version-changed':
       return new Conflict(`The feature ${outcome.feature} kept changing while this change was applied; try again`);
     case 'name-taken':
-      return new Conflict(`A toggle with the name ${outcome.feature} already exists`);
+      return new Conflict('A flag with that name already exists');
     case 'segment-missing':
       return new ValidationFailed(`segments: the segment with id ${outcome.segmentId} does not exist`);
     case 'strategy-type-missing':

@@ -67,6 +67,32 @@ export class FeatureLifecycleService {
     }));
   }
 
+  /**
+   * What creating `name` would answer, without creating it: taken (archived features included),
+   * then the project's naming pattern when a project is named (404 for one that does not exist).
+   */
+  async checkNewName(name: string, projectId: string | null | undefined): Promise<void> {
+    const existing = await this.aggregates.store.get(name);
+    if (existing) throw nameTaken(existing);
+    if (projectId) checkFeatureName(name, await this.catalog.project(projectId));
+  }
+
+  /**
+   * What archiving `names` would affect (Unleash's archive dialog): whether any has a parent or
+   * a child, and which are parents of features left out. Reads only the named features.
+   */
+  async archiveImpact(names: string[]): Promise<{ hasDeletedDependencies: boolean; parentsWithChildFeatures: string[] }> {
+    const named = new Set(names);
+    const features = await this.aggregates.store.getMany([...named]);
+    return {
+      hasDeletedDependencies: features.some((f) => f.dependencies.length > 0 || f.children.length > 0),
+      parentsWithChildFeatures: features
+        .filter((f) => f.children.some((child) => !named.has(child)))
+        .map((f) => f.name)
+        .sort(),
+    };
+  }
+
   /** A feature of the project that is not archived (404 otherwise, as in Unleash). */
   async get(projectId: string, name: string): Promise<Feature> {
     const feature = await featureInProject(projectId, name, (n) => this.aggregates.store.get(n));
@@ -218,11 +244,12 @@ export class FeatureLifecycleService {
   }
 }
 
+/** Unleash's words, which do not repeat the name (the dialog shows them under the name field). */
 function nameTaken(existing: Feature): Conflict {
   return new Conflict(
     existing.archived
-      ? `An archived toggle with the name ${existing.name} already exists`
-      : `A toggle with the name ${existing.name} already exists`,
+      ? 'An archived flag with that name already exists'
+      : 'A flag with that name already exists',
   );
 }
 

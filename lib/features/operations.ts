@@ -5,6 +5,7 @@ import type { featureEnvironmentRoutes } from './environment-routes.js';
 import { FEATURE_TYPES, type Feature } from './model.js';
 import type { featureRelationRoutes } from './relation-routes.js';
 import type { featureRoutes } from './routes.js';
+import type { featureValidationRoutes } from './validation-routes.js';
 import type { FeatureViews } from './views.js';
 import { toFeatureWire, toProjectFeatureItemWire, toStrategyWire } from './wire.js';
 
@@ -145,6 +146,11 @@ export const featureRelationOperations = ({ features }: Services): OperationsFor
       await relations.removeDependency(params.projectId, params.featureName, undefined, caller.tokenName);
       return {};
     },
+    listParentOptions: async ({ params }) => ({ body: await relations.parentOptions(params.projectId, params.featureName) }),
+    listParentVariantOptions: async ({ params }) => ({
+      body: await relations.parentVariantOptions(params.projectId, params.featureName),
+    }),
+    checkDependenciesExist: async ({ params }) => ({ body: await relations.projectHasDependencies(params.projectId) }),
     listFeatureTags: async ({ params }) => ({ body: { version: 1, tags: await relations.tags(params.featureName) } }),
     addFeatureTag: async ({ params, body, caller }) => {
       await relations.changeTags(params.featureName, [body], [], caller.tokenName);
@@ -160,6 +166,19 @@ export const featureRelationOperations = ({ features }: Services): OperationsFor
     },
   };
 };
+
+/** The checks the UI makes before it saves (validation-routes.ts); none of them writes. */
+export const featureValidationOperations = ({ features }: Services): OperationsFor<typeof featureValidationRoutes> => ({
+  validateFeatureName: async ({ body }) => {
+    await features.lifecycle.checkNewName(body.name, body.projectId);
+    return {};
+  },
+  validateConstraint: async ({ body }) => {
+    await features.strategies.checkConstraint(body);
+    return {};
+  },
+  validateArchiveFeatures: async ({ body }) => ({ body: await features.lifecycle.archiveImpact(body.features) }),
+});
 
 const tagsLocation = (featureName: string) => `/api/admin/features/${encodeURIComponent(featureName)}/tags`;
 

@@ -64,6 +64,38 @@ export class FeatureRelationService {
     });
   }
 
+  /**
+   * Who `childName` may depend on, as Unleash offers them: the other active features of its
+   * project that have no parent themselves, by name. Reads the project's copies only (ADR 17).
+   */
+  async parentOptions(projectId: string, childName: string): Promise<string[]> {
+    const child = await this.aggregates.activeFeature(projectId, childName);
+    const ofProject = await this.aggregates.store.listProject(child.project);
+    return ofProject
+      .filter((f) => f.name !== childName && !f.archived && f.dependencies.length === 0)
+      .map((f) => f.name)
+      .sort();
+  }
+
+  /** The variant names a child may require of `parentName`: its strategies' and environments' variants, by name. */
+  async parentVariantOptions(projectId: string, parentName: string): Promise<string[]> {
+    const parent = await this.aggregates.activeFeature(projectId, parentName);
+    const names = Object.values(parent.environments).flatMap((environment) => [
+      ...environment.variants.map((variant) => variant.name),
+      ...environment.strategies.flatMap((strategy) => strategy.variants.map((variant) => variant.name)),
+    ]);
+    return [...new Set(names)].sort();
+  }
+
+  /**
+   * Whether any feature of the project depends on another. Unleash answers for the whole
+   * instance; the question is asked for one project's list, so only its copies are read (ADR 17).
+   */
+  async projectHasDependencies(projectId: string): Promise<boolean> {
+    const project = await this.catalog.project(projectId);
+    return (await this.aggregates.store.listProject(project.id)).some((f) => !f.archived && f.dependencies.length > 0);
+  }
+
   async tags(featureName: string): Promise<Tag[]> {
     return (await this.tagTarget(featureName, (n) => this.aggregates.store.get(n))).tags;
   }

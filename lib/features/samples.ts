@@ -3,6 +3,7 @@ import { featureRoutes } from './routes.js';
 import { featureEnvironmentRoutes } from './environment-routes.js';
 import { featureRelationRoutes } from './relation-routes.js';
 import { featureSearchRoutes } from './search-routes.js';
+import { featureValidationRoutes } from './validation-routes.js';
 
 /** The feature most scenarios work on; `create-feature` makes it, `{{UNIQUE}}` per invocation. */
 const FEATURE = 'sample-feature-{{UNIQUE}}';
@@ -13,7 +14,7 @@ const inDevelopment = { ...feature, environment: 'development' };
 const unknownStrategy = { ...inDevelopment, strategyId: '00000000-0000-4000-8000-000000000000' };
 const created = ['features/create-feature'];
 
-const rows = { ...featureRoutes, ...featureEnvironmentRoutes, ...featureRelationRoutes, ...featureSearchRoutes };
+const rows = { ...featureRoutes, ...featureEnvironmentRoutes, ...featureRelationRoutes, ...featureSearchRoutes, ...featureValidationRoutes };
 
 export const featureSamples = defineSamples(rows, {
   'create-feature': {
@@ -158,6 +159,36 @@ export const featureSamples = defineSamples(rows, {
   'delete-dependencies': {
     operation: 'deleteDependencies',
     params: feature,
+    status: 200,
+    given: ['features/add-dependency'],
+  },
+  'list-parent-options': {
+    operation: 'listParentOptions',
+    params: feature,
+    status: 200,
+    given: ['features/create-feature', 'features/create-parent-feature'],
+  },
+  'list-parent-variant-options': {
+    operation: 'listParentVariantOptions',
+    params: { projectId: 'default', featureName: PARENT },
+    status: 200,
+    given: ['features/create-parent-feature'],
+  },
+  'check-dependencies-exist': { operation: 'checkDependenciesExist', params: { projectId: 'default' }, status: 200 },
+  'validate-feature-name': {
+    operation: 'validateFeatureName',
+    body: { name: 'sample-unused-{{UNIQUE}}', projectId: 'default' },
+    status: 200,
+  },
+  'validate-constraint': {
+    operation: 'validateConstraint',
+    body: { contextName: 'appName', operator: 'IN', values: ['checkout'] },
+    status: 204,
+  },
+  'validate-archive-features': {
+    operation: 'validateArchiveFeatures',
+    params: { projectId: 'default' },
+    body: { features: [PARENT] },
     status: 200,
     given: ['features/add-dependency'],
   },

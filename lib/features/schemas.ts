@@ -42,6 +42,9 @@ const featureNames = z.array(z.string().max(100)).max(1000);
 export const staleSchema = z.object({ features: featureNames, stale: z.boolean() });
 export const archiveSchema = z.object({ features: featureNames });
 
+/** POST /api/admin/features/validate: a name to create, in the project whose naming pattern applies. */
+export const featureNameCheckSchema = z.object({ name: urlFriendlyName, projectId: z.string().max(100).nullish() });
+
 export const tagSchema = z.object({
   value: z.string().trim().min(2).max(50),
   type: urlFriendlyName.pipe(z.string().min(2).max(50)).default('simple'),
@@ -146,6 +149,14 @@ export const projectFeatureItemSchema = featureSchema
   .extend({ environments: z.array(featureEnvironmentSchema.omit({ strategies: true, variants: true, featureName: true, environment: true })) });
 
 export const projectFeatureListSchema = z.object({ version: z.literal(2), features: z.array(projectFeatureItemSchema) });
+
+/** What archiving the named features would affect, as Unleash's archive dialog reads it. */
+export const archiveValidationSchema = z.object({
+  /** Some named feature has a parent or a child: archiving drops that dependency. */
+  hasDeletedDependencies: z.boolean(),
+  /** Named features with children that are not named: archiving is refused until those go too. */
+  parentsWithChildFeatures: z.array(z.string()),
+});
 
 export const strategyListSchema = z.array(featureStrategySchema);
 export const variantsResponseSchema = z.object({ version: z.number(), variants: z.array(wireVariant) });

@@ -152,18 +152,22 @@ export class FeatureStrategyService {
   }
 
   private async checkConstraints(constraints: Constraint[]): Promise<void> {
-    for (const [index, constraint] of constraints.entries()) {
-      const field = await this.catalog.contextField(constraint.contextName);
-      if (!field) {
-        throw new ValidationFailed(`constraints.${index}.contextName: Could not find Context field with name ${constraint.contextName}`);
-      }
-      const legal = new Set(field.legalValues.map((legalValue) => legalValue.value));
-      if (legal.size === 0) continue;
-      const given = constraint.value !== undefined ? [...constraint.values, constraint.value] : constraint.values;
-      const illegal = given.filter((value) => !legal.has(value));
-      if (illegal.length > 0) {
-        throw new ValidationFailed(`constraints.${index}.values: ${illegal.join(', ')} not among the legal values of ${field.name}`);
-      }
+    for (const [index, constraint] of constraints.entries()) await this.checkConstraint(constraint, `constraints.${index}.`);
+  }
+
+  /**
+   * The catalogue's part of a constraint's check (its shape is the schema's): the context field
+   * exists and the values are among its legal ones. `at` prefixes the field names in messages.
+   */
+  async checkConstraint(constraint: Constraint, at = ''): Promise<void> {
+    const field = await this.catalog.contextField(constraint.contextName);
+    if (!field) throw new ValidationFailed(`${at}contextName: Could not find Context field with name ${constraint.contextName}`);
+    const legal = new Set(field.legalValues.map((legalValue) => legalValue.value));
+    if (legal.size === 0) return;
+    const given = constraint.value !== undefined ? [...constraint.values, constraint.value] : constraint.values;
+    const illegal = given.filter((value) => !legal.has(value));
+    if (illegal.length > 0) {
+      throw new ValidationFailed(`${at}values: ${illegal.join(', ')} not among the legal values of ${field.name}`);
     }
   }
 }

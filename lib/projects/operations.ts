@@ -1,9 +1,11 @@
 import type { Services } from '../composition/services.js';
 import type { OperationsFor } from '../http/operation.js';
 import type { projectRoutes } from './routes.js';
-import { toDefaultStrategyWire, toNamingWire, toProjectOverviewWire, toProjectSettingsWire } from './wire.js';
+import { lastSeenOfMany } from '../features/views.js';
+import { onboardingStatus } from './onboarding.js';
+import { toDefaultStrategyWire, toNamingWire, toProjectOverviewWire, toProjectSettingsWire, toProjectSummaryWire } from './wire.js';
 
-export function projectOperations({ projects, projectEnvironments, features, projectStats }: Services): OperationsFor<typeof projectRoutes> {
+export function projectOperations({ projects, projectEnvironments, features, projectStats, lastSeen }: Services): OperationsFor<typeof projectRoutes> {
   return {
     listProjects: async () => ({
       body: {
@@ -32,6 +34,11 @@ export function projectOperations({ projects, projectEnvironments, features, pro
         projectStats.forProject(overview.project.id),
       ]);
       return { body: { stats, ...toProjectOverviewWire(overview, contexts) } };
+    },
+    getProjectSummary: async ({ params, query }) => {
+      const overview = await projects.overview(params.projectId, { archived: query.archived });
+      const [seen, stats] = await Promise.all([lastSeenOfMany(lastSeen, overview.active), projectStats.forProject(overview.project.id)]);
+      return { body: { stats, ...toProjectSummaryWire(overview, onboardingStatus(overview.active, seen)) } };
     },
     updateProject: async ({ params, body, caller }) => {
       await projects.update(params.projectId, body, caller.tokenName);

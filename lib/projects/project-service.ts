@@ -31,6 +31,8 @@ export interface ProjectOverview {
   environments: Environment[];
   /** Its features that are not archived (or, when asked, those that are). */
   features: Feature[];
+  /** Its features that are not archived, whichever are listed. */
+  active: Feature[];
   health: number;
   /** No member model exists yet (admin tokens only), so this is always 0. */
   members: number;
@@ -75,7 +77,8 @@ export class ProjectService {
     const project = await this.getProject(id);
     const [environments, ofProject] = await Promise.all([this.environmentsOfProject(project), this.features.listProject(project.id)]);
     const features = ofProject.filter((feature) => feature.archived === archived);
-    return { project, environments, features, health: projectHealth(ofProject, this.now()), members: 0 };
+    const active = ofProject.filter((feature) => !feature.archived);
+    return { project, environments, features, active, health: projectHealth(ofProject, this.now()), members: 0 };
   }
 
   async create(input: NewProject, actor: string): Promise<Project> {

@@ -8,6 +8,7 @@ import {
   projectListSchema,
   projectOverviewQuerySchema,
   projectOverviewSchema,
+  projectSummarySchema,
   projectUpdateSchema,
 } from './schemas.js';
 
@@ -27,6 +28,11 @@ export const projectRoutes = defineRoutes('projects', {
     method: 'GET', path: PROJECT, access: admin('READ_PROJECT'), status: 200,
     summary: 'E8. Get an overview of a project (deprecated)', query: projectOverviewQuerySchema, response: projectOverviewSchema,
     deprecated: true,
+  },
+  getProjectSummary: {
+    method: 'GET', path: `${PROJECT}/overview`, access: admin('READ_PROJECT'), status: 200,
+    summary: "Get a project's settings, stats, feature counts by type and onboarding status (the admin UI's project page)",
+    query: projectOverviewQuerySchema, response: projectSummarySchema,
   },
   updateProject: {
     method: 'PUT', path: PROJECT, access: admin('UPDATE_PROJECT'), status: 200,

@@ -23,6 +23,7 @@ export const projectSamples = defineSamples(projectRoutes, {
   },
   'list-projects': { operation: 'listProjects', status: 200 },
   'get-project-overview': { operation: 'getProjectOverview', params: { projectId: 'default' }, status: 200 },
+  'get-project-summary': { operation: 'getProjectSummary', params: { projectId: 'default' }, status: 200 },
   'get-unknown-project': { operation: 'getProjectOverview', params: { projectId: 'sample-unknown' }, status: 404 },
   'update-project': {
     operation: 'updateProject',

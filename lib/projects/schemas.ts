@@ -123,3 +123,18 @@ export const projectOverviewSchema = z.object({
   updatedAt: isoDateTime.nullable(),
   favorite: z.boolean(),
 });
+
+/**
+ * GET /api/admin/projects/{projectId}/overview, the project page's header in Unleash's admin UI:
+ * E8's settings and stats without the features, with how many features of each type it has.
+ */
+export const projectSummarySchema = projectOverviewSchema.omit({ features: true }).extend({
+  linkTemplates: z.array(z.object({ title: z.string().nullable(), urlTemplate: z.string() })),
+  technicalDebt: z.number().int().min(0).max(100),
+  featureTypeCounts: z.array(z.object({ type: z.string(), count: z.number().int() })),
+  archivedAt: isoDateTime.nullable(),
+  onboardingStatus: z.discriminatedUnion('status', [
+    z.object({ status: z.enum(['onboarding-started', 'onboarded']) }),
+    z.object({ status: z.literal('first-flag-created'), feature: z.string() }),
+  ]),
+});

@@ -27,6 +27,11 @@ export class DynamoSegmentStore implements EditableSegmentStore {
     return (await queryCollection(this.db, this.tableName, keys.segments())).map(toSegment);
   }
 
+  async nameTaken(name: string): Promise<boolean> {
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: keys.segmentName(name), ConsistentRead: true }));
+    return Item !== undefined;
+  }
+
   async get(id: number): Promise<Segment | undefined> {
     const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: keys.segment(id), ConsistentRead: true }));
     return Item ? toSegment(Item) : undefined;

@@ -6,6 +6,10 @@ import { toSegmentWire } from './wire.js';
 export function segmentOperations({ segments }: Services): OperationsFor<typeof segmentRoutes> {
   return {
     listSegments: async () => ({ body: { segments: (await segments.listWithUsage()).map(toSegmentWire) } }),
+    validateSegmentName: async ({ body }) => {
+      await segments.checkNewName(body.name);
+      return {};
+    },
     getSegment: async ({ params }) => ({ body: toSegmentWire(await segments.get(params.id)) }),
     createSegment: async ({ body, caller }) => {
       const segment = await segments.create(body, caller.tokenName);

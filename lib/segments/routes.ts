@@ -1,5 +1,5 @@
 import { admin, defineRoutes } from '../http/route.js';
-import { segmentInputSchema, segmentListSchema, segmentSchema } from './schemas.js';
+import { segmentInputSchema, segmentListSchema, segmentNameCheckSchema, segmentSchema } from './schemas.js';
 
 
 /** Segments: named, reusable constraint lists that strategies refer to by id. */
@@ -11,6 +11,10 @@ export const segmentRoutes = defineRoutes('features', {
   createSegment: {
     method: 'POST', path: '/api/admin/segments', access: admin('CREATE_SEGMENT'), status: 201,
     summary: 'Create a segment', body: segmentInputSchema, response: segmentSchema,
+  },
+  validateSegmentName: {
+    method: 'POST', path: '/api/admin/segments/validate', access: admin('READ_SEGMENT'), status: 204,
+    summary: 'Check that no segment has a name yet (409 when one has)', body: segmentNameCheckSchema,
   },
   getSegment: {
     method: 'GET', path: '/api/admin/segments/{id}', access: admin('READ_SEGMENT'), status: 200,

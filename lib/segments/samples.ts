@@ -21,6 +21,7 @@ export const segmentSamples = defineSamples(segmentRoutes, {
     status: 400,
   },
   'list-segments': { operation: 'listSegments', status: 200 },
+  'validate-segment-name': { operation: 'validateSegmentName', body: { name: 'sample-unused-{{UNIQUE}}' }, status: 204 },
   'get-segment': {
     operation: 'getSegment',
     params: { id: '{{SEGMENT_ID}}' },

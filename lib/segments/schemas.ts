@@ -10,6 +10,9 @@ export const segmentInputSchema = z.object({
   constraints: z.array(constraintSchema),
 });
 
+/** POST /api/admin/segments/validate: a name as a segment's input takes it. */
+export const segmentNameCheckSchema = segmentInputSchema.pick({ name: true });
+
 const wireConstraint = z.object({
   contextName: z.string(),
   operator: z.string(),

@@ -53,6 +53,11 @@ export class SegmentService {
     return segment;
   }
 
+  /** POST /api/admin/segments/validate: 409 when a segment has the name, as creating it would answer. */
+  async checkNewName(name: string): Promise<void> {
+    if (await this.store.nameTaken(name)) throw nameTaken();
+  }
+
   async create(input: SegmentInput, createdBy: string | null): Promise<Segment> {
     await this.check(input);
     const segment: Segment = {

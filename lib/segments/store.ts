@@ -18,6 +18,8 @@ export interface SegmentStore {
 export interface EditableSegmentStore extends SegmentStore {
   /** A new id, never handed out before (ids of failed creates are skipped, not reused). */
   nextId(): Promise<number>;
+  /** Whether a segment has the name (its name guard exists). */
+  nameTaken(name: string): Promise<boolean>;
   /** Answers 'name-taken' when another segment has the name. */
   insert(segment: Segment): Promise<'done' | 'name-taken'>;
   /** Replaces `before` (as read) with `after`; 'changed' when it was renamed meanwhile. */

@@ -160,7 +160,7 @@ describe('the optimistic retry policy', () => {
 
     const outcome = new FeatureAggregates(fake.store).apply('tester', touch);
 
-    await expect(outcome).rejects.toMatchObject({ kind: 'conflict', message: 'A toggle with the name checkout already exists' });
+    await expect(outcome).rejects.toMatchObject({ kind: 'conflict', message: 'A flag with that name already exists' });
     expect(fake.commits).toHaveLength(1);
   });
 
