@@ -11,6 +11,7 @@ export type DomainErrorKind =
   | 'payload-too-large'
   | 'exceeds-limit'
   | 'unsupported-media-type'
+  | 'rate-limited'
   | 'unavailable';
 
 export abstract class DomainError extends Error {
@@ -22,9 +23,29 @@ export class ValidationFailed extends DomainError {
   readonly kind = 'validation';
 }
 
-/** No credentials, or credentials nobody issued. */
+/**
+ * No credentials, or credentials nobody issued. `loginPath`, when given, is where people log in:
+ * the answer names it with the login type, as Unleash's does, and the UI shows its login form.
+ */
 export class AuthenticationRequired extends DomainError {
   readonly kind = 'unauthenticated';
+  constructor(
+    message: string,
+    readonly loginPath?: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Too many attempts (logins after repeated failures); the same request works after `retryAfterSeconds`. */
+export class RateLimited extends DomainError {
+  readonly kind = 'rate-limited';
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(message);
+  }
 }
 
 /** Valid credentials that lack the permission the operation needs. */

@@ -24,6 +24,7 @@ import { signupTokenRoutes } from './signup-tokens/routes.js';
 import { strategyTypeRoutes } from './strategies/routes.js';
 import { tagTypeRoutes } from './tag-types/routes.js';
 import { userRoutes } from './users/routes.js';
+import { authRoutes } from './auth/routes.js';
 
 /**
  * The route table: the single map of the API. The CDK stack makes one API Gateway route per
@@ -34,7 +35,7 @@ import { userRoutes } from './users/routes.js';
  */
 export const routeTable = mergeRows(
   instanceRoutes, insightRoutes, docsRoutes, strategyTypeRoutes, apiTokenRoutes, clientRoutes, frontendRoutes,
-  userRoutes, oidcSettingsRoutes, signupTokenRoutes, frontendSettingsRoutes, groupRoutes,
+  userRoutes, authRoutes, oidcSettingsRoutes, signupTokenRoutes, frontendSettingsRoutes, groupRoutes,
   projectRoutes, environmentRoutes, segmentRoutes, contextFieldRoutes, tagTypeRoutes,
   featureRoutes, featureEnvironmentRoutes, featureRelationRoutes, featureSearchRoutes, featureValidationRoutes, transferRoutes, stateRoutes,
 );

@@ -6,14 +6,16 @@ import { signupTokenOperations } from '../../lib/signup-tokens/operations.js';
 import { apiTokenOperations } from '../../lib/tokens/operations.js';
 import { userOperations } from '../../lib/users/operations.js';
 import { frontendSettingsOperations } from '../../lib/frontend/settings-operations.js';
+import { authOperations } from '../../lib/auth/operations.js';
 
-/** API tokens, users and roles, login settings, public signup tokens and the Frontend API's CORS origins (design §1). */
+/** People's login and passwords, API tokens, users and roles, login settings, public signup tokens and the Frontend API's CORS origins (design §1). */
 export const defineOperations = (services: Services): GroupOperations<'access'> => ({
   ...apiTokenOperations(services),
   ...userOperations(services),
   ...oidcSettingsOperations(services),
   ...signupTokenOperations(services),
   ...frontendSettingsOperations(services),
+  ...authOperations(services),
 });
 
 export const handler = groupHandler('access', defineOperations);

@@ -2,7 +2,7 @@ import { routeTable, routesOfGroup } from '../route-table.js';
 import { SDK_GROUPS, type Group, type RouteSpec } from '../http/route.js';
 import { loadConfig } from '../config.js';
 import { createServices, type Services } from './services.js';
-import type { Authenticator } from '../http/authorize.js';
+import type { Authenticator, SessionAuthenticator } from '../http/authorize.js';
 import type { Operation } from '../http/operation.js';
 import type { GroupOperations } from '../route-table.js';
 import { buildRouter, lazyHandler, type LambdaHandler } from '../http/router.js';
@@ -17,11 +17,13 @@ export type { LambdaHandler } from '../http/router.js';
 export function buildGroupHandler<G extends Group>(
   group: G,
   operations: GroupOperations<G>,
-  services: { apiTokens: Authenticator; frontendOrigins: Pick<FrontendOrigins, 'allowed'> },
+  services: { apiTokens: Authenticator; frontendOrigins: Pick<FrontendOrigins, 'allowed'>; sessions?: SessionAuthenticator },
 ): LambdaHandler {
   const rows: Record<string, RouteSpec> = Object.fromEntries(routesOfGroup(group).map((id) => [id, routeTable[id]]));
   const handler = buildRouter(rows, operations as unknown as Record<string, Operation<RouteSpec>>, services.apiTokens, {
     keepsDeadline: !SDK_GROUPS.has(group),
+    // The SDK and Frontend APIs take tokens only: their functions never read a cookie.
+    sessions: SDK_GROUPS.has(group) ? undefined : services.sessions,
   });
   return group === 'frontend' ? withCors(handler, services.frontendOrigins) : handler;
 }

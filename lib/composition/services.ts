@@ -45,6 +45,11 @@ import { ApiTokenService } from '../tokens/service.js';
 import { ExportService } from '../transfer/export-service.js';
 import { ImportService } from '../transfer/import-service.js';
 import { DynamoUserStore } from '../users/dynamo-store.js';
+import { AuthService } from '../auth/service.js';
+import { DynamoResetTokenStore } from '../auth/dynamo-store.js';
+import { DynamoSessionStore } from '../sessions/dynamo-store.js';
+import { sessionSettingsOf } from '../sessions/model.js';
+import { groupRootRolesOf, SessionService } from '../sessions/service.js';
 import { UserService } from '../users/service.js';
 import { featureCatalog, insightCatalog, stateCatalog, transferCatalog } from './catalogs.js';
 import { connectStore, createClientServices, type ClientServicesOptions, type StoreContext } from './client-services.js';
@@ -58,7 +63,7 @@ import { frontendOriginsOf } from './frontend-services.js';
  * from named stores and services, and where a service reads other resources, from the port its
  * own folder declares, built in catalogs.ts. Nothing is filled from this object as a whole.
  */
-export function createServices(config: AppConfig, options: ClientServicesOptions = {}) {
+export function createServices(config: AppConfig, options: ClientServicesOptions & { now?: () => Date } = {}) {
   // The SDK path's wiring is shared, not repeated: same stores, revision clock and token cache.
   const sdk = createClientServices(config, connectStore(config), options);
   const { featureStore, revisions } = sdk;
@@ -80,6 +85,13 @@ export function createServices(config: AppConfig, options: ClientServicesOptions
   const groups = new GroupService(stores.groupStore, stores.userStore);
   const users = new UserService(stores.userStore, groups);
   const apiTokens = new ApiTokenService(sdk.tokenStore, scopeCatalog, sdk.tokens);
+  const signupTokens = new SignupTokenService(stores.signupTokenStore, users, config.unleashUrl);
+  // `options.now`: a test's clock for sessions and logins (a session past its TTL without waiting 48 hours).
+  // A session reads its user and the groups' root roles on each request, so a changed role holds at once.
+  const sessions = new SessionService(stores.sessionStore, {
+    find: (id) => users.find(id),
+    groupRootRolesOf: async (id) => groupRootRolesOf(await stores.groupStore.list(), id),
+  }, sessionSettingsOf(config), options.now);
   const oidcSettings = new OidcSettingsService(stores.oidcSettingsStore, new SecretBox(keyMaterialSource(config)));
   const features = featureServices(featureStore, featureCatalog({ projects, strategyTypes, segmentStore, contextFields, tagTypes }), lastSeen);
   const transfers = transferCatalog({ environments, projects, contextFields, segmentStore, tagTypes, strategyTypes });
@@ -94,7 +106,9 @@ export function createServices(config: AppConfig, options: ClientServicesOptions
     /** When SDKs last reported each feature, for the admin feature views. */
     lastSeen, metrics,
     apiTokens, strategyTypes, users, groups, oidcSettings,
-    signupTokens: new SignupTokenService(stores.signupTokenStore, users, config.unleashUrl),
+    signupTokens, sessions,
+    /** People's passwords: login, change, reset links, invite signup. */
+    auth: new AuthService(users, stores.userStore, sessions, stores.resetTokenStore, signupTokens, config.unleashUrl, options.now),
     /** Writes a fresh install's data once per table (local start, tests, cloud bootstrap). */
     firstStart: new FirstStart(stores.seedStore),
     /** Each feature's copy in its project's partition, made on tables from before ADR 17 (bootstrap, local start). */
@@ -149,6 +163,8 @@ function adminStores({ db, tableName: table, revisions }: StoreContext) {
     groupStore: new DynamoGroupStore(db, table),
     oidcSettingsStore: new DynamoOidcSettingsStore(db, table),
     signupTokenStore: new DynamoSignupTokenStore(db, table),
+    sessionStore: new DynamoSessionStore(db, table),
+    resetTokenStore: new DynamoResetTokenStore(db, table),
     seedStore: new DynamoSeedStore(db, table),
     instanceStore: new DynamoInstanceStore(db, table),
     snapshotStore: new DynamoSnapshotStore(db, table),

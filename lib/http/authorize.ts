@@ -2,12 +2,22 @@ import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2 } from 'aws-lambda';
 import type { Access } from './route.js';
 import { PermissionDenied } from '../errors.js';
+import { roleGrants } from '../roles/permissions.js';
+import { isCrossSite, SAFE_METHODS } from '../sessions/csrf.js';
+import type { UserCaller } from '../sessions/model.js';
 import type { Authentication } from '../tokens/authenticator.js';
 import type { Caller } from '../tokens/model.js';
 
 /** Resolves an `Authorization` header to a caller, or refuses with 401. */
 export interface Authenticator {
   authenticate(authorization: string | undefined): Promise<Authentication>;
+}
+
+/** Resolves a request's session cookie to the person it stands for (lib/sessions/service.ts). */
+export interface SessionAuthenticator {
+  callerOf(cookies: readonly string[]): Promise<UserCaller | undefined>;
+  /** The service's public origin (UNLEASH_URL's), which a cookie-carried change must come from. */
+  readonly ownOrigin: string;
 }
 
 type EventWithCaller = APIGatewayProxyEventV2 & {
@@ -17,14 +27,27 @@ type EventWithCaller = APIGatewayProxyEventV2 & {
 /**
  * Authenticates the token and checks the route's access before the body is even parsed, as
  * Unleash does. The caller is kept where an API Gateway Lambda authorizer would put it.
+ *
+ * Without an Authorization header, an admin route takes a person's session cookie instead: their
+ * root role decides (lib/roles/permissions.ts), and a change they did not make from one of the
+ * service's own pages is refused (CSRF). The SDK and Frontend APIs take tokens only, and never
+ * look at cookies: the hot path pays nothing for sessions.
  */
 export const authorize = (
   access: Access,
   tokens: Authenticator,
+  sessions?: SessionAuthenticator,
 ): MiddlewareObj<APIGatewayProxyEventV2, APIGatewayProxyResultV2> => ({
   before: async (request) => {
     if (access.kind === 'public') return;
-    const { caller, revision } = await tokens.authenticate(request.event.headers.authorization);
+    const { event } = request;
+    const usesSessions = sessions !== undefined && (access.kind === 'admin' || access.kind === 'any-token');
+    const person = usesSessions && !event.headers.authorization ? await sessionCaller(event, access, sessions) : undefined;
+    if (person) {
+      (event as EventWithCaller).requestContext.authorizer = { lambda: person, revision: undefined };
+      return;
+    }
+    const { caller, revision } = await tokens.authenticate(event.headers.authorization);
     if (access.kind === 'admin' && caller.type !== 'admin') {
       throw new PermissionDenied(
         access.permission,
@@ -39,9 +62,32 @@ export const authorize = (
           (access.kind === 'sdk' ? 'use a client or backend token here.' : 'use a frontend token here.'),
       );
     }
-    (request.event as EventWithCaller).requestContext.authorizer = { lambda: caller, revision };
+    (event as EventWithCaller).requestContext.authorizer = { lambda: caller, revision };
   },
 });
+
+/** The person a session cookie stands for, checked against the route; undefined without a live session. */
+async function sessionCaller(event: APIGatewayProxyEventV2, access: Access, sessions: SessionAuthenticator): Promise<UserCaller | undefined> {
+  const person = await sessions.callerOf(cookiesOf(event));
+  if (!person) return undefined;
+  if (access.kind === 'admin' && !roleGrants(person.rootRole, access.permission)) {
+    throw new PermissionDenied(access.permission);
+  }
+  if (!SAFE_METHODS.has(event.requestContext.http.method) && isCrossSite(event.headers, sessions.ownOrigin)) {
+    throw new PermissionDenied(
+      'ADMIN',
+      'This request came from another site with your session cookie and was refused. ' +
+        'Make changes from the Unleash UI of this service, or send an API token in the Authorization header.',
+    );
+  }
+  return person;
+}
+
+/** API Gateway (payload 2.0) hands cookies over in `cookies`; a plain `Cookie` header is read too. */
+export function cookiesOf(event: APIGatewayProxyEventV2): readonly string[] {
+  if (event.cookies && event.cookies.length > 0) return event.cookies;
+  return event.headers?.cookie ? [event.headers.cookie] : [];
+}
 
 /** The API a token of this type is for, as the refusal names it. */
 function apiOf(caller: Caller): string {

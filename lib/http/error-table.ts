@@ -16,6 +16,8 @@ export const ERROR_TABLE: Record<DomainErrorKind, { status: number; name: string
   // request as made will never succeed, so a 4xx, which clients do not retry (a 5xx invites it).
   'exceeds-limit': { status: 400, name: 'ExceedsLimitError' },
   'unsupported-media-type': { status: 415, name: 'ContentTypeerror' },
+  // Unleash answers repeated logins with 429 (its login rate limit); RateLimitError is its name for it.
+  'rate-limited': { status: 429, name: 'RateLimitError' },
   unavailable: { status: 503, name: 'ServiceUnavailable' },
 };
 

@@ -1,7 +1,7 @@
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2, Context } from 'aws-lambda';
 import * as z from 'zod';
-import { DomainError } from '../errors.js';
+import { AuthenticationRequired, DomainError, RateLimited } from '../errors.js';
 import { log } from '../log.js';
 import { RETRY_AFTER_SECONDS } from '../time-budget.js';
 import { ERROR_TABLE, INTERNAL_ERROR } from './error-table.js';
@@ -23,9 +23,10 @@ function responseFor(error: unknown, requestId: string, event: APIGatewayProxyEv
     const { status, name } = ERROR_TABLE[error.kind];
     // A 503 is ours to look into (the store was down or throttling), so it is logged with its cause.
     if (status >= 500) log.error(error.message, { requestId, route: event.routeKey, error: describeUnknown(error.cause) });
-    const result = errorResult(status, name, error.message);
+    const result = errorResult(status, name, error.message, loginDetails(error));
     // A 503 is "not now": the same request may work a moment later (DESIGN.md 2).
     if (error.kind === 'unavailable') result.headers['retry-after'] = String(RETRY_AFTER_SECONDS);
+    if (error instanceof RateLimited) result.headers['retry-after'] = String(error.retryAfterSeconds);
     return result;
   }
   if (error instanceof z.ZodError) {
@@ -42,6 +43,12 @@ function responseFor(error: unknown, requestId: string, event: APIGatewayProxyEv
     INTERNAL_ERROR.name,
     `Something went wrong on our side. Quote request id ${requestId} when you report it.`,
   );
+}
+
+/** Unleash's 401 says how to log in: the UI reads the type and path to show its login form. */
+function loginDetails(error: DomainError): Record<string, unknown> | undefined {
+  if (!(error instanceof AuthenticationRequired) || error.loginPath === undefined) return undefined;
+  return { path: error.loginPath, type: 'password', defaultHidden: false };
 }
 
 /** Names every failing property path, e.g. `parameters.0.type: Invalid option: …`. */

@@ -23,6 +23,8 @@ export interface OperationInput<R extends RouteSpec> {
    * fresh as a read the handler would make, so the SDK path answers at it without a second read.
    */
   checkedRevision: number | undefined;
+  /** The request's cookies (API Gateway's `cookies`): logout reads the session's. */
+  cookies: readonly string[];
   /** The caller's address as API Gateway saw it (the Frontend API's default `remoteAddress`). */
   sourceIp: string | undefined;
 }

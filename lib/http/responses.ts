@@ -27,8 +27,8 @@ export function base64Result(statusCode: number, base64: string, headers: Record
   return { statusCode, headers: { 'content-type': JSON_CONTENT_TYPE, ...NO_SNIFF, ...headers }, body: base64, isBase64Encoded: true };
 }
 
-/** The interface's Error object; every error instance gets its own UUID v4. */
-export function errorResult(statusCode: number, name: string, message: string): HttpResult {
-  const body: ErrorBody = { id: randomUUID(), name, message };
+/** The interface's Error object; every error instance gets its own UUID v4. `extra` adds fields (a 401's login details). */
+export function errorResult(statusCode: number, name: string, message: string, extra?: Record<string, unknown>): HttpResult {
+  const body: ErrorBody = { id: randomUUID(), name, message, ...extra };
   return jsonResult(statusCode, body);
 }

@@ -7,7 +7,7 @@ import type { RouteSpec } from './route.js';
 import { NotFound, ServiceUnavailable } from '../errors.js';
 import { runWithDeadline } from '../request-deadline.js';
 import { EARLY_ANSWER_MS } from '../time-budget.js';
-import { authorize, callerOf, checkedRevisionOf, type Authenticator } from './authorize.js';
+import { authorize, callerOf, checkedRevisionOf, cookiesOf, type Authenticator, type SessionAuthenticator } from './authorize.js';
 import { bodyLimit } from './body-limit.js';
 import { lenientJsonBody } from './lenient-json-body.js';
 import { mapErrors, notAvailable } from './map-errors.js';
@@ -26,6 +26,8 @@ export interface RouterOptions {
    * whole process, a cost on every promise of every poll.
    */
   keepsDeadline: boolean;
+  /** People's sessions, for the admin routes; the SDK and Frontend API functions have none. */
+  sessions?: SessionAuthenticator | undefined;
 }
 
 export type LambdaHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyResultV2>;
@@ -122,7 +124,7 @@ export function lazyHandler(build: () => LambdaHandler): LambdaHandler {
 function routeHandler(spec: RouteSpec, operation: Operation<RouteSpec>, tokens: Authenticator, options: RouterOptions) {
   // The outer chain already answers before Lambda's timeout; a second early-timeout timer per
   // request here would only cost a setTimeout and a Promise.race on every poll.
-  const chain = middy<APIGatewayProxyEventV2, APIGatewayProxyResultV2>({ timeoutEarlyInMillis: 0 }).use(authorize(spec.access, tokens));
+  const chain = middy<APIGatewayProxyEventV2, APIGatewayProxyResultV2>({ timeoutEarlyInMillis: 0 }).use(authorize(spec.access, tokens, options.sessions));
   if (spec.body) chain.use(bodyLimit(spec)).use(spec.lenientBody ? lenientJsonBody() : httpJsonBodyParser());
   // The SDK poll's path has no parameter: it skips a parse that could only answer `{}`.
   const parsesPath = pathParameterNames(spec.path).length > 0;
@@ -136,6 +138,7 @@ function routeHandler(spec: RouteSpec, operation: Operation<RouteSpec>, tokens: 
       body: spec.body ? spec.body.parse(event.body) : undefined,
       caller,
       headers: event.headers ?? {},
+      cookies: cookiesOf(event),
       checkedRevision: checkedRevisionOf(event),
       sourceIp: event.requestContext?.http?.sourceIp,
     } as Parameters<Operation<RouteSpec>>[0];

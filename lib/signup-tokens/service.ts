@@ -77,6 +77,12 @@ export class SignupTokenService {
     return this.users.create({ ...input, rootRole: token.roleId }, actor, token.secret);
   }
 
+  /** Whether people can sign up through this token now (Unleash's public invite validation). */
+  async isOpen(secret: string): Promise<boolean> {
+    const token = await this.store.get(secret);
+    return token !== undefined && isOpen(token, this.now());
+  }
+
   private async find(secret: string): Promise<SignupToken> {
     const token = await this.store.get(secret);
     if (!token) throw tokenNotFound();

@@ -43,6 +43,10 @@
  * | get / list groups (with members)   | pk = GROUPS, sk = GROUP#<id, 10 digits> / …        | table |
  * | is a group name taken (guard)      | pk = GROUP_NAMES, sk = GROUP_NAME#<name>           | table |
  * | get / list public signup tokens    | pk = SIGNUP_TOKENS, sk = SIGNUP_TOKEN#<secret> / … | table |
+ * | a user's password hash             | pk = USER_PASSWORDS, sk = USER_PASSWORD#<id, 10 digits> | table |
+ * | a session by its cookie            | pk = SESSIONS#<user id>, sk = SESSION#<sha256(secret)> (TTL) | table |
+ * | every session of a user (logout)   | pk = SESSIONS#<user id>, begins_with(sk, SESSION#) | table |
+ * | a password reset token             | pk = RESET_TOKENS, sk = RESET_TOKEN#<sha256(secret)> (TTL) | table |
  * | read the OIDC settings             | pk = SETTINGS, sk = SETTING#oidc                   | table |
  * | read the Frontend API's CORS origins | pk = SETTINGS, sk = SETTING#frontend             | table |
  * | change events of a month, by time  | pk = EVENTS#<yyyy-mm>, sk between <from> and <to>  | table |
@@ -197,6 +201,13 @@ export const keys = {
   group: (id: number): ItemKey => ({ pk: 'GROUPS', sk: `GROUP#${String(id).padStart(10, '0')}` }),
   groups: (): CollectionPrefix => ({ pk: 'GROUPS', skPrefix: 'GROUP#' }),
   groupName: (name: string): ItemKey => ({ pk: 'GROUP_NAMES', sk: `GROUP_NAME#${name}` }),
+
+  /** In an item of its own, so no read of a user carries it. */
+  userPassword: (id: number): ItemKey => ({ pk: 'USER_PASSWORDS', sk: `USER_PASSWORD#${String(id).padStart(10, '0')}` }),
+  /** A user's sessions share a partition: logging out everywhere is one Query. The cookie names the user id. */
+  session: (userId: number, secretHash: string): ItemKey => ({ pk: `SESSIONS#${userId}`, sk: `SESSION#${secretHash}` }),
+  sessionsOf: (userId: number): CollectionPrefix => ({ pk: `SESSIONS#${userId}`, skPrefix: 'SESSION#' }),
+  resetToken: (secretHash: string): ItemKey => ({ pk: 'RESET_TOKENS', sk: `RESET_TOKEN#${secretHash}` }),
 
   signupToken: (secret: string): ItemKey => ({ pk: 'SIGNUP_TOKENS', sk: `SIGNUP_TOKEN#${secret}` }),
   signupTokens: (): CollectionPrefix => ({ pk: 'SIGNUP_TOKENS', skPrefix: 'SIGNUP_TOKEN#' }),

@@ -27,7 +27,10 @@ export interface Authentication {
 /** Shown when a request has no usable token; it names the header and the login path. */
 export const authenticationRequiredMessage = (baseUriPath: string): string =>
   'You must log in to use this API. Send an API token in the Authorization header, ' +
-  `or log in at ${baseUriPath}/auth/simple/login`;
+  `or log in at ${loginPathOf(baseUriPath)}`;
+
+/** Where people log in with a password (Unleash's simple auth), under the base path. */
+export const loginPathOf = (baseUriPath: string): string => `${baseUriPath}/auth/simple/login`;
 
 /** A token as the checks need it, worked out once per lookup rather than once per request. */
 interface KnownToken {
@@ -66,7 +69,7 @@ export class TokenAuthenticator {
 
   async authenticate(authorization: string | undefined): Promise<Authentication> {
     const secret = authorization?.replace(/^bearer\s+/i, '').trim();
-    if (!secret) throw new AuthenticationRequired(authenticationRequiredMessage(this.baseUriPath));
+    if (!secret) throw new AuthenticationRequired(authenticationRequiredMessage(this.baseUriPath), loginPathOf(this.baseUriPath));
     const state = await this.options.changes?.state();
     if (state && state.tokenChanges > this.tokenChanges) {
       this.lookups.clear();
@@ -78,6 +81,7 @@ export class TokenAuthenticator {
     if (!token || token.expiresAt <= at) {
       throw new AuthenticationRequired(
         `${authenticationRequiredMessage(this.baseUriPath)}. The token you sent is unknown or has expired.`,
+        loginPathOf(this.baseUriPath),
       );
     }
     return { caller: token.caller, revision: state?.revision };

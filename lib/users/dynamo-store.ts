@@ -1,6 +1,7 @@
-import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { uniqueKeysOf, type User } from './model.js';
-import type { UserInsertOutcome, UserReplaceOutcome, UserStore } from './store.js';
+import type { Credentials, UserInsertOutcome, UserReplaceOutcome, UserStore } from './store.js';
+import { conditionalWrite } from '../store/dynamo-errors.js';
 import { batchGet } from '../store/batch-get.js';
 import { nextCounterValue } from '../store/counter.js';
 import { queryCollection } from '../store/query.js';
@@ -40,10 +41,11 @@ export class DynamoUserStore implements UserStore {
     return (await batchGet(this.db, this.tableName, unique.map(keys.user))).map(toUser);
   }
 
-  async insert(user: User, now: string, actor: string): Promise<UserInsertOutcome> {
+  async insert(user: User, now: string, actor: string, passwordHash?: string): Promise<UserInsertOutcome> {
     const guards = guardKeys(user);
     const items: TransactWriteItem[] = [
       { Put: { TableName: this.tableName, Item: { ...keys.user(user.id), ...user }, ConditionExpression: 'attribute_not_exists(pk)' } },
+      ...(passwordHash ? [{ Put: { TableName: this.tableName, Item: passwordItem(user.id, passwordHash, now) } }] : []),
       ...(guards.email ? [claimGuard(this.tableName, guards.email, user.id)] : []),
       ...(guards.username ? [claimGuard(this.tableName, guards.username, user.id)] : []),
       ...(user.signupToken ? [this.signupStillOpen(user.signupToken, now)] : []),
@@ -92,9 +94,60 @@ export class DynamoUserStore implements UserStore {
       ...(guards.email ? [releaseGuard(this.tableName, guards.email, user.id)] : []),
       ...(guards.username ? [releaseGuard(this.tableName, guards.username, user.id)] : []),
       ...groupIds.map((groupId) => this.leaveGroup(groupId, user.id)),
+      { Delete: { TableName: this.tableName, Key: keys.userPassword(user.id) } },
       this.event('user-deleted', user.id, actor),
     ];
     return (await transactWriteDetailed(this.db, items)).ok ? 'done' : 'changed';
+  }
+
+  async idOfLogin(kind: 'email' | 'username', value: string): Promise<number | undefined> {
+    const key = kind === 'email' ? keys.userEmail(value) : keys.userUsername(value);
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: key, ConsistentRead: true }));
+    return typeof Item?.owner === 'number' ? Item.owner : undefined;
+  }
+
+  async credentials(id: number): Promise<Credentials | undefined> {
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: keys.userPassword(id), ConsistentRead: true }));
+    if (!Item) return undefined;
+    return { passwordHash: Item.passwordHash as string, lastFailedLoginAt: (Item.lastFailedLoginAt as string | undefined) ?? null };
+  }
+
+  /** No change event: a password is no one's business but its owner's, and Unleash records none either. */
+  async setPassword(id: number, passwordHash: string, at: string): Promise<'done' | 'gone'> {
+    const outcome = await transactWriteDetailed(this.db, [
+      { ConditionCheck: { TableName: this.tableName, Key: keys.user(id), ConditionExpression: 'attribute_exists(pk)' } },
+      { Put: { TableName: this.tableName, Item: passwordItem(id, passwordHash, at) } },
+    ]);
+    return outcome.ok ? 'done' : 'gone';
+  }
+
+  /** The version moves, so an admin's update computed before the failure does not put the count back. */
+  async recordFailedLogin(id: number, at: string): Promise<void> {
+    await Promise.all([
+      this.countLogin(id, 'SET loginAttempts = loginAttempts + :one, version = version + :one', { ':one': 1 }),
+      conditionalWrite(() => this.db.send(new UpdateCommand({
+        TableName: this.tableName,
+        Key: keys.userPassword(id),
+        UpdateExpression: 'SET lastFailedLoginAt = :at',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':at': at },
+      }))),
+    ]);
+  }
+
+  async recordLogin(id: number, at: string): Promise<void> {
+    await this.countLogin(id, 'SET loginAttempts = :zero, seenAt = :at, version = version + :one', { ':zero': 0, ':at': at, ':one': 1 });
+  }
+
+  /** A user deleted meanwhile is left deleted: the condition keeps the update from recreating it. */
+  private async countLogin(id: number, update: string, values: Record<string, unknown>): Promise<void> {
+    await conditionalWrite(() => this.db.send(new UpdateCommand({
+      TableName: this.tableName,
+      Key: keys.user(id),
+      UpdateExpression: update,
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeValues: values,
+    })));
   }
 
   /** Access changes are recorded in the transactions that make them (no personal data in the event). */
@@ -153,6 +206,10 @@ function outcomeAt(
   if (item?.Put && sk === claimed.email?.sk) return 'email-taken';
   if (item?.Put && sk === claimed.username?.sk) return 'username-taken';
   return 'changed';
+}
+
+function passwordItem(id: number, passwordHash: string, at: string): Record<string, unknown> {
+  return { ...keys.userPassword(id), passwordHash, updatedAt: at };
 }
 
 function toUser(item: Record<string, unknown>): User {

@@ -1,7 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { RootRoleId } from '../roles/model.js';
 
-/** A user as stored. There is no login flow yet, so `seenAt` and `loginAttempts` only keep what is stored. */
+/**
+ * A user as stored. The password hash is kept in an item of its own (UserStore.credentials),
+ * never in this one, so no answer built from a user can carry it.
+ */
 export interface User {
   id: number;
   name: string | null;
@@ -12,7 +15,9 @@ export interface User {
   createdAt: string;
   /** The API token's name that created the user. */
   createdBy: string;
+  /** The last login. */
   seenAt: string | null;
+  /** Failed logins since the last one that succeeded. */
   loginAttempts: number;
   /** The public signup token the user signed up with, if any. */
   signupToken: string | null;
@@ -50,4 +55,6 @@ export interface UserInput {
   email?: string | null | undefined;
   username?: string | null | undefined;
   rootRole: number | string;
+  /** Only when the user is created; kept as a hash and never answered. */
+  password?: string | null | undefined;
 }

@@ -9,6 +9,8 @@ export const userCreateSchema = z.object({
   name: z.string().max(255).nullish(),
   username: z.string().trim().min(1).max(255).nullish(),
   rootRole: rootRoleInput,
+  /** Unleash takes a first password here; stored as a hash (lib/auth/password.ts), never answered. */
+  password: z.string().max(128).optional(),
   /** Accepted and ignored: this service sends no e-mail (`emailSent` is always false). */
   sendEmail: z.boolean().optional(),
 });
@@ -24,7 +26,7 @@ export const userUpdateSchema = z.object({
 export type UserUpdateInput = z.infer<typeof userUpdateSchema>;
 
 /** Signing up through a public signup token: the token decides the root role. */
-export const signupSchema = userCreateSchema.omit({ rootRole: true, sendEmail: true });
+export const signupSchema = userCreateSchema.omit({ rootRole: true, sendEmail: true, password: true });
 
 /** The interface's User resource. */
 export const userSchema = z.object({

@@ -3,6 +3,7 @@ import { retryOnChange } from '../optimistic.js';
 import { resolveRootRole, ROOT_ROLE_NAMES, type RootRoleId } from '../roles/model.js';
 import { normalizeEmail, type User, type UserDetails, type UserInput } from './model.js';
 import type { UserStore } from './store.js';
+import { checkPasswordRules, hashPassword } from '../auth/password.js';
 
 /** An update: a field left out keeps its value, `null` clears it (as Unleash's user update). */
 export type UserChanges = Partial<UserInput>;
@@ -34,11 +35,16 @@ export class UserService {
     return (await this.store.getMany(ids)).sort((a, b) => a.id - b.id);
   }
 
-  /** `signupToken` is the secret of the public signup token the user signs up with, if any. */
+  /**
+   * `signupToken` is the secret of the public signup token the user signs up with, if any; a
+   * password, when given, must follow the password rules and is stored hashed with the user.
+   */
   async create(input: UserInput, actor: string, signupToken: string | null = null): Promise<User> {
     const now = this.now().toISOString();
     // Checked before an id is drawn, so a refused create leaves the counter alone.
     const details = detailsOf(input);
+    if (input.password != null) checkPasswordRules(input.password);
+    const passwordHash = input.password == null ? undefined : await hashPassword(input.password);
     const user: User = {
       id: await this.store.nextId(),
       ...details,
@@ -49,10 +55,23 @@ export class UserService {
       signupToken,
       version: 1,
     };
-    const outcome = await this.store.insert(user, now, actor);
+    const outcome = await this.store.insert(user, now, actor, passwordHash);
     if (outcome === 'signup-closed') throw signupClosed();
     if (outcome !== 'done') throw taken(outcome, user);
     return user;
+  }
+
+  /** The user who logs in with this e-mail or username (either compared without case), if any. */
+  async findByLogin(login: string): Promise<User | undefined> {
+    const value = login.trim().toLowerCase();
+    if (!value) return undefined;
+    const id = await this.store.idOfLogin(value.includes('@') ? 'email' : 'username', value);
+    return id === undefined ? undefined : this.store.get(id);
+  }
+
+  /** The user of this id, or undefined when there is none (a session whose user was deleted). */
+  find(id: number): Promise<User | undefined> {
+    return this.store.get(id);
   }
 
   async update(id: number, changes: UserChanges, actor: string): Promise<User> {

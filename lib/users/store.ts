@@ -17,9 +17,10 @@ export interface UserStore {
   /**
    * Writes a new user with its e-mail and username guards. For a user signing up with a
    * public signup token (`user.signupToken`), the same transaction checks that the token is
-   * still enabled and unexpired at `now`: 'signup-closed' when it is not.
+   * still enabled and unexpired at `now`: 'signup-closed' when it is not. A password hash, when
+   * given, is written in the same transaction.
    */
-  insert(user: User, now: string, actor: string): Promise<UserInsertOutcome>;
+  insert(user: User, now: string, actor: string, passwordHash?: string): Promise<UserInsertOutcome>;
   /** Replaces `before` (as read) with `after`, moving guards whose value changed; 'changed' when `before` is stale or gone. */
   replace(before: User, after: User, actor: string): Promise<UserReplaceOutcome>;
   /**
@@ -27,4 +28,21 @@ export interface UserStore {
    * transaction; 'changed' when the user or one of the groups changed meanwhile.
    */
   delete(user: User, groupIds: number[], actor: string): Promise<'done' | 'changed'>;
+
+  /** The id of the user with this e-mail (given in lower case) or username (lower case), from its guard item. */
+  idOfLogin(kind: 'email' | 'username', value: string): Promise<number | undefined>;
+  /** The user's password hash and when a login last failed; undefined for a user without a password. */
+  credentials(id: number): Promise<Credentials | undefined>;
+  /** Sets the user's password hash, while the user exists. */
+  setPassword(id: number, passwordHash: string, at: string): Promise<'done' | 'gone'>;
+  /** A failed login: counts `loginAttempts` on the user and keeps when it failed. */
+  recordFailedLogin(id: number, at: string): Promise<void>;
+  /** A login: `loginAttempts` back to 0, `seenAt` now. */
+  recordLogin(id: number, at: string): Promise<void>;
+}
+
+/** A password as stored: in an item of its own, so no read of users ever carries the hash. */
+export interface Credentials {
+  passwordHash: string;
+  lastFailedLoginAt: string | null;
 }

@@ -1,0 +1,73 @@
+import type { Services } from '../composition/services.js';
+import { PermissionDenied, ValidationFailed } from '../errors.js';
+import type { OperationsFor } from '../http/operation.js';
+import { rootRoleById } from '../roles/model.js';
+import { isCrossSite } from '../sessions/csrf.js';
+import { isUserCaller } from '../sessions/model.js';
+import { toRoleWire } from '../users/wire.js';
+import { checkPasswordRules } from './password.js';
+import type { authRoutes } from './routes.js';
+import { toApiUserMeWire, toMeWire, toSessionUserWire } from './wire.js';
+
+export const authOperations = ({ auth, sessions, users, config }: Services): OperationsFor<typeof authRoutes> => {
+  /** A login or signup posted from another site's page is refused: it would log the browser in as someone else. */
+  const refuseCrossSite = (headers: Record<string, string | undefined>) => {
+    if (isCrossSite(headers, sessions.ownOrigin)) throw new PermissionDenied('LOGIN', 'Log in from the pages of this service.');
+  };
+  /** Unleash's logout: every session of the user ends, the browser forgets the cookie and its storage. */
+  const logout = async ({ cookies }: { cookies: readonly string[] }) => ({
+    headers: {
+      'set-cookie': await sessions.end(cookies),
+      'clear-site-data': '"cookies", "storage"',
+      location: `${config.baseUriPath}/signed-out`,
+    },
+  });
+  return {
+    login: async ({ body, headers }) => {
+      refuseCrossSite(headers);
+      const { user, cookie } = await auth.login(body.username, body.password);
+      return { body: toSessionUserWire(user, config.unleashUrl), headers: { 'set-cookie': cookie, 'cache-control': 'no-store' } };
+    },
+    logout,
+    logoutByLink: logout,
+    getMe: async ({ caller }) => {
+      const headers = { 'cache-control': 'no-store' };
+      if (!isUserCaller(caller)) return { body: toApiUserMeWire(caller), headers };
+      return { body: toMeWire(await users.get(caller.userId), caller, config.unleashUrl), headers };
+    },
+    changeMyPassword: async ({ body, caller }) => {
+      if (!isUserCaller(caller)) throw new ValidationFailed('oldPassword: an API token has no password; log in as a user to change yours');
+      await auth.changePassword(caller.userId, body);
+      return {};
+    },
+    createResetLink: async ({ body, caller }) => ({
+      body: { resetPasswordUrl: await auth.createResetLink(body.id, caller.tokenName) },
+    }),
+    validateResetToken: async ({ query }) => {
+      const { token, user } = await auth.resetTokenUser(query.token);
+      const role = rootRoleById(user.rootRole);
+      if (!role) throw new Error(`User ${user.id} has an unknown root role ${user.rootRole}`);
+      return {
+        body: { id: user.id, name: user.name, email: user.email, token: query.token, createdBy: token.createdBy, role: toRoleWire(role) },
+        headers: { 'cache-control': 'no-store' },
+      };
+    },
+    resetPassword: async ({ body }) => {
+      await auth.resetPassword(body.token, body.password);
+      return {};
+    },
+    validatePassword: async ({ body }) => {
+      checkPasswordRules(body.password);
+      return {};
+    },
+    validateInvite: async ({ params }) => {
+      if (!(await auth.isInviteOpen(params.token))) throw new ValidationFailed('token: this invite link is unknown, disabled or has expired');
+      return {};
+    },
+    signUpWithInvite: async ({ params, body, headers }) => {
+      refuseCrossSite(headers);
+      const { user, cookie } = await auth.signUp(params.token, body);
+      return { body: toSessionUserWire(user, config.unleashUrl), headers: { 'set-cookie': cookie, location: `api/admin/user-admin/${user.id}` } };
+    },
+  };
+};

@@ -1,0 +1,141 @@
+import { AuthenticationRequired, NotFound, PermissionDenied, RateLimited, ValidationFailed } from '../errors.js';
+import type { SessionService } from '../sessions/service.js';
+import type { SignupTokenService } from '../signup-tokens/service.js';
+import type { User } from '../users/model.js';
+import type { UserService } from '../users/service.js';
+import type { UserStore } from '../users/store.js';
+import { loginWaitMs, newResetSecret, RESET_TOKEN_TTL_MS, resetPasswordUrl, resetSecretHash, type ResetToken } from './model.js';
+import { checkPasswordRules, hashPassword, verifyAgainstDecoy, verifyPassword } from './password.js';
+import type { ResetTokenStore } from './store.js';
+
+/** A login's outcome: the user, and the Set-Cookie header of their new session. */
+export interface LoggedIn {
+  user: User;
+  cookie: string;
+}
+
+export type Credentials = Pick<UserStore, 'credentials' | 'setPassword' | 'recordFailedLogin' | 'recordLogin'>;
+
+export interface PasswordChange {
+  password: string;
+  confirmPassword: string;
+  oldPassword: string;
+}
+
+export interface InviteSignup {
+  name: string;
+  email: string;
+  password: string;
+  username?: string | undefined;
+}
+
+/**
+ * People's passwords: login, changing one's own, an admin's reset link, and signing up through
+ * an invite link. Every way a password changes ends the user's sessions, as in Unleash.
+ */
+export class AuthService {
+  constructor(
+    private readonly users: Pick<UserService, 'findByLogin' | 'find' | 'get' | 'create'>,
+    private readonly credentials: Credentials,
+    private readonly sessions: Pick<SessionService, 'start' | 'endAllOf'>,
+    private readonly resetTokens: ResetTokenStore,
+    private readonly signupTokens: Pick<SignupTokenService, 'isOpen' | 'signUp'>,
+    private readonly unleashUrl: string,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  /**
+   * An unknown user and a wrong password get the same 401 after the same work (a decoy hash is
+   * checked), so neither the answer nor its timing says whether the user exists.
+   */
+  async login(login: string, password: string): Promise<LoggedIn> {
+    const user = await this.users.findByLogin(login);
+    const stored = user ? await this.credentials.credentials(user.id) : undefined;
+    if (!user || !stored) {
+      await verifyAgainstDecoy(password);
+      throw wrongLogin();
+    }
+    const now = this.now();
+    const wait = loginWaitMs(user.loginAttempts, stored.lastFailedLoginAt, now);
+    if (wait > 0) {
+      throw new RateLimited('Too many failed logins for this account; try again in a minute.', Math.ceil(wait / 1000));
+    }
+    if (!(await verifyPassword(password, stored.passwordHash))) {
+      await this.credentials.recordFailedLogin(user.id, now.toISOString());
+      throw wrongLogin();
+    }
+    await this.credentials.recordLogin(user.id, now.toISOString());
+    const cookie = await this.sessions.start(user.id);
+    return { user: { ...user, loginAttempts: 0, seenAt: now.toISOString() }, cookie };
+  }
+
+  /** A logged-in user's own password: the old one must match, and the new one twice (Unleash's rules). */
+  async changePassword(userId: number, change: PasswordChange): Promise<void> {
+    if (change.password !== change.confirmPassword) throw new ValidationFailed('confirmPassword: does not match password');
+    checkPasswordRules(change.password);
+    const stored = await this.credentials.credentials(userId);
+    if (!stored || !(await verifyPassword(change.oldPassword, stored.passwordHash))) {
+      throw new AuthenticationRequired('oldPassword: the old password you gave is not right');
+    }
+    await this.setPassword(userId, change.password);
+  }
+
+  /**
+   * An admin's reset link for a user named by e-mail (what Unleash's UI sends as `id`) or by
+   * numeric id (users who have only a username). No e-mail is sent: the link is the answer.
+   */
+  async createResetLink(id: string, createdBy: string): Promise<string> {
+    const user = /^\d+$/.test(id) ? await this.users.find(Number(id)) : await this.users.findByLogin(id);
+    if (!user) throw new NotFound(`Could not find the user ${id}`);
+    const { secret, secretHash } = newResetSecret();
+    const now = this.now();
+    await this.resetTokens.insert({
+      secretHash, userId: user.id, createdBy, createdAt: now.toISOString(), expiresAt: now.getTime() + RESET_TOKEN_TTL_MS, usedAt: null,
+    });
+    return resetPasswordUrl(this.unleashUrl, secret);
+  }
+
+  /** The user a reset link is for: 401 for an unknown or expired link, 403 for a used one, as Unleash answers. */
+  async resetTokenUser(secret: string): Promise<{ token: ResetToken; user: User }> {
+    const token = await this.resetTokens.get(resetSecretHash(secret));
+    if (!token || token.expiresAt <= this.now().getTime()) throw invalidResetToken();
+    if (token.usedAt !== null) throw usedResetToken(token.usedAt);
+    const user = await this.users.find(token.userId);
+    if (!user) throw invalidResetToken();
+    return { token, user };
+  }
+
+  /** Sets a new password through a reset link, which is then used up. */
+  async resetPassword(secret: string, password: string): Promise<void> {
+    checkPasswordRules(password);
+    const { token, user } = await this.resetTokenUser(secret);
+    if (!(await this.resetTokens.use(token.secretHash, this.now()))) throw usedResetToken('a moment ago');
+    await this.setPassword(user.id, password);
+  }
+
+  isInviteOpen(secret: string): Promise<boolean> {
+    return this.signupTokens.isOpen(secret);
+  }
+
+  /** Unleash's public invite: creates the user with the link's role and password, and logs them in. */
+  async signUp(secret: string, input: InviteSignup): Promise<LoggedIn> {
+    if (!(await this.signupTokens.isOpen(secret))) throw inviteClosed();
+    // The password rules are checked where every user is created (UserService.create).
+    const user = await this.signupTokens.signUp(secret, input, input.email);
+    return { user, cookie: await this.sessions.start(user.id) };
+  }
+
+  private async setPassword(userId: number, password: string): Promise<void> {
+    if ((await this.credentials.setPassword(userId, await hashPassword(password), this.now().toISOString())) === 'gone') {
+      throw new NotFound(`No user found with id ${userId}`);
+    }
+    await this.sessions.endAllOf(userId);
+  }
+}
+
+const wrongLogin = (): AuthenticationRequired =>
+  new AuthenticationRequired('Wrong username or password. If you forgot your password, ask an administrator for a reset link.');
+const invalidResetToken = (): AuthenticationRequired => new AuthenticationRequired('token: this reset link is not valid or has expired');
+const usedResetToken = (usedAt: string): PermissionDenied =>
+  new PermissionDenied('RESET_PASSWORD', `token: this reset link was already used (${usedAt})`);
+const inviteClosed = (): ValidationFailed => new ValidationFailed('token: this invite link is unknown, disabled or has expired');

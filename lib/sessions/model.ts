@@ -1,0 +1,106 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { RootRoleId } from '../roles/model.js';
+import type { Caller } from '../tokens/model.js';
+
+/** Unleash's cookie name, so the UI and people's tools see what they know. */
+export const SESSION_COOKIE = 'unleash-session';
+
+/** How long a session lasts from login: Unleash's default (`session.ttlHours`, 48). No rolling renewal, as in Unleash. */
+export const SESSION_TTL_MS = 48 * 60 * 60 * 1000;
+
+/** A stored session: the user it stands for and when it ends. The secret itself is never stored. */
+export interface Session {
+  userId: number;
+  /** sha256 of the cookie's secret, as API tokens are kept. */
+  secretHash: string;
+  createdAt: string;
+  /** Epoch ms. DynamoDB's TTL deletes the item some time after; reads check it against the clock. */
+  expiresAt: number;
+}
+
+/** A new session's cookie value, `<user id>.<secret>`: the id names the partition the session lives in. */
+export function newSessionValue(userId: number): { value: string; secretHash: string } {
+  const secret = randomBytes(32).toString('base64url');
+  return { value: `${userId}.${secret}`, secretHash: hashOf(secret) };
+}
+
+/** The user id and secret hash a cookie value names; undefined for anything not shaped like one. */
+export function parseSessionValue(value: string): { userId: number; secretHash: string } | undefined {
+  const match = /^([1-9]\d{0,14})\.([A-Za-z0-9_-]{43})$/.exec(value);
+  if (!match) return undefined;
+  return { userId: Number(match[1]), secretHash: hashOf(match[2] as string) };
+}
+
+const hashOf = (secret: string): string => createHash('sha256').update(secret, 'utf8').digest('hex');
+
+/** The value of one cookie among a request's cookies (API Gateway's `cookies`, or `Cookie` headers). */
+export function cookieValue(cookies: readonly string[], name: string): string | undefined {
+  for (const header of cookies) {
+    for (const part of header.split(';')) {
+      const eq = part.indexOf('=');
+      if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+    }
+  }
+  return undefined;
+}
+
+export interface CookieSettings {
+  /** Where the cookie is sent: the service's base path (`/` without one), as Unleash scopes it. */
+  path: string;
+  /** Only over https: in the cloud, and wherever UNLEASH_URL is an https address. */
+  secure: boolean;
+}
+
+export interface SessionSettings {
+  cookie: CookieSettings;
+  /** UNLEASH_URL's origin: where the service's own pages are served. */
+  ownOrigin: string;
+}
+
+/**
+ * Read from the configuration. The cloud is told apart from a laptop as lib/config.ts does it:
+ * DYNAMODB_ENDPOINT is set only for DynamoDB Local. In the cloud, and wherever UNLEASH_URL is
+ * an https address, the cookie is `Secure`; `npm start` on http://localhost needs it without.
+ */
+export function sessionSettingsOf(config: { unleashUrl: string; baseUriPath: string; dynamodbEndpoint: string | undefined }): SessionSettings {
+  const url = new URL(config.unleashUrl);
+  return {
+    cookie: { path: config.baseUriPath || '/', secure: url.protocol === 'https:' || config.dynamodbEndpoint === undefined },
+    ownOrigin: url.origin,
+  };
+}
+
+/**
+ * The Set-Cookie header. HttpOnly: page scripts never read it. SameSite=Lax, as Unleash sets
+ * it: the browser sends it on top-level navigations from other sites (a link to a flag in a chat
+ * opens the console logged in) but not on their forms, fetches or frames; Strict would make
+ * such a link land logged out. Requests that change something are checked for a same-origin
+ * `Origin` too (lib/http/authorize.ts).
+ */
+export function sessionCookie(value: string, settings: CookieSettings, maxAgeMs: number): string {
+  return [
+    `${SESSION_COOKIE}=${value}`,
+    `Path=${settings.path}`,
+    `Max-Age=${Math.max(0, Math.floor(maxAgeMs / 1000))}`,
+    'HttpOnly',
+    'SameSite=Lax',
+    ...(settings.secure ? ['Secure'] : []),
+  ].join('; ');
+}
+
+/** Clears the cookie in the browser (logout, an unknown or ended session). */
+export const clearedSessionCookie = (settings: CookieSettings): string => sessionCookie('', settings, 0);
+
+/**
+ * A person calling with a session cookie. It is a `Caller` like a token's, so every operation
+ * records them as the actor by name (`tokenName`: their username or e-mail, as Unleash records
+ * people); `rootRole` is the strongest of their own and their groups' root roles, read on each
+ * request, so a changed role holds at once.
+ */
+export interface UserCaller extends Caller {
+  userId: number;
+  rootRole: RootRoleId;
+}
+
+export const isUserCaller = (caller: Caller | undefined): caller is UserCaller =>
+  caller !== undefined && 'userId' in caller;

@@ -1,0 +1,89 @@
+import type { RootRoleId } from '../roles/model.js';
+import { strongestRole } from '../roles/permissions.js';
+import type { Group } from '../groups/model.js';
+import type { User } from '../users/model.js';
+import {
+  clearedSessionCookie,
+  cookieValue,
+  newSessionValue,
+  parseSessionValue,
+  SESSION_COOKIE,
+  SESSION_TTL_MS,
+  sessionCookie,
+  type SessionSettings,
+  type UserCaller,
+} from './model.js';
+import type { SessionStore } from './store.js';
+
+/** What sessions need of users: the user a session stands for, and the root roles of their groups. */
+export interface SessionUsers {
+  find(id: number): Promise<User | undefined>;
+  groupRootRolesOf(userId: number): Promise<RootRoleId[]>;
+}
+
+/**
+ * People's sessions: a login starts one and answers its cookie; each request's cookie is
+ * resolved to the user it stands for while the session lasts and the user exists.
+ */
+export class SessionService {
+  constructor(
+    private readonly store: SessionStore,
+    private readonly users: SessionUsers,
+    private readonly settings: SessionSettings,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  /** The service's public origin, which a change carried by a session cookie must come from. */
+  get ownOrigin(): string {
+    return this.settings.ownOrigin;
+  }
+
+  /** Starts a session for the user; answers the Set-Cookie header that carries it. */
+  async start(userId: number): Promise<string> {
+    const { value, secretHash } = newSessionValue(userId);
+    const now = this.now();
+    await this.store.insert({ userId, secretHash, createdAt: now.toISOString(), expiresAt: now.getTime() + SESSION_TTL_MS });
+    return sessionCookie(value, this.settings.cookie, SESSION_TTL_MS);
+  }
+
+  /** The user a request's cookies stand for; undefined without a live session. */
+  async callerOf(cookies: readonly string[]): Promise<UserCaller | undefined> {
+    const named = this.sessionNamed(cookies);
+    if (!named) return undefined;
+    const session = await this.store.get(named.userId, named.secretHash);
+    if (!session || session.expiresAt <= this.now().getTime()) return undefined;
+    const [user, groupRoles] = await Promise.all([this.users.find(session.userId), this.users.groupRootRolesOf(session.userId)]);
+    if (!user) return undefined;
+    return Object.freeze({
+      tokenName: user.username ?? user.email ?? `user:${user.id}`,
+      type: 'admin',
+      environment: '*',
+      projects: Object.freeze(['*']) as string[],
+      userId: user.id,
+      rootRole: strongestRole([user.rootRole, ...groupRoles]),
+    });
+  }
+
+  /** Ends the session the cookies name and every other session of its user, as Unleash's logout does. */
+  async end(cookies: readonly string[]): Promise<string> {
+    const named = this.sessionNamed(cookies);
+    // Only a session that exists ends the others: a made-up cookie naming a user id ends nothing.
+    if (named && (await this.store.get(named.userId, named.secretHash))) await this.store.deleteAllOf(named.userId);
+    return clearedSessionCookie(this.settings.cookie);
+  }
+
+  /** Ends every session of the user: after a password change or reset. */
+  endAllOf(userId: number): Promise<void> {
+    return this.store.deleteAllOf(userId);
+  }
+
+  private sessionNamed(cookies: readonly string[]) {
+    const value = cookieValue(cookies, SESSION_COOKIE);
+    return value ? parseSessionValue(value) : undefined;
+  }
+}
+
+/** The root roles a user holds through their groups. */
+export function groupRootRolesOf(groups: readonly Group[], userId: number): RootRoleId[] {
+  return groups.flatMap((group) => (group.rootRole !== null && group.members.some((member) => member.userId === userId) ? [group.rootRole] : []));
+}

@@ -1,0 +1,175 @@
+import { describe, expect, it } from 'vitest';
+import { meSchema, sessionUserSchema } from '../../lib/auth/schemas.js';
+import { LOGIN_FAILURES_BEFORE_WAIT } from '../../lib/auth/model.js';
+import { SESSION_TTL_MS } from '../../lib/sessions/model.js';
+import { apiClient } from '../support/api.js';
+import { captureLogs } from '../support/logs.js';
+import { adminToken, testConfig, unique } from '../support/services.js';
+import { createServices } from '../../lib/composition/services.js';
+import { GOOD_PASSWORD, logIn, userWithPassword } from '../support/sessions.js';
+
+/** The services' clock: tests move it instead of waiting. */
+let now = new Date();
+const services = createServices(testConfig(), { now: () => now });
+const call = apiClient(services);
+
+const login = (username: string, password: string) => call({ method: 'POST', path: '/auth/simple/login', body: { username, password } });
+const me = (cookie?: string) => call({ method: 'GET', path: '/api/admin/user', headers: cookie ? { Cookie: cookie } : {} });
+
+describe('POST /auth/simple/login', () => {
+  it('answers the user and sets an HttpOnly, SameSite=Lax session cookie; seenAt is the login time', async () => {
+    now = new Date();
+    const user = await userWithPassword(services, 'Editor');
+
+    const res = await login(user.username as string, GOOD_PASSWORD);
+
+    expect(res.status).toBe(200);
+    expect(sessionUserSchema.safeParse(res.body).success).toBe(true);
+    expect(res.body).toMatchObject({ id: user.id, username: user.username, loginAttempts: 0, seenAt: now.toISOString(), rootRole: 2 });
+    const cookie = res.headers['set-cookie'] as string;
+    expect(cookie).toMatch(/^unleash-session=\d+\.[A-Za-z0-9_-]{43}; Path=\/; Max-Age=172800; HttpOnly; SameSite=Lax$/);
+    expect((await services.users.get(user.id)).seenAt).toBe(now.toISOString());
+  });
+
+  it('takes the e-mail in any letter case instead of the username', async () => {
+    const user = await userWithPassword(services, 'Viewer');
+
+    const res = await login((user.email as string).toUpperCase(), GOOD_PASSWORD);
+
+    expect(res.status).toBe(200);
+  });
+
+  it('answers the same 401 for a wrong password and an unknown user, and counts loginAttempts', async () => {
+    const user = await userWithPassword(services, 'Viewer');
+
+    const wrong = await login(user.username as string, 'Wrong-password-1');
+    const unknown = await login(unique('nobody'), 'Wrong-password-1');
+
+    expect(wrong.status).toBe(401);
+    expect(unknown.status).toBe(401);
+    expect(wrong.body.message).toBe(unknown.body.message);
+    expect(wrong.headers['set-cookie']).toBeUndefined();
+    expect((await services.users.get(user.id)).loginAttempts).toBe(1);
+  });
+
+  it('after 10 failures in a row makes the next login wait a minute (429), then lets the right password in and resets the count', async () => {
+    now = new Date();
+    const user = await userWithPassword(services, 'Viewer');
+    for (let i = 0; i < LOGIN_FAILURES_BEFORE_WAIT; i += 1) expect((await login(user.username as string, 'Wrong-password-1')).status).toBe(401);
+
+    const locked = await login(user.username as string, GOOD_PASSWORD);
+    now = new Date(now.getTime() + 61_000);
+    const later = await login(user.username as string, GOOD_PASSWORD);
+
+    expect(locked.status).toBe(429);
+    expect(locked.body.name).toBe('RateLimitError');
+    expect(Number(locked.headers['retry-after'])).toBeGreaterThan(0);
+    expect(later.status).toBe(200);
+    expect((await services.users.get(user.id)).loginAttempts).toBe(0);
+  });
+
+  it('refuses a body without a password with 400 naming it', async () => {
+    const res = await call({ method: 'POST', path: '/auth/simple/login', body: { username: 'someone' } });
+
+    expect(res.status).toBe(400);
+    expect(res.body.message).toContain('password');
+  });
+
+  it('never puts the password or its hash in an answer or a log line', async () => {
+    const password = `Secret-${unique('pw')}-9`;
+    const logs = captureLogs();
+    try {
+      const created = await call({
+        method: 'POST', path: '/api/admin/user-admin', token: await adminToken(services),
+        body: { username: unique('logged'), rootRole: 'Viewer', password },
+      });
+      const good = await login(created.body.username, password);
+      const bad = await login(created.body.username, `${password}x`);
+      const list = await call({ method: 'GET', path: '/api/admin/user-admin', token: await adminToken(services) });
+
+      for (const res of [created, good, bad, list]) expect(res.text).not.toMatch(/Secret-|scrypt\$/);
+      expect(logs.text()).not.toContain(password);
+    } finally {
+      logs.restore();
+    }
+  });
+});
+
+describe('GET /api/admin/user', () => {
+  it('without a session answers 401 with the login form to show, as Unleash does', async () => {
+    const res = await me();
+
+    expect(res.status).toBe(401);
+    expect(res.body).toMatchObject({ name: 'AuthenticationRequired', type: 'password', path: '/auth/simple/login', defaultHidden: false });
+  });
+
+  it('with a session answers the user, their root role\'s permissions, feedback and splash', async () => {
+    now = new Date();
+    const user = await userWithPassword(services, 'Admin');
+    const cookie = await logIn(call, user.username as string);
+
+    const res = await me(cookie);
+
+    expect(res.status).toBe(200);
+    expect(meSchema.safeParse(res.body).success).toBe(true);
+    expect(res.body).toMatchObject({ user: { id: user.id, username: user.username }, permissions: [{ permission: 'ADMIN' }], feedback: [], splash: {} });
+  });
+
+  it('with an admin token answers a synthetic user holding ADMIN, without the secret', async () => {
+    const token = await adminToken(services);
+
+    const res = await call({ method: 'GET', path: '/api/admin/user', token });
+
+    expect(res.status).toBe(200);
+    expect(res.body.permissions).toEqual([{ permission: 'ADMIN' }]);
+    expect(res.text).not.toContain(token.split('.')[1]);
+  });
+
+  it('answers 401 once the session is past its TTL (the clock moves, nothing sleeps)', async () => {
+    now = new Date();
+    const user = await userWithPassword(services, 'Viewer');
+    const cookie = await logIn(call, user.username as string);
+
+    now = new Date(now.getTime() + SESSION_TTL_MS - 1000);
+    const before = await me(cookie);
+    now = new Date(now.getTime() + 2000);
+    const after = await me(cookie);
+
+    expect(before.status).toBe(200);
+    expect(after.status).toBe(401);
+  });
+
+  it('answers 401 for a made-up cookie', async () => {
+    const res = await me(`unleash-session=1.${'A'.repeat(43)}`);
+
+    expect(res.status).toBe(401);
+  });
+});
+
+describe('logout', () => {
+  it.each(['POST', 'GET'])('%s /logout ends the session, clears the cookie and redirects to the signed-out page', async (method) => {
+    now = new Date();
+    const user = await userWithPassword(services, 'Viewer');
+    const cookie = await logIn(call, user.username as string);
+    const other = await logIn(call, user.username as string);
+
+    const res = await call({ method, path: '/logout', headers: { Cookie: cookie } });
+
+    expect(res.status).toBe(302);
+    expect(res.headers.location).toBe('/signed-out');
+    expect(res.headers['set-cookie']).toMatch(/^unleash-session=; Path=\/; Max-Age=0; HttpOnly; SameSite=Lax/);
+    expect((await me(cookie)).status).toBe(401);
+    // Unleash's logout ends every session of the user.
+    expect((await me(other)).status).toBe(401);
+  });
+
+  it('a made-up cookie naming a user ends none of their sessions', async () => {
+    now = new Date();
+    const user = await userWithPassword(services, 'Viewer');
+    const cookie = await logIn(call, user.username as string);
+
+    await call({ method: 'POST', path: '/logout', headers: { Cookie: `unleash-session=${user.id}.${'B'.repeat(43)}` } });
+
+    expect((await me(cookie)).status).toBe(200);
+  });
+});
