@@ -52,6 +52,12 @@ export const METRICS_TABLE_ACCESS: TableAccess = {
 export const SNAPSHOT_TABLE_ACCESS: TableAccess = { reads: READS, writes: ['dynamodb:PutItem'], writablePartitions: [keys.snapshots().pk] };
 
 /**
+ * The stored SDK snapshot's writer (ADR 20) reads like an SDK container and writes only the
+ * snapshot's head and pages.
+ */
+export const SDK_SNAPSHOT_TABLE_ACCESS: TableAccess = { reads: READS, writes: ['dynamodb:PutItem'], writablePartitions: [keys.sdkSnapshotPartitions()] };
+
+/**
  * The bootstrap custom resource seeds a fresh install and stores the admin token; it deletes
  * only the admin token a previous secret made, when the secret is replaced (issue 13, finding 5).
  */

@@ -57,8 +57,9 @@ export const DEFAULT_THROTTLING: ApiThrottling = {
   sdkReport: { rateLimit: Math.ceil(SDK_POLL_RATE * REPORT_SHARE), burstLimit: Math.ceil(2 * SDK_POLL_RATE * REPORT_SHARE) },
   // 500/s: 1.3 billion page views a month; raise it with -c frontendRateLimit.
   frontend: { rateLimit: 500, burstLimit: 1_000 },
-  // Per route. ~100 routes × 50/s plus the SDK and frontend routes stays under the default account quota.
-  admin: { rateLimit: 50, burstLimit: 100 },
+  // Per route: the admin UI's page loads call many routes once each. 200 routes × 25/s plus the
+  // SDK and frontend routes (4,500/s) stays under the default account quota.
+  admin: { rateLimit: 25, burstLimit: 50 },
 };
 
 /** The routes that carry every SDK instance's traffic, by route key (`METHOD /path`). */

@@ -8,6 +8,7 @@ import { BootstrapAdminToken } from './constructs/bootstrap-admin-token.js';
 import { GroupFunctions } from './constructs/group-functions.js';
 import { SecretKey } from './constructs/secret-key.js';
 import { InsightsSnapshot } from './constructs/insights-snapshot.js';
+import { SdkSnapshot } from './constructs/sdk-snapshot.js';
 import { MetricsPipeline } from './constructs/metrics-pipeline.js';
 import { SdkFunctionUrl } from './constructs/sdk-function-url.js';
 import { ServiceAlarms, alarmEmailsFromContext } from './constructs/service-alarms.js';
@@ -59,11 +60,12 @@ export class TogglesStack extends Stack {
       migrationRun: this.node.tryGetContext('dataMigrationRun') as string | undefined,
     });
     const insights = new InsightsSnapshot(this, 'Insights', { table, tableHasIndexes: definition.indexes.length > 0 });
+    const sdkSnapshot = new SdkSnapshot(this, 'SdkSnapshot', { table, tableHasIndexes: definition.indexes.length > 0 });
     const secretArn = bootstrap.secret.secretArn;
     const alarms = new ServiceAlarms(this, 'Alarms', {
       stage: api.stage,
       functions: {
-        ...functions.byGroup, snapshot: insights.function.function, bootstrap: bootstrap.function.function,
+        ...functions.byGroup, snapshot: insights.function.function, sdkSnapshot: sdkSnapshot.function.function, bootstrap: bootstrap.function.function,
         metricsSum: metrics.sumFunction.function, metricsStore: metrics.storeFunction.function,
       },
       emails: props.alarmEmails ?? alarmEmailsFromContext(this.node.tryGetContext('alarmEmail')),

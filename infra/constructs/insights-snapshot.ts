@@ -1,11 +1,9 @@
 import { Duration } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import * as events from 'aws-cdk-lib/aws-events';
-import * as targets from 'aws-cdk-lib/aws-events-targets';
-import { Construct } from 'constructs';
+import type { Construct } from 'constructs';
 import { SNAPSHOT_TABLE_ACCESS } from '../table-access.js';
-import { ServiceFunction } from './service-function.js';
-import { grantTableAccess } from './table-grants.js';
+import { ScheduledFunction } from './scheduled-function.js';
 
 export interface InsightsSnapshotProps {
   table: ITable;
@@ -17,23 +15,17 @@ export interface InsightsSnapshotProps {
  * after midnight UTC so it sums up the whole previous day. It reads the table and writes only
  * the snapshot partition.
  */
-export class InsightsSnapshot extends Construct {
-  readonly function: ServiceFunction;
-  readonly rule: events.Rule;
-
+export class InsightsSnapshot extends ScheduledFunction {
   constructor(scope: Construct, id: string, props: InsightsSnapshotProps) {
-    super(scope, id);
-    this.function = new ServiceFunction(this, 'Snapshot', {
+    super(scope, id, {
+      ...props,
       entry: 'functions/snapshot/handler.ts',
       description: 'Feature toggles: daily insights snapshot',
-      environment: { TABLE_NAME: props.table.tableName },
-      timeout: Duration.minutes(2),
-    });
-    grantTableAccess(this.function.function, props.table, SNAPSHOT_TABLE_ACCESS, { indexes: props.tableHasIndexes ?? false });
-    this.rule = new events.Rule(this, 'Daily', {
-      description: 'Takes the insights snapshot of the day before',
+      access: SNAPSHOT_TABLE_ACCESS,
       schedule: events.Schedule.cron({ minute: '5', hour: '0' }),
-      targets: [new targets.LambdaFunction(this.function.function, { retryAttempts: 2 })],
+      scheduleDescription: 'Takes the insights snapshot of the day before',
+      timeout: Duration.minutes(2),
+      ids: { function: 'Snapshot', rule: 'Daily' },
     });
   }
 }

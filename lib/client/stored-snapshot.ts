@@ -26,6 +26,8 @@ export const PAGE_BYTES = 350 * 1024;
  * and once a day in any case, before its pages' time to live passes.
  */
 export const REWRITE_POLICY = {
+  /** How often the writer looks (the cloud's EventBridge schedule, the local runtime's timer). */
+  checkEveryMinutes: 5,
   changedFeatures: 100,
   changedAfterMs: 6 * 60 * 60 * 1000,
   unchangedAfterMs: 24 * 60 * 60 * 1000,

@@ -12,6 +12,7 @@ import { BatchWriteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynam
 import { randomUUID } from 'node:crypto';
 import { createDocumentClient, type DynamoConnection } from '../../lib/store/document-client.js';
 import { keys } from '../../lib/store/table-design.js';
+import { DynamoRevisionStore } from '../../lib/store/revision-store.js';
 import { createFlag, flagName, progressBar, seedSegments, type Admin } from './seed.js';
 
 /** Flags made through the admin API before the copies; they vary by index modulo 2, 3, 4, 5 and 6. */
@@ -93,6 +94,9 @@ export async function seedFlagsFast(admin: Admin, direct: DynamoConnection, tabl
         UpdateExpression: 'ADD featureCount :added', ExpressionAttributeValues: { ':added': added },
       }));
     }
+    // The copies bypassed the revision: one change that says "everything", as a bulk load must,
+    // so SDK containers and the stored SDK snapshot (ADR 20) read them all.
+    await new DynamoRevisionStore(db, tableName).commit([], { everything: true });
   } finally {
     db.destroy();
     bar.done();

@@ -16,6 +16,7 @@ import { parseApiMappingKey } from './match-route.js';
 import { localConcurrency, localThrottling } from './aws-limits.js';
 import type { ApiThrottling } from '../../infra/throttling.js';
 import { log } from '../../lib/log.js';
+import { REWRITE_POLICY } from '../../lib/client/stored-snapshot.js';
 import { metricsStages } from '../../lib/composition/metrics-services.js';
 import { localMetricsQueues, type LocalMetricsQueues } from './metrics-queues.js';
 
@@ -109,11 +110,11 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     const handlers = Object.fromEntries(
       GROUPS.map((group) => [group, buildGroupHandler(group, groupOperations[group](services) as never, services)]),
     ) as Record<Group, LambdaHandler>;
-    const snapshots = scheduleSnapshots(services);
+    const scheduled = scheduleTasks(services);
     return {
       config, services, handlers, generatedAdminToken, apiMappingKey, throttling, concurrency, metricsQueues,
       stop: async () => {
-        await snapshots.stop();
+        await scheduled.stop();
         // What the queues accepted is stored before the engine goes away.
         await metricsQueues.reports.stop();
         await metricsQueues.sums.stop();
@@ -158,21 +159,31 @@ function localSecretKey(options: LocalRuntimeOptions): string {
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
- * Locally there is no EventBridge: the insights snapshot is taken at start and then daily,
- * without keeping the process alive for it.
+ * Locally there is no EventBridge: what the cloud runs on a schedule runs at start and then at
+ * its interval, without keeping the process alive for it. The insights snapshot is daily; the
+ * stored SDK snapshot's writer (ADR 20) looks every few minutes, as in the cloud.
  */
-function scheduleSnapshots(services: Services): { stop(): Promise<void> } {
+function scheduleTasks(services: Services): { stop(): Promise<void> } {
+  const tasks = [
+    schedule('insights snapshot', () => services.insights.snapshot(), DAY_MS),
+    schedule('stored SDK snapshot', () => services.clientFeatures.storeSnapshot(), REWRITE_POLICY.checkEveryMinutes * 60_000),
+  ];
+  return { stop: async () => void (await Promise.all(tasks.map((task) => task.stop()))) };
+}
+
+function schedule(what: string, run: () => Promise<unknown>, intervalMs: number): { stop(): Promise<void> } {
   let pending: Promise<void> = Promise.resolve();
   const take = () => {
-    pending = services.insights.snapshot().then(
+    // One run at a time: a slow one is not overtaken by the next.
+    pending = pending.then(run).then(
       () => undefined,
-      (error: unknown) => log.error('insights snapshot failed', { error: String(error) }),
+      (error: unknown) => log.error(`${what} failed`, { error: String(error) }),
     );
   };
   take();
-  const timer = setInterval(take, DAY_MS);
+  const timer = setInterval(take, intervalMs);
   timer.unref();
-  // A snapshot still running when the runtime stops finishes first, before its engine goes away.
+  // A run still going when the runtime stops finishes first, before its engine goes away.
   return {
     stop: async () => {
       clearInterval(timer);

@@ -66,24 +66,29 @@ const actionsOf = (statements: Array<Record<string, any>>): string[] =>
   statements.flatMap((statement) => [statement.Action].flat() as string[]);
 
 describe('functions', () => {
-  it('creates one function per endpoint group plus the bootstrap, the insights snapshot and the two metrics stage functions', () => {
+  it('creates one function per endpoint group plus the bootstrap, the two snapshot writers and the two metrics stage functions', () => {
     expect([...groupFunctions().keys()].sort()).toEqual([...GROUPS].sort());
-    template.resourceCountIs('AWS::Lambda::Function', GROUPS.length + 4);
+    template.resourceCountIs('AWS::Lambda::Function', GROUPS.length + 5);
   });
 
-  it('runs the insights snapshot daily after midnight UTC, writing only the snapshot partition', () => {
-    const [snapshotId] = resourcesOf(template, 'AWS::Lambda::Function').find(([, fn]) =>
-      String(fn.Properties.Description).includes('snapshot'),
+  const scheduled = (description: string, partition: string) => {
+    const [functionId] = resourcesOf(template, 'AWS::Lambda::Function').find(([, fn]) =>
+      String(fn.Properties.Description).includes(description),
     )!;
-    const rules = resourcesOf(template, 'AWS::Events::Rule');
-    expect(rules).toHaveLength(1);
-    expect(rules[0]![1].Properties.ScheduleExpression).toBe('cron(5 0 * * ? *)');
-    expect(JSON.stringify(rules[0]![1].Properties.Targets)).toContain(snapshotId);
+    const rules = resourcesOf(template, 'AWS::Events::Rule').filter(([, rule]) => JSON.stringify(rule.Properties.Targets).includes(functionId));
     const writes = resourcesOf(template, 'AWS::IAM::Policy')
       .flatMap(([, policy]) => policy.Properties.PolicyDocument.Statement as Array<Record<string, any>>)
-      .filter((statement) => JSON.stringify(statement.Condition ?? {}).includes('SNAPSHOTS'));
-    expect(writes).toHaveLength(1);
-    expect(writes[0]!.Action).toBe('dynamodb:PutItem');
+      .filter((statement) => JSON.stringify(statement.Condition ?? {}).includes(partition));
+    return { schedules: rules.map(([, rule]) => rule.Properties.ScheduleExpression), writes: writes.map((statement) => statement.Action) };
+  };
+
+  it('runs the insights snapshot daily after midnight UTC, writing only the snapshot partition', () => {
+    expect(scheduled('daily insights snapshot', '"SNAPSHOTS')).toEqual({ schedules: ['cron(5 0 * * ? *)'], writes: ['dynamodb:PutItem'] });
+  });
+
+  it('runs the stored SDK snapshot writer every 5 minutes, writing only the snapshot\'s items (ADR 20)', () => {
+    expect(scheduled('stored SDK snapshot writer', 'SDK_SNAPSHOT*')).toEqual({ schedules: ['rate(5 minutes)'], writes: ['dynamodb:PutItem'] });
+    template.resourceCountIs('AWS::Events::Rule', 2);
   });
 
 

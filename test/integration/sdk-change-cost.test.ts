@@ -3,11 +3,11 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createClientServices } from '../../lib/composition/client-services.js';
 import type { Feature } from '../../lib/features/model.js';
 import { createDocumentClient } from '../../lib/store/document-client.js';
-import { prepareLocalTable } from '../../lib/store/create-table.js';
 import { keys } from '../../lib/store/table-design.js';
 import type { Caller } from '../../lib/tokens/model.js';
 import { startAwsLikeDynamoDb, type AwsLikeEngine } from '../../scripts/local/aws-like-dynamodb/engine.js';
 import { testConfig, unique } from '../support/services.js';
+import { flag, tableWith } from '../support/flag-tables.js';
 
 // What one change costs a warm SDK container (issue 14, deliverable 1; ADR 16): the read units it
 // consumes on the next poll, counted by the AWS-like engine from item sizes as DynamoDB bills
@@ -24,43 +24,6 @@ afterAll(async () => {
 });
 
 const caller: Caller = { tokenName: 'sdk', type: 'client', environment: 'production', projects: ['*'] };
-
-/** A flag as a team would have it: one strategy with a constraint in production, one variant. */
-function flag(name: string): Feature {
-  return {
-    name, project: 'default', type: 'release', description: `The ${name} flag`, impressionData: false, stale: false,
-    archived: false, archivedAt: null, createdAt: '2026-11-01T00:00:00.000Z', tags: [], dependencies: [], children: [], version: 1,
-    environments: {
-      production: {
-        enabled: true,
-        strategies: [{
-          id: `${name}-strategy`, name: 'flexibleRollout', title: null, disabled: false, sortOrder: 0, segments: [], variants: [],
-          parameters: { rollout: '50', stickiness: 'default', groupId: name },
-          constraints: [{ contextName: 'appName', operator: 'IN', values: ['web', 'ios', 'android'], caseInsensitive: false, inverted: false }],
-        }],
-        variants: [{ name: 'blue', weight: 1000, weightType: 'variable', stickiness: 'default', payload: { type: 'string', value: 'blue' } }],
-      },
-    },
-  } as unknown as Feature;
-}
-
-/** A table of its own holding `count` flags, written straight to DynamoDB Local 25 at a time. */
-async function tableWith(count: number): Promise<string> {
-  const tableName = unique('scale');
-  const local = createDocumentClient({ region: 'local', endpoint: inject('dynamodbLocal').endpoint });
-  await prepareLocalTable({ region: 'local', endpoint: inject('dynamodbLocal').endpoint }, tableName);
-  const names = Array.from({ length: count }, (_, i) => `flag-${String(i).padStart(6, '0')}`);
-  for (let start = 0; start < names.length; start += 25) {
-    const puts = names.slice(start, start + 25).map((name) => ({ PutRequest: { Item: { ...keys.feature(name), ...flag(name) } } }));
-    let pending: typeof puts | undefined = puts;
-    while (pending && pending.length > 0) {
-      const answer = await local.send(new BatchWriteCommand({ RequestItems: { [tableName]: pending } }));
-      pending = answer.UnprocessedItems?.[tableName] as typeof puts | undefined;
-    }
-  }
-  local.destroy();
-  return tableName;
-}
 
 /** Read units a warm container spends on the first poll after one feature changed, and what it served. */
 async function costOfOneChange(flags: number): Promise<{ readUnits: number; served: unknown }> {
