@@ -46,14 +46,12 @@ export function uiObjectKey(path: string, entries: UiEntries): string {
 
 /**
  * How long a browser may keep a file. The build names everything under `static/` by its
- * content's hash (vite), so those never change under their name; index.html is filled and
- * names the current hashes, so it is revalidated on every load; the few unhashed files
- * (favicon, flag pictures, licence) are kept for an hour.
+ * content's hash (vite), so those never change under their name and are kept for a year;
+ * everything else (index.html, which names the current hashes, and the few unhashed pictures)
+ * is revalidated on every load, which costs a 304.
  */
 export function cacheControlFor(key: string): string {
-  if (key === INDEX_HTML) return 'no-cache';
-  if (key.startsWith('static/')) return 'public, max-age=31536000, immutable';
-  return 'public, max-age=3600';
+  return key.startsWith('static/') ? 'public, max-age=31536000, immutable' : 'no-cache';
 }
 
 const CONTENT_TYPES: Record<string, string> = {

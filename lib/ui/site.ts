@@ -95,7 +95,8 @@ function notFound(): UiAnswer {
   return { statusCode: 404, headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-cache' }, body: Buffer.from('Not Found\n') };
 }
 
-const missingPage = Buffer.from(
+/** What is served, locally and from the bucket, when the install step could not fetch the UI. */
+export const missingUiPage = Buffer.from(
   [
     '<!DOCTYPE html>',
     '<html lang="en"><head><meta charset="utf-8"><title>Admin UI not installed</title></head><body>',
@@ -109,5 +110,5 @@ const missingPage = Buffer.from(
 );
 
 async function missingUi(): Promise<UiAnswer> {
-  return { statusCode: 404, headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache' }, body: missingPage };
+  return { statusCode: 404, headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache' }, body: missingUiPage };
 }

@@ -43,10 +43,10 @@ describe('the object a UI path is answered with', () => {
 });
 
 describe('how UI files are cached and typed', () => {
-  it('keeps hashed assets for a year, revalidates index.html every time, and the rest for an hour', () => {
+  it('keeps hashed assets for a year and revalidates index.html and the unhashed files every time', () => {
     expect(cacheControlFor('static/index-Sdmd_3Nu.js')).toBe('public, max-age=31536000, immutable');
     expect(cacheControlFor('index.html')).toBe('no-cache');
-    expect(cacheControlFor('favicon.ico')).toBe('public, max-age=3600');
+    expect(cacheControlFor('favicon.ico')).toBe('no-cache');
   });
 
   it('names the content type browsers need to run and show each kind of file', () => {
