@@ -8,6 +8,13 @@ export const userSamples = defineSamples(userRoutes, {
     status: 201,
     provides: { USER_ID: 'id' },
   },
+  'create-user-with-password': {
+    operation: 'createUser',
+    // A made-up password that follows the rules; it is stored hashed and never answered.
+    body: { email: 'lin-{{UNIQUE}}@example.com', username: 'lin-{{UNIQUE}}', rootRole: 'Viewer', password: 'Correct-Horse-7-Battery' },
+    status: 201,
+    provides: { LOGIN_USERNAME: 'username', LOGIN_EMAIL: 'email' },
+  },
   'create-user-taken-email': {
     operation: 'createUser',
     // The same address in other letter case: emails are unique whatever their case.

@@ -25,6 +25,7 @@ import { stateSamples } from '../../lib/state/samples.js';
 import { strategyTypeSamples } from '../../lib/strategies/samples.js';
 import { tagTypeSamples } from '../../lib/tag-types/samples.js';
 import { userSamples } from '../../lib/users/samples.js';
+import { authSamples } from '../../lib/auth/samples.js';
 import { pathParameterNames } from '../../lib/http/path-parameters.js';
 import type { RouteSpec } from '../../lib/http/route.js';
 import { operationIds, routeTable, type OperationId } from '../../lib/route-table.js';
@@ -39,7 +40,7 @@ import { toApiGatewayEvent } from './api-gateway-event.js';
 export const SAMPLE_SCENARIOS: Record<string, Sample> = withDerivedSamples(
   mergeSamples(
     instanceSamples, docsSamples, insightSamples, strategyTypeSamples, apiTokenSamples,
-    featureSamples, transferSamples, stateSamples, userSamples, groupSamples, oidcSettingsSamples,
+    featureSamples, transferSamples, stateSamples, userSamples, authSamples, groupSamples, oidcSettingsSamples,
     signupTokenSamples, environmentSamples, projectSamples, segmentSamples, contextFieldSamples,
     tagTypeSamples, clientSamples, frontendSamples, frontendSettingsSamples,
   ),

@@ -13,12 +13,15 @@ const concreteMethod = (method: string) => (method === 'ANY' ? 'GET' : method);
 describe('authentication across the route table', () => {
   const guarded = operationIds.filter((id) => routeTable[id].access.kind !== 'public');
 
-  it('leaves only /health, the API description and the Frontend API\'s CORS preflights open', () => {
+  it('leaves only /health, the API description, people\'s login, reset and invite pages and the Frontend API\'s CORS preflights open', () => {
     const open = operationIds.filter((id) => routeTable[id].access.kind === 'public').map((id) => routeTable[id].path);
 
     // The docs describe the API and hold no data; Swagger UI asks for a token before calling /api.
     expect(open.sort()).toEqual([
-      '/api/frontend', '/api/frontend/{proxy+}', '/docs', '/docs/openapi.json', '/docs/swagger-ui-bundle.js', '/docs/swagger-ui.css', '/health',
+      '/api/frontend', '/api/frontend/{proxy+}',
+      '/auth/reset/password', '/auth/reset/validate', '/auth/reset/validate-password', '/auth/simple/login',
+      '/docs', '/docs/openapi.json', '/docs/swagger-ui-bundle.js', '/docs/swagger-ui.css', '/health',
+      '/invite/{token}/signup', '/invite/{token}/validate', '/logout', '/logout',
     ]);
     // A browser's preflight carries no token (the Fetch standard); it only learns the CORS headers.
     const openApi = operationIds.filter((id) => routeTable[id].path.startsWith('/api/') && !guarded.includes(id));
@@ -34,6 +37,8 @@ describe('authentication across the route table', () => {
     expect(res.body.name).toBe('AuthenticationRequired');
     expect(res.body.message).toContain('Authorization');
     expect(res.body.message).toContain('/auth/simple/login');
+    // As Unleash's, the 401 names the login form the UI shows.
+    expect(res.body).toMatchObject({ type: 'password', path: '/auth/simple/login', defaultHidden: false });
     expect(res.body.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
   });
 

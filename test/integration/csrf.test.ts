@@ -1,0 +1,75 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { apiClient } from '../support/api.js';
+import { adminToken, testServices, unique } from '../support/services.js';
+import { logIn, userWithPassword } from '../support/sessions.js';
+
+const UNLEASH_URL = 'https://flags.example.com';
+const services = testServices({ UNLEASH_URL });
+const call = apiClient(services);
+let cookie: string;
+
+beforeAll(async () => {
+  cookie = await logIn(call, (await userWithPassword(services, 'Admin')).username as string);
+});
+
+const createContextField = (headers: Record<string, string>, token?: string) =>
+  call({ method: 'POST', path: '/api/admin/context', headers, token, body: { name: unique('ctx') } });
+
+describe('a change carried by the session cookie alone', () => {
+  it('from another site (a form POST: Origin of that site, Sec-Fetch-Site cross-site) is refused with 403', async () => {
+    const res = await createContextField({ Cookie: cookie, Origin: 'https://evil.example', 'Sec-Fetch-Site': 'cross-site' });
+
+    expect(res.status).toBe(403);
+    expect(res.body).toMatchObject({ name: 'NoAccessError' });
+    expect(Object.keys(res.body).sort()).toEqual(['id', 'message', 'name']);
+  });
+
+  it('from another site that sends only Origin is refused too', async () => {
+    const res = await createContextField({ Cookie: cookie, Origin: 'https://evil.example' });
+
+    expect(res.status).toBe(403);
+  });
+
+  it('from a sibling site (same-site, another origin) is refused', async () => {
+    const res = await createContextField({ Cookie: cookie, Origin: 'https://evil.flags.example.com', 'Sec-Fetch-Site': 'same-site' });
+
+    expect(res.status).toBe(403);
+  });
+
+  it.each([
+    ['the public origin (UNLEASH_URL)', { Origin: UNLEASH_URL, 'Sec-Fetch-Site': 'same-origin' }],
+    ['the host it was sent to', { Origin: 'http://api.internal:4242', Host: 'api.internal:4242' }],
+    ['no browser headers at all (not a page)', {}],
+  ])('from %s is allowed', async (_name, headers) => {
+    const res = await createContextField({ Cookie: cookie, ...headers });
+
+    expect(res.status).toBe(201);
+  });
+
+  it('reads from another site are left alone (GET changes nothing)', async () => {
+    const res = await call({ method: 'GET', path: '/api/admin/context', headers: { Cookie: cookie, Origin: 'https://evil.example', 'Sec-Fetch-Site': 'cross-site' } });
+
+    expect(res.status).toBe(200);
+  });
+
+  it('a login posted from another site is refused', async () => {
+    const user = await userWithPassword(services, 'Viewer');
+
+    const res = await call({
+      method: 'POST', path: '/auth/simple/login', headers: { Origin: 'https://evil.example' },
+      body: { username: user.username, password: 'Correct-Horse-7-Battery' },
+    });
+
+    expect(res.status).toBe(403);
+  });
+});
+
+describe('a change authenticated by an API token', () => {
+  it('is allowed from anywhere, cookie or not', async () => {
+    const token = await adminToken(services);
+
+    const res = await createContextField({ Cookie: cookie, Origin: 'https://evil.example', 'Sec-Fetch-Site': 'cross-site' }, token);
+
+    expect(res.status).toBe(201);
+  });
+});

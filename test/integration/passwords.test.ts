@@ -1,0 +1,103 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { apiClient } from '../support/api.js';
+import { adminToken, testServices, unique } from '../support/services.js';
+import { cookiePair, GOOD_PASSWORD, logIn, userWithPassword } from '../support/sessions.js';
+
+const UNLEASH_URL = 'https://flags.example.com';
+const services = testServices({ UNLEASH_URL });
+const call = apiClient(services);
+let token: string;
+
+beforeAll(async () => {
+  token = await adminToken(services);
+});
+
+const me = (cookie: string) => call({ method: 'GET', path: '/api/admin/user', headers: { Cookie: cookie } });
+const login = (username: string, password: string) => call({ method: 'POST', path: '/auth/simple/login', body: { username, password } });
+
+describe('signing up through an invite link', () => {
+  it('creates a Viewer with the password and logs them in', async () => {
+    const invite = (await call({ method: 'POST', path: '/api/admin/invite-link/tokens', token, body: { name: unique('invite'), expiresAt: '2099-01-01T00:00:00Z' } })).body;
+    const email = `${unique('grace')}@example.com`;
+
+    const valid = await call({ method: 'GET', path: `/invite/${invite.secret}/validate` });
+    const res = await call({ method: 'POST', path: `/invite/${invite.secret}/signup`, body: { name: 'Grace', email, password: GOOD_PASSWORD } });
+    const session = await me(cookiePair(res.headers['set-cookie']));
+
+    expect(valid.status).toBe(200);
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ email, name: 'Grace', rootRole: 3 });
+    expect(session.status).toBe(200);
+    expect(session.body.user.email).toBe(email);
+    expect((await login(email, GOOD_PASSWORD)).status).toBe(200);
+  });
+
+  it('refuses a closed or unknown link with 400, and a weak password with 400 naming password', async () => {
+    const invite = (await call({ method: 'POST', path: '/api/admin/invite-link/tokens', token, body: { name: unique('invite'), expiresAt: '2099-01-01T00:00:00Z' } })).body;
+
+    const weak = await call({ method: 'POST', path: `/invite/${invite.secret}/signup`, body: { name: 'W', email: `${unique('w')}@example.com`, password: 'short' } });
+    await call({ method: 'PUT', path: `/api/admin/invite-link/tokens/${invite.secret}`, token, body: { enabled: false } });
+    const closed = await call({ method: 'GET', path: `/invite/${invite.secret}/validate` });
+    const unknown = await call({ method: 'POST', path: '/invite/0123456789abcdef/signup', body: { name: 'U', email: 'u@example.com', password: GOOD_PASSWORD } });
+
+    expect(weak.status).toBe(400);
+    expect(weak.body.message).toMatch(/^password: /);
+    expect(closed.status).toBe(400);
+    expect(unknown.status).toBe(400);
+  });
+});
+
+describe('POST /api/admin/user/change-password', () => {
+  it('changes the own password with the old one; the sessions end and the new password logs in', async () => {
+    const user = await userWithPassword(services, 'Viewer');
+    const cookie = await logIn(call, user.username as string);
+    const next = 'Another-Good-Pass-42';
+
+    const wrongOld = await call({ method: 'POST', path: '/api/admin/user/change-password', headers: { Cookie: cookie }, body: { oldPassword: 'nope', password: next, confirmPassword: next } });
+    const mismatch = await call({ method: 'POST', path: '/api/admin/user/change-password', headers: { Cookie: cookie }, body: { oldPassword: GOOD_PASSWORD, password: next, confirmPassword: `${next}!` } });
+    const res = await call({ method: 'POST', path: '/api/admin/user/change-password', headers: { Cookie: cookie }, body: { oldPassword: GOOD_PASSWORD, password: next, confirmPassword: next } });
+
+    expect(wrongOld.status).toBe(401);
+    expect(mismatch.status).toBe(400);
+    expect(mismatch.body.message).toContain('confirmPassword');
+    expect(res.status).toBe(200);
+    expect((await me(cookie)).status).toBe(401);
+    expect((await login(user.username as string, GOOD_PASSWORD)).status).toBe(401);
+    expect((await login(user.username as string, next)).status).toBe(200);
+  });
+});
+
+describe('an admin reset link', () => {
+  it('is answered as a link, names its user, sets the password once and is then used up (403)', async () => {
+    const user = await userWithPassword(services, 'Editor');
+    const cookie = await logIn(call, user.username as string);
+
+    const link = await call({ method: 'POST', path: '/api/admin/user-admin/reset-password', token, body: { id: user.email } });
+    const secret = new URL(link.body.resetPasswordUrl).searchParams.get('token') as string;
+    const validate = await call({ method: 'GET', path: `/auth/reset/validate?token=${secret}` });
+    const reset = await call({ method: 'POST', path: '/auth/reset/password', body: { token: secret, password: 'Fresh-Password-77' } });
+    const again = await call({ method: 'POST', path: '/auth/reset/password', body: { token: secret, password: 'Other-Password-88' } });
+
+    expect(link.status).toBe(200);
+    expect(link.body.resetPasswordUrl).toMatch(/^https:\/\/flags\.example\.com\/reset-password\?token=/);
+    expect(validate.body).toMatchObject({ id: user.id, email: user.email, token: secret, role: { id: 2, name: 'Editor' } });
+    expect(reset.status).toBe(200);
+    expect(again.status).toBe(403);
+    expect((await me(cookie)).status).toBe(401);
+    expect((await login(user.username as string, 'Fresh-Password-77')).status).toBe(200);
+  });
+
+  it('an unknown link answers 401, and a user created with a password in user-admin can log in', async () => {
+    const username = unique('created');
+
+    const unknown = await call({ method: 'GET', path: '/auth/reset/validate?token=not-a-token' });
+    const created = await call({ method: 'POST', path: '/api/admin/user-admin', token, body: { username, rootRole: 'Viewer', password: GOOD_PASSWORD } });
+    const weak = await call({ method: 'POST', path: '/api/admin/user-admin', token, body: { username: unique('weak'), rootRole: 'Viewer', password: 'aaaBBB111!!' } });
+
+    expect(unknown.status).toBe(401);
+    expect(created.status).toBe(201);
+    expect((await login(username, GOOD_PASSWORD)).status).toBe(200);
+    expect(weak.status).toBe(400);
+    expect(weak.body.message).toMatch(/^password: /);
+  });
+});
