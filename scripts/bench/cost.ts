@@ -9,6 +9,10 @@ import { localContext, toApiGatewayEvent } from '../local/api-gateway-event.js';
 import type { LocalMetricsQueues } from '../local/metrics-queues.js';
 import type { BenchDynamo } from './dynamo.js';
 import { flagName, type Admin } from './seed.js';
+import { clientHandlerOf } from '../../functions/client/handler.js';
+import { DynamoStoredSnapshotStore } from '../../lib/client/dynamo-stored-snapshot.js';
+import type { StoreOutcome } from '../../lib/client/features-service.js';
+import { connectStore, createClientServices, type ClientServices } from '../../lib/composition/client-services.js';
 
 export interface PollCost {
   /** CPU of this process over the poll, ms: the client handler, its DynamoDB client, and the AWS-like engine proxying its reads. */
@@ -58,6 +62,38 @@ export async function coldPolls(handler: LambdaHandler, dynamo: BenchDynamo, tok
   const polls: PollCost[] = [];
   while (polls.length < attempts && polls.at(-1)?.status !== 200) polls.push(await pollCost(handler, dynamo, token));
   return polls;
+}
+
+export interface StoredStart {
+  /** The scheduled writer on the warm runtime: encoding and writing the stored snapshot (ADR 20). */
+  writer: { outcome: StoreOutcome; cpuMs: number; wallMs: number; writeUnits: number | undefined; pages: number; bytes: number };
+  /** The first polls of a new container, which starts from the stored snapshot. */
+  polls: PollCost[];
+}
+
+/** ADR 20: the writer stores the warm runtime's snapshot, then a new container's first polls start from it. */
+export async function storedSnapshotStart(runtime: Pick<ClientServices, 'clientFeatures' | 'config'>, dynamo: BenchDynamo, token: string): Promise<StoredStart> {
+  const units = dynamo.units();
+  const cpu = process.cpuUsage();
+  const started = performance.now();
+  const outcome = await runtime.clientFeatures.storeSnapshot();
+  const wallMs = performance.now() - started;
+  const used = process.cpuUsage(cpu);
+  const after = dynamo.units();
+  const reader = connectStore(runtime.config);
+  const head = await new DynamoStoredSnapshotStore(reader.db, runtime.config.tableName).head().finally(() => reader.db.destroy());
+  const fresh = createClientServices(runtime.config);
+  try {
+    return {
+      writer: {
+        outcome, cpuMs: (used.user + used.system) / 1000, wallMs, writeUnits: units && after ? after.write - units.write : undefined,
+        pages: head?.pages ?? 0, bytes: head?.bytes ?? 0,
+      },
+      polls: await coldPolls(clientHandlerOf(fresh), dynamo, token),
+    };
+  } finally {
+    fresh.store.db.destroy();
+  }
 }
 
 /**

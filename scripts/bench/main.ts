@@ -32,7 +32,7 @@ import { startLocalRuntime } from '../local/runtime.js';
 import { adminListCosts, PATIENT_TIMEOUT_MS, type AdminListCost } from './admin-lists.js';
 import { parseBenchArgs } from './args.js';
 import { bundleReports } from './bundles.js';
-import { changeCost, coldPolls, metricsMinute, type MetricsMinute } from './cost.js';
+import { changeCost, coldPolls, metricsMinute, storedSnapshotStart, type MetricsMinute } from './cost.js';
 import { busyShare, machineTicks, type RunCpu } from './cpu.js';
 import { startBenchDynamo } from './dynamo.js';
 import { PROJECT_FLAGS, seedFlagsFast } from './fast-seed.js';
@@ -96,6 +96,7 @@ try {
   // Without a warm container there is no change to follow, and metrics (checked against the served flags) are refused.
   const warm = cold.at(-1)?.status === 200;
   if (!warm) console.error(`no cold poll answered 200 in ${cold.length} attempts: skipping the change and the metrics`);
+  const stored = warm ? await storedSnapshotStart(runtime.services, dynamo, clientToken) : undefined;
   const change = warm
     ? await changeCost(runtime.handlers.client, dynamo, clientToken, admin, runtime.config.revisionCheckIntervalMs, args.flags)
     : undefined;
@@ -134,7 +135,7 @@ try {
   console.log('\n## What limited each run (CPU over the measured run; a single-threaded process at ≥ 90% of a core is the limit)\n');
   console.log(limitTable(results));
   console.log('\n## One change\n');
-  console.log(costLines(args.flags, cold, change));
+  console.log(costLines(args.flags, cold, change, stored));
   if (frontend) {
     console.log(`\n## Frontend API, ${args.flags.toLocaleString('en')} flags, in-process (API Gateway event to Lambda answer)\n`);
     console.log(frontendLines(frontend));

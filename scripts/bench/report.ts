@@ -1,4 +1,5 @@
 /** The benchmark's printed tables, in Markdown so docs/performance.md can quote them as they are. */
+import type { StoredStart } from './cost.js';
 import { cpus, loadavg, totalmem } from 'node:os';
 import type { AdminListCost } from './admin-lists.js';
 import type { BundleReport } from './bundles.js';
@@ -52,12 +53,17 @@ export function limitTable(results: ScenarioResult[]): string {
 }
 
 /** The payload built cold and rebuilt after one change: CPU, read units, bytes. */
-export function costLines(flags: number, colds: PollCost[], change: PollCost | undefined): string {
+export function costLines(flags: number, colds: PollCost[], change: PollCost | undefined, stored: StoredStart | undefined): string {
   const units = (n: number | undefined) => (n === undefined ? 'not counted (AWS_LIKE_DYNAMODB=0)' : `${n.toLocaleString('en')} read units`);
   const coldLine = (cold: PollCost, attempt: number) =>
     `- ${attempt === 0 ? 'first poll' : `poll ${attempt + 1}`} of a cold container (reads all ${flags.toLocaleString('en')} flags, builds the gzip payload): ${cold.cpuMs.toFixed(0)} ms CPU, ${cold.wallMs.toFixed(0)} ms wall, ${units(cold.readUnits)}, ${cold.bytes.toLocaleString('en')} bytes (status ${cold.status})${cold.pastTimeout ? '; longer than the function\'s timeout (10 s): under Lambda\'s deadline this poll is answered 503' : ''}`;
+  const w = stored?.writer;
   return [
     ...colds.map(coldLine),
+    ...(stored && w ? [
+      `- the stored snapshot's writer (ADR 20, on the warm container): ${w.outcome}, ${w.pages} page(s), ${w.bytes.toLocaleString('en')} bytes gzip, ${w.cpuMs.toFixed(0)} ms CPU, ${w.wallMs.toFixed(0)} ms wall, ${w.writeUnits === undefined ? 'write units not counted' : `${w.writeUnits.toLocaleString('en')} write units`}`,
+      ...stored.polls.map((poll, attempt) => coldLine(poll, attempt).replace(`a cold container (reads all ${flags.toLocaleString('en')} flags,`, 'a cold container from the stored snapshot (reads its pages and the change log,')),
+    ] : []),
     change === undefined
       ? '- one change: not measured, no cold poll was answered 200'
       : `- first poll of a warm container after one flag changed (follows the change log, rebuilds the touched chunks): ${change.cpuMs.toFixed(1)} ms CPU, ${change.wallMs.toFixed(1)} ms wall, ${units(change.readUnits)}, ${change.bytes.toLocaleString('en')} bytes gzip (status ${change.status}); target ≤ 10 read units ${change.readUnits !== undefined && change.readUnits <= 10 ? 'met' : 'MISSED'}, ≤ 100 ms CPU ${change.cpuMs <= 100 ? 'met' : 'MISSED'}`,
