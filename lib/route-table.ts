@@ -11,6 +11,7 @@ import { environmentRoutes } from './environments/routes.js';
 import { featureEnvironmentRoutes } from './features/environment-routes.js';
 import { featureRelationRoutes } from './features/relation-routes.js';
 import { featureSearchRoutes } from './features/search-routes.js';
+import { featureUsageRoutes } from './features/usage-routes.js';
 import { featureValidationRoutes } from './features/validation-routes.js';
 import { transferRoutes } from './transfer/routes.js';
 import { stateRoutes } from './state/routes.js';
@@ -37,7 +38,7 @@ export const routeTable = mergeRows(
   instanceRoutes, insightRoutes, docsRoutes, strategyTypeRoutes, apiTokenRoutes, clientRoutes, frontendRoutes,
   userRoutes, authRoutes, oidcSettingsRoutes, signupTokenRoutes, frontendSettingsRoutes, groupRoutes,
   projectRoutes, environmentRoutes, segmentRoutes, contextFieldRoutes, tagTypeRoutes,
-  featureRoutes, featureEnvironmentRoutes, featureRelationRoutes, featureSearchRoutes, featureValidationRoutes, transferRoutes, stateRoutes,
+  featureRoutes, featureEnvironmentRoutes, featureRelationRoutes, featureSearchRoutes, featureValidationRoutes, featureUsageRoutes, transferRoutes, stateRoutes,
 );
 
 export type RouteTable = typeof routeTable;

@@ -4,6 +4,7 @@ import {
   featureEnvironmentOperations,
   featureOperations,
   featureRelationOperations,
+  featureUsageOperations,
   featureValidationOperations,
 } from '../../lib/features/operations.js';
 import { featureSearchOperations } from '../../lib/features/search-operations.js';
@@ -20,6 +21,7 @@ export const defineOperations = (services: Services): GroupOperations<'features'
   ...featureRelationOperations(services),
   ...featureSearchOperations(services),
   ...featureValidationOperations(services),
+  ...featureUsageOperations(services),
   ...segmentOperations(services),
   ...contextFieldOperations(services),
   ...tagTypeOperations(services),

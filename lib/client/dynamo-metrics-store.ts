@@ -110,21 +110,32 @@ export class DynamoMetricsStore implements MetricsStore {
       items.push(...((page.Items ?? []) as Record<string, unknown>[]));
       startKey = page.LastEvaluatedKey;
     } while (startKey);
-    const now = Math.floor(Date.now() / 1000);
-    // DynamoDB deletes expired items some time after they expire: until then they are skipped here.
-    const live = items.filter((item) => typeof item[TTL_ATTRIBUTE] !== 'number' || (item[TTL_ATTRIBUTE] as number) > now);
-    return live.map((item) => ({
-      hour: String(item.hour),
-      feature: String(item.feature),
-      environment: String(item.environment),
-      yes: Number(item.yes ?? 0),
-      no: Number(item.no ?? 0),
-      apps: item.apps instanceof Set ? [...(item.apps as Set<string>)] : [],
-      variants: Object.fromEntries(
-        Object.entries(item).filter(([name]) => name.startsWith(VARIANT_PREFIX)).map(([name, n]) => [name.slice(VARIANT_PREFIX.length), Number(n)]),
-      ),
-    }));
+    return liveCounts(items);
   }
+
+  async hourlyCountsOf(feature: string, hours: readonly string[]): Promise<HourlyCount[]> {
+    const pages = await Promise.all(
+      hours.map((hour) => queryCollection(this.db, this.tableName, keys.featureHourlyMetrics(hour, feature))),
+    );
+    return liveCounts(pages.flat());
+  }
+}
+
+/** DynamoDB deletes expired items some time after they expire: until then they are skipped here. */
+function liveCounts(items: Record<string, unknown>[]): HourlyCount[] {
+  const now = Math.floor(Date.now() / 1000);
+  const live = items.filter((item) => typeof item[TTL_ATTRIBUTE] !== 'number' || (item[TTL_ATTRIBUTE] as number) > now);
+  return live.map((item) => ({
+    hour: String(item.hour),
+    feature: String(item.feature),
+    environment: String(item.environment),
+    yes: Number(item.yes ?? 0),
+    no: Number(item.no ?? 0),
+    apps: item.apps instanceof Set ? [...(item.apps as Set<string>)] : [],
+    variants: Object.fromEntries(
+      Object.entries(item).filter(([name]) => name.startsWith(VARIANT_PREFIX)).map(([name, n]) => [name.slice(VARIANT_PREFIX.length), Number(n)]),
+    ),
+  }));
 }
 
 const always = () => true;

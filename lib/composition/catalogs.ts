@@ -37,6 +37,7 @@ export function featureCatalog(from: {
     segment: (id) => segmentStore.get(id),
     contextField: (name) => contextFields.find(name),
     tagTypeExists: (name) => tagTypes.exists(name),
+    registerTags: (tags) => tagTypes.registerTags(tags),
     activeFeatureCount: () => projects.activeFeatureCount(),
   };
 }

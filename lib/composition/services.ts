@@ -8,11 +8,12 @@ import { EnvironmentService } from '../environments/service.js';
 import { DynamoEventStore } from '../events/dynamo-store.js';
 import { FeatureAggregates } from '../features/aggregate.js';
 import { FeatureLifecycleService } from '../features/lifecycle-service.js';
-import type { FeatureCatalog, LastSeenReader } from '../features/ports.js';
+import type { FeatureCatalog, LastSeenReader, UsageReader } from '../features/ports.js';
 import { FeatureRelationService } from '../features/relation-service.js';
 import { FeatureSearchService } from '../features/search-service.js';
 import type { FeatureStore } from '../features/store.js';
 import { FeatureStrategyService } from '../features/strategy-service.js';
+import { FeatureUsageService } from '../features/usage-service.js';
 import { FeatureVariantService } from '../features/variant-service.js';
 import { FeatureViews } from '../features/views.js';
 import { DynamoGroupStore } from '../groups/dynamo-store.js';
@@ -39,7 +40,7 @@ import { SignupTokenService } from '../signup-tokens/service.js';
 import { StateExportService } from '../state/service.js';
 import { DynamoStrategyTypeStore } from '../strategies/dynamo-store.js';
 import { StrategyTypeService } from '../strategies/service.js';
-import { DynamoTagTypeStore } from '../tag-types/dynamo-store.js';
+import { DynamoTagStore, DynamoTagTypeStore } from '../tag-types/dynamo-store.js';
 import { TagTypeService } from '../tag-types/service.js';
 import { ApiTokenService } from '../tokens/service.js';
 import { ExportService } from '../transfer/export-service.js';
@@ -80,7 +81,7 @@ export function createServices(config: AppConfig, options: ClientServicesOptions
   const environments = new EnvironmentService(stores.environmentStore);
   const strategyTypes = new StrategyTypeService(stores.strategyTypeStore, featureStore);
   const contextFields = new ContextFieldService(stores.contextFieldStore);
-  const tagTypes = new TagTypeService(stores.tagTypeStore);
+  const tagTypes = new TagTypeService(stores.tagTypeStore, stores.tagStore);
   // Groups resolve members through the user store; deleting a user asks the groups it is in.
   const groups = new GroupService(stores.groupStore, stores.userStore);
   const users = new UserService(stores.userStore, groups);
@@ -93,7 +94,7 @@ export function createServices(config: AppConfig, options: ClientServicesOptions
     groupRootRolesOf: async (id) => groupRootRolesOf(await stores.groupStore.list(), id),
   }, sessionSettingsOf(config), options.now);
   const oidcSettings = new OidcSettingsService(stores.oidcSettingsStore, new SecretBox(keyMaterialSource(config)));
-  const features = featureServices(featureStore, featureCatalog({ projects, strategyTypes, segmentStore, contextFields, tagTypes }), lastSeen);
+  const features = featureServices(featureStore, featureCatalog({ projects, strategyTypes, segmentStore, contextFields, tagTypes }), metrics);
   const transfers = transferCatalog({ environments, projects, contextFields, segmentStore, tagTypes, strategyTypes });
   const insightReads = insightCatalog({ users, featureStore, projects, environments, events, metrics });
   return {
@@ -137,7 +138,8 @@ export function createServices(config: AppConfig, options: ClientServicesOptions
 export type Services = ReturnType<typeof createServices>;
 
 /** The feature services, sharing one optimistic-concurrency runner over the store. */
-function featureServices(featureStore: FeatureStore, catalog: FeatureCatalog, lastSeen: LastSeenReader) {
+/** `metrics` answers last-seen times for the views and the hourly counters for a feature's usage. */
+function featureServices(featureStore: FeatureStore, catalog: FeatureCatalog, metrics: LastSeenReader & UsageReader) {
   const aggregates = new FeatureAggregates(featureStore);
   return {
     aggregates,
@@ -145,8 +147,9 @@ function featureServices(featureStore: FeatureStore, catalog: FeatureCatalog, la
     strategies: new FeatureStrategyService(aggregates, catalog),
     variants: new FeatureVariantService(aggregates, catalog),
     relations: new FeatureRelationService(aggregates, catalog),
-    views: new FeatureViews(catalog, lastSeen),
-    search: new FeatureSearchService(featureStore, catalog, lastSeen),
+    views: new FeatureViews(catalog, metrics),
+    search: new FeatureSearchService(featureStore, catalog, metrics),
+    usage: new FeatureUsageService(featureStore, metrics),
   };
 }
 
@@ -159,6 +162,7 @@ function adminStores({ db, tableName: table, revisions }: StoreContext) {
     strategyTypeStore: new DynamoStrategyTypeStore(db, table),
     contextFieldStore: new DynamoContextFieldStore(db, table),
     tagTypeStore: new DynamoTagTypeStore(db, table),
+    tagStore: new DynamoTagStore(db, table),
     userStore: new DynamoUserStore(db, table),
     groupStore: new DynamoGroupStore(db, table),
     oidcSettingsStore: new DynamoOidcSettingsStore(db, table),

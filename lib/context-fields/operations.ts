@@ -3,9 +3,13 @@ import type { OperationsFor } from '../http/operation.js';
 import type { contextFieldRoutes } from './routes.js';
 import { toContextFieldWire } from './wire.js';
 
-export function contextFieldOperations({ contextFields }: Services): OperationsFor<typeof contextFieldRoutes> {
+export function contextFieldOperations({ contextFields, projects }: Services): OperationsFor<typeof contextFieldRoutes> {
   return {
     listContextFields: async () => ({ body: (await contextFields.list()).map(toContextFieldWire) }),
+    listProjectContextFields: async ({ params, query }) => {
+      await projects.getProject(params.projectId);
+      return { body: query.include ? (await contextFields.list()).map(toContextFieldWire) : [] };
+    },
     getContextField: async ({ params }) => ({ body: toContextFieldWire(await contextFields.get(params.name)) }),
     createContextField: async ({ body }) => {
       const field = await contextFields.create(body);

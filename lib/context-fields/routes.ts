@@ -2,6 +2,7 @@ import { admin, defineRoutes } from '../http/route.js';
 import {
   contextFieldCreateSchema,
   contextFieldListSchema,
+  contextFieldScopeQuerySchema,
   contextFieldSchema,
   contextFieldUpdateSchema,
 } from './schemas.js';
@@ -12,6 +13,11 @@ export const contextFieldRoutes = defineRoutes('features', {
   listContextFields: {
     method: 'GET', path: '/api/admin/context', access: admin('READ_CONTEXT_FIELD'), status: 200,
     summary: 'List context fields by sort order', response: contextFieldListSchema,
+  },
+  listProjectContextFields: {
+    method: 'GET', path: '/api/admin/projects/{projectId}/context', access: admin('READ_CONTEXT_FIELD'), status: 200,
+    summary: "List a project's own context fields (none: every field is the instance's) and, with include=root, the instance's",
+    query: contextFieldScopeQuerySchema, response: contextFieldListSchema,
   },
   getContextField: {
     method: 'GET', path: '/api/admin/context/{name}', access: admin('READ_CONTEXT_FIELD'), status: 200,

@@ -13,6 +13,12 @@ export const contextFieldSamples = defineSamples(contextFieldRoutes, {
     status: 201,
   },
   'list-context-fields': { operation: 'listContextFields', status: 200 },
+  'list-project-context-fields': {
+    operation: 'listProjectContextFields',
+    params: { projectId: 'default' },
+    query: { include: 'root' },
+    status: 200,
+  },
   'get-context-field': {
     operation: 'getContextField',
     params: { name: 'sample-tenant-{{UNIQUE}}' },

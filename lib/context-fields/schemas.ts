@@ -33,3 +33,8 @@ export const contextFieldSchema = z.object({
 });
 
 export const contextFieldListSchema = z.array(contextFieldSchema);
+
+/** `include=root` (any case, as Unleash matches it) adds the instance's fields to a project's. */
+export const contextFieldScopeQuerySchema = z.object({
+  include: z.string().max(100).optional().transform((include) => /^root$/i.test(include ?? '')),
+});

@@ -8,6 +8,7 @@ export const environmentSamples = defineSamples(environmentRoutes, {
     status: 201,
   },
   'list-environments': { operation: 'listEnvironments', status: 200 },
+  'list-project-environments': { operation: 'listProjectEnvironments', params: { projectId: 'default' }, status: 200 },
   'get-environment': {
     operation: 'getEnvironment',
     params: { name: 'sample-staging-{{UNIQUE}}' },

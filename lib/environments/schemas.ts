@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { isoDateTime, urlFriendlyName } from '../http/schemas.js';
+import { defaultStrategySchema } from '../projects/schemas.js';
 
 export const environmentCreateSchema = z.object({
   name: urlFriendlyName,
@@ -19,3 +20,19 @@ export const environmentSchema = z.object({
 export type EnvironmentWire = z.input<typeof environmentSchema>;
 
 export const environmentListSchema = z.object({ version: z.literal(1), environments: z.array(environmentSchema) });
+
+/** GET /api/admin/environments/project/{projectId}: every environment as one project sees it. */
+export const projectEnvironmentListSchema = z.object({
+  version: z.literal(1),
+  environments: z.array(
+    environmentSchema.omit({ createdAt: true }).extend({
+      /** Client and frontend tokens of this environment that reach the project. */
+      projectApiTokenCount: z.number().int(),
+      /** The project's features that are on in this environment. */
+      projectEnabledToggleCount: z.number().int(),
+      defaultStrategy: defaultStrategySchema.optional(),
+      /** The project uses this environment. */
+      visible: z.boolean(),
+    }),
+  ),
+});

@@ -5,6 +5,7 @@ import type { featureEnvironmentRoutes } from './environment-routes.js';
 import { FEATURE_TYPES, type Feature } from './model.js';
 import type { featureRelationRoutes } from './relation-routes.js';
 import type { featureRoutes } from './routes.js';
+import type { featureUsageRoutes } from './usage-routes.js';
 import type { featureValidationRoutes } from './validation-routes.js';
 import type { FeatureViews } from './views.js';
 import { toFeatureWire, toProjectFeatureItemWire, toStrategyWire } from './wire.js';
@@ -178,6 +179,16 @@ export const featureValidationOperations = ({ features }: Services): OperationsF
     return {};
   },
   validateArchiveFeatures: async ({ body }) => ({ body: await features.lifecycle.archiveImpact(body.features) }),
+});
+
+/** A feature's SDK usage (usage-routes.ts). */
+export const featureUsageOperations = ({ features }: Services): OperationsFor<typeof featureUsageRoutes> => ({
+  getFeatureUsageSummary: async ({ params }) => ({
+    body: { version: 1, maturity: 'stable', featureName: params.featureName, ...(await features.usage.lastHour(params.featureName)) },
+  }),
+  getRawFeatureMetrics: async ({ params, query }) => ({
+    body: { version: 1, maturity: 'stable', data: await features.usage.hourly(params.featureName, query.hoursBack) },
+  }),
 });
 
 const tagsLocation = (featureName: string) => `/api/admin/features/${encodeURIComponent(featureName)}/tags`;

@@ -1,7 +1,9 @@
+import type { HourlyCount } from '../client/store.js';
 import type { ContextField } from '../context-fields/model.js';
 import type { Environment } from '../environments/model.js';
 import type { Project } from '../projects/model.js';
 import type { Segment } from '../segments/model.js';
+import type { Tag } from './model.js';
 
 /**
  * What the feature services need to know about the rest of the catalogue. The composition
@@ -18,6 +20,8 @@ export interface FeatureCatalog {
   segment(id: number): Promise<Segment | undefined>;
   contextField(name: string): Promise<ContextField | undefined>;
   tagTypeExists(name: string): Promise<boolean>;
+  /** Records tags put on features among the tags in use (GET /api/admin/tags). */
+  registerTags(tags: readonly Tag[]): Promise<void>;
   /** Active features of every project, counted without reading them. */
   activeFeatureCount(): Promise<number>;
 }
@@ -26,4 +30,9 @@ export interface FeatureCatalog {
 export interface LastSeenReader {
   forFeature(name: string): Promise<Record<string, string>>;
   forAll(): Promise<Map<string, Record<string, string>>>;
+}
+
+/** SDK usage counters (ADR 15) of one feature, by hour (`yyyy-mm-ddThh`, UTC). */
+export interface UsageReader {
+  hourlyCountsOf(feature: string, hours: readonly string[]): Promise<HourlyCount[]>;
 }

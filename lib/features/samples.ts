@@ -3,6 +3,7 @@ import { featureRoutes } from './routes.js';
 import { featureEnvironmentRoutes } from './environment-routes.js';
 import { featureRelationRoutes } from './relation-routes.js';
 import { featureSearchRoutes } from './search-routes.js';
+import { featureUsageRoutes } from './usage-routes.js';
 import { featureValidationRoutes } from './validation-routes.js';
 
 /** The feature most scenarios work on; `create-feature` makes it, `{{UNIQUE}}` per invocation. */
@@ -14,7 +15,7 @@ const inDevelopment = { ...feature, environment: 'development' };
 const unknownStrategy = { ...inDevelopment, strategyId: '00000000-0000-4000-8000-000000000000' };
 const created = ['features/create-feature'];
 
-const rows = { ...featureRoutes, ...featureEnvironmentRoutes, ...featureRelationRoutes, ...featureSearchRoutes, ...featureValidationRoutes };
+const rows = { ...featureRoutes, ...featureEnvironmentRoutes, ...featureRelationRoutes, ...featureSearchRoutes, ...featureValidationRoutes, ...featureUsageRoutes };
 
 export const featureSamples = defineSamples(rows, {
   'create-feature': {
@@ -191,6 +192,14 @@ export const featureSamples = defineSamples(rows, {
     body: { features: [PARENT] },
     status: 200,
     given: ['features/add-dependency'],
+  },
+  'get-feature-usage': { operation: 'getFeatureUsageSummary', params: { featureName: FEATURE }, status: 200, given: created },
+  'get-feature-hourly-usage': {
+    operation: 'getRawFeatureMetrics',
+    params: { featureName: FEATURE },
+    query: { hoursBack: '48' },
+    status: 200,
+    given: created,
   },
   'add-tag': {
     operation: 'addFeatureTag',

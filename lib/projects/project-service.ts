@@ -25,6 +25,15 @@ export interface NewProject extends ProjectSettingsInput {
   environments?: string[] | undefined;
 }
 
+/** One environment as a project sees it (Unleash's project environments list). */
+export interface EnvironmentUse {
+  environment: Environment;
+  /** The project uses it. */
+  visible: boolean;
+  /** How many of the project's active features are on in it. */
+  enabledFeatures: number;
+}
+
 export interface ProjectOverview {
   project: Project;
   /** The project's environments, in sort order. */
@@ -79,6 +88,20 @@ export class ProjectService {
     const features = ofProject.filter((feature) => feature.archived === archived);
     const active = ofProject.filter((feature) => !feature.archived);
     return { project, environments, features, active, health: projectHealth(ofProject, this.now()), members: 0 };
+  }
+
+  /** Every environment, whether the project uses it and how many of its features are on there (its copies only, ADR 17). */
+  async environmentUse(id: string): Promise<{ project: Project; uses: EnvironmentUse[] }> {
+    const project = await this.getProject(id);
+    const [all, ofProject] = await Promise.all([this.listEnvironments(), this.features.listProject(project.id)]);
+    const active = ofProject.filter((feature) => !feature.archived);
+    const used = new Set(project.environments);
+    const uses = all.map((environment) => ({
+      environment,
+      visible: used.has(environment.name),
+      enabledFeatures: active.filter((feature) => feature.environments[environment.name]?.enabled).length,
+    }));
+    return { project, uses };
   }
 
   async create(input: NewProject, actor: string): Promise<Project> {

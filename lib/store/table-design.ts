@@ -32,10 +32,12 @@
  * | is a segment name taken (guard)    | pk = SEGMENT_NAMES, sk = SEGMENT_NAME#<name>       | table |
  * | get / list context fields          | pk = CONTEXT_FIELDS, sk = CONTEXT_FIELD#<name> / … | table |
  * | get / list tag types               | pk = TAG_TYPES, sk = TAG_TYPE#<name> / …           | table |
+ * | list tags, all or of one type      | pk = TAGS, begins_with(sk, TAG#[<type>#])          | table |
  * | next id of a numbered kind         | pk = COUNTERS, sk = COUNTER#<kind>                 | table |
  * | has the first start's data been made | pk = SEED, sk = SEED                             | table |
  * | last seen of a feature environment | pk = LAST_SEEN, sk = LAST_SEEN#<feature>#<env> / … | table |
  * | hourly SDK metrics of one day      | pk = METRICS#<yyyy-mm-dd>, sk = <hh>#<feature>#<env> | table |
+ * | one feature's metrics of one hour  | pk = METRICS#<yyyy-mm-dd>, begins_with(sk, <hh>#<feature>#) | table |
  * | registered SDK applications        | pk = CLIENT_APPS, sk = CLIENT_APP#<appName>#<sha256(scope)> / … | table |
  * | get / list users                   | pk = USERS, sk = USER#<id, 10 digits> / …          | table |
  * | is an e-mail taken (guard)         | pk = USER_EMAILS, sk = USER_EMAIL#<lower-case e-mail> | table |
@@ -170,6 +172,9 @@ export const keys = {
 
   tagType: (name: string): ItemKey => ({ pk: 'TAG_TYPES', sk: `TAG_TYPE#${name}` }),
   tagTypes: (): CollectionPrefix => ({ pk: 'TAG_TYPES', skPrefix: 'TAG_TYPE#' }),
+  /** A tag type is URL-friendly (no `#`), so the type before the value is unambiguous. */
+  tag: (type: string, value: string): ItemKey => ({ pk: 'TAGS', sk: `TAG#${type}#${value}` }),
+  tags: (type?: string): CollectionPrefix => ({ pk: 'TAGS', skPrefix: type === undefined ? 'TAG#' : `TAG#${type}#` }),
 
   lastSeen: (feature: string, environment: string): ItemKey => ({
     pk: 'LAST_SEEN',
@@ -185,6 +190,11 @@ export const keys = {
     sk: `${hour.slice(11, 13)}#${feature}#${environment}`,
   }),
   dailyMetrics: (day: string): CollectionPrefix => ({ pk: `METRICS#${day}`, skPrefix: '' }),
+  /** A feature name is URL-friendly (no `#`), so the prefix holds exactly its environments. */
+  featureHourlyMetrics: (hour: string, feature: string): CollectionPrefix => ({
+    pk: `METRICS#${hour.slice(0, 10)}`,
+    skPrefix: `${hour.slice(11, 13)}#${feature}#`,
+  }),
 
   /** One partition per month: a 30-day window is at most two Queries, and no partition grows forever. */
   event: (createdAt: string, id: string): ItemKey => ({ pk: `EVENTS#${createdAt.slice(0, 7)}`, sk: `${createdAt}#${id}` }),

@@ -18,5 +18,11 @@ export function tagTypeOperations({ tagTypes }: Services): OperationsFor<typeof 
       await tagTypes.delete(params.name);
       return {};
     },
+    listTags: async () => ({ body: { version: 1, tags: await tagTypes.listTags() } }),
+    listTagsOfType: async ({ params }) => ({ body: { version: 1, tags: await tagTypes.listTags(params.type) } }),
+    createTag: async ({ body }) => {
+      const tag = await tagTypes.createTag({ type: body.type, value: body.value });
+      return { body: { version: 1, tag }, headers: { location: `tags/${encodeURIComponent(tag.type)}/${encodeURIComponent(tag.value)}` } };
+    },
   };
 }

@@ -1,8 +1,9 @@
 import { admin, defineRoutes } from '../http/route.js';
-import { tagTypeCreateSchema, tagTypeListSchema, tagTypeOneSchema, tagTypeSchema, tagTypeUpdateSchema } from './schemas.js';
+import { tagListSchema, tagSchema } from '../features/schemas.js';
+import { tagCreatedSchema, tagTypeCreateSchema, tagTypeListSchema, tagTypeOneSchema, tagTypeSchema, tagTypeUpdateSchema } from './schemas.js';
 
 
-/** Tag types: the kinds of tags features carry (`simple` from the first start). */
+/** Tag types: the kinds of tags features carry (`simple` from the first start); and the tags in use. */
 export const tagTypeRoutes = defineRoutes('features', {
   listTagTypes: {
     method: 'GET', path: '/api/admin/tag-types', access: admin('READ_TAG_TYPE'), status: 200,
@@ -23,5 +24,18 @@ export const tagTypeRoutes = defineRoutes('features', {
   deleteTagType: {
     method: 'DELETE', path: '/api/admin/tag-types/{name}', access: admin('DELETE_TAG_TYPE'), status: 200,
     summary: 'Delete a tag type',
+  },
+  listTags: {
+    method: 'GET', path: '/api/admin/tags', access: admin('READ_TAG_TYPE'), status: 200,
+    summary: 'List the tags created or put on features', response: tagListSchema,
+  },
+  listTagsOfType: {
+    method: 'GET', path: '/api/admin/tags/{type}', access: admin('READ_TAG_TYPE'), status: 200,
+    summary: 'List the tags of one type (none for a type that does not exist)', response: tagListSchema,
+  },
+  createTag: {
+    method: 'POST', path: '/api/admin/tags', access: admin('UPDATE_FEATURE'), status: 201,
+    summary: 'Create a tag of a type that exists (the admin UI does before it puts a new one on a feature)',
+    body: tagSchema, response: tagCreatedSchema,
   },
 });

@@ -27,4 +27,7 @@ export const tagTypeSamples = defineSamples(tagTypeRoutes, {
     status: 200,
     given: ['features/create-tag-type'],
   },
+  'create-tag': { operation: 'createTag', body: { type: 'simple', value: 'sample-{{UNIQUE}}' }, status: 201 },
+  'list-all-tags': { operation: 'listTags', status: 200, given: ['features/create-tag'] },
+  'list-tags-of-type': { operation: 'listTagsOfType', params: { type: 'simple' }, status: 200, given: ['features/create-tag'] },
 });

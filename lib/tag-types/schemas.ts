@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { urlFriendlyName } from '../http/schemas.js';
+import { wireTag } from '../features/schemas.js';
 
 export const tagTypeCreateSchema = z.object({
   name: urlFriendlyName.pipe(z.string().min(2).max(50)),
@@ -18,3 +19,6 @@ export const tagTypeSchema = z.object({
 
 export const tagTypeListSchema = z.object({ version: z.literal(1), tagTypes: z.array(tagTypeSchema) });
 export const tagTypeOneSchema = z.object({ version: z.literal(1), tagType: tagTypeSchema });
+
+/** The answer to POST /api/admin/tags, which takes a tag as a feature's tag endpoints do. */
+export const tagCreatedSchema = z.object({ version: z.literal(1), tag: wireTag });

@@ -1,15 +1,19 @@
 import { Conflict, NotFound, ValidationFailed } from '../errors.js';
+import type { Tag } from '../features/model.js';
 import type { TagType } from './model.js';
-import type { TagTypeStore } from './store.js';
+import type { TagStore, TagTypeStore } from './store.js';
 
 export interface TagTypeInput {
   description?: string | null | undefined;
   icon?: string | null | undefined;
 }
 
-/** The kinds of tags features may carry. */
+/** The kinds of tags features may carry, and the tags in use. */
 export class TagTypeService {
-  constructor(private readonly store: TagTypeStore) {}
+  constructor(
+    private readonly store: TagTypeStore,
+    private readonly tags: TagStore,
+  ) {}
 
   async list(): Promise<TagType[]> {
     return (await this.store.list()).sort((a, b) => a.name.localeCompare(b.name));
@@ -39,6 +43,23 @@ export class TagTypeService {
     const type = toTagType(name, input);
     if (!(await this.store.replace(type))) throw notFound(name);
     return type;
+  }
+
+  /** The tags created or put on features, by type and value; `type` narrows them to one type. */
+  async listTags(type?: string): Promise<Tag[]> {
+    return (await this.tags.list(type)).sort((a, b) => a.type.localeCompare(b.type) || a.value.localeCompare(b.value));
+  }
+
+  /** POST /api/admin/tags: a tag of a type that exists, once. */
+  async createTag(tag: Tag): Promise<Tag> {
+    if (!(await this.exists(tag.type))) throw new ValidationFailed(`type: Tag type '${tag.type}' does not exist`);
+    if (!(await this.tags.insert(tag))) throw new Conflict(`A tag of type ${tag.type} with the value ${tag.value} already exists`);
+    return tag;
+  }
+
+  /** Tags put on features join the tags in use (before the feature changes, as Unleash creates them first). */
+  registerTags(tags: readonly Tag[]): Promise<void> {
+    return this.tags.register(tags);
   }
 
   /** Tags of this type already on features stay there, as plain data. */

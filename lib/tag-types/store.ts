@@ -1,3 +1,4 @@
+import type { Tag } from '../features/model.js';
 import type { TagType } from './model.js';
 
 /** The tag-type store port; `dynamo-store.ts` beside it implements it on DynamoDB. */
@@ -10,4 +11,17 @@ export interface TagTypeStore {
   replace(type: TagType): Promise<boolean>;
   /** Answers false when the type does not exist. */
   delete(name: string): Promise<boolean>;
+}
+
+/**
+ * The tags in use, as Unleash keeps them: a tag exists once it is created or first put on a
+ * feature, and stays when features drop it. One partition, so listing them is one Query.
+ */
+export interface TagStore {
+  /** Every tag, or those of one type. */
+  list(type?: string): Promise<Tag[]>;
+  /** Answers false when the tag exists. */
+  insert(tag: Tag): Promise<boolean>;
+  /** Records tags, existing ones included. */
+  register(tags: readonly Tag[]): Promise<void>;
 }
