@@ -102,5 +102,12 @@ export class TogglesStack extends Stack {
         ' --query SecretString --output text)"',
       ]),
     });
+    new CfnOutput(this, 'ReadAdminPassword', {
+      description: 'Prints the first admin user\'s generated password (username admin; change it after logging in)',
+      value: Fn.join('', [
+        'aws secretsmanager get-secret-value --region ', this.region, ' --secret-id ', bootstrap.adminPassword.secretArn,
+        ' --query SecretString --output text',
+      ]),
+    });
   }
 }

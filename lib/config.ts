@@ -37,6 +37,12 @@ export const configSchema = z.object({
   INIT_ADMIN_API_TOKENS: commaList,
   INIT_CLIENT_API_TOKENS: commaList,
   INIT_FRONTEND_API_TOKENS: commaList,
+  /**
+   * Unleash's names: the first admin user, made on a table with no user. Without a password one
+   * is generated once and shown once (npm start; in the cloud it is kept in Secrets Manager).
+   */
+  UNLEASH_DEFAULT_ADMIN_USERNAME: z.string().trim().min(1).max(255).default('admin'),
+  UNLEASH_DEFAULT_ADMIN_PASSWORD: z.string().min(1).max(128).optional(),
   /** Origins browsers may call the Frontend API from, until set through the admin API (`*` when empty). */
   UNLEASH_FRONTEND_API_ORIGINS: commaList,
   /** How long the SDK path trusts the revision it read, in ms; 0 reads it on every poll (ADR 9). */
@@ -64,6 +70,8 @@ export type AppConfig = {
   initClientApiTokens: string[];
   initFrontendApiTokens: string[];
   frontendApiOrigins: string[];
+  defaultAdminUsername: string;
+  defaultAdminPassword: string | undefined;
   revisionCheckIntervalMs: number;
   tokenCacheTtlMs: number;
   secretKey: string | undefined;
@@ -90,6 +98,8 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     initClientApiTokens: c.INIT_CLIENT_API_TOKENS,
     initFrontendApiTokens: c.INIT_FRONTEND_API_TOKENS,
     frontendApiOrigins: c.UNLEASH_FRONTEND_API_ORIGINS,
+    defaultAdminUsername: c.UNLEASH_DEFAULT_ADMIN_USERNAME,
+    defaultAdminPassword: c.UNLEASH_DEFAULT_ADMIN_PASSWORD,
     revisionCheckIntervalMs: c.REVISION_CHECK_INTERVAL_MS,
     tokenCacheTtlMs: c.TOKEN_CACHE_TTL_MS,
     secretKey: c.SECRET_KEY,

@@ -7,6 +7,7 @@ import { startFunctionUrlServer, localFrontDoor } from './local/function-url.js'
 import { startHttpServer, type LocalServer } from './local/http-server.js';
 import { startLocalRuntime, type LocalRuntime } from './local/runtime.js';
 import { describeStartupFailure, ensureWritableDir } from './local/startup-problem.js';
+import { ensureFirstAdmin, type FirstAdminOutcome } from '../lib/auth/first-admin.js';
 import { installedUi } from '../lib/ui/release.js';
 import { createUiSite, type UiSite } from '../lib/ui/site.js';
 
@@ -22,7 +23,9 @@ const dataDir = resolve(process.env.DATA_DIR ?? '.data');
 // LOCAL_FRONT_DOOR=functionUrl: the client function's URL as well, on FUNCTION_URL_PORT (PORT + 1).
 const functionUrlPort = Number(process.env.FUNCTION_URL_PORT ?? (port === 0 ? 0 : port + 1));
 
-async function start(): Promise<{ runtime: LocalRuntime; server: LocalServer; functionUrl: LocalServer | undefined; ui: UiSite }> {
+async function start(): Promise<{
+  runtime: LocalRuntime; server: LocalServer; functionUrl: LocalServer | undefined; ui: UiSite; firstAdmin: FirstAdminOutcome;
+}> {
   const frontDoor = localFrontDoor(process.env);
   // Checked first, so a data directory that takes no files is named before the engine starts.
   if (!inMemory) ensureWritableDir(dataDir);
@@ -33,6 +36,10 @@ async function start(): Promise<{ runtime: LocalRuntime; server: LocalServer; fu
   });
   let server: LocalServer | undefined;
   try {
+    // People log in to the UI: a table with no user gets its first admin (Unleash's rule).
+    const firstAdmin = await ensureFirstAdmin(runtime.services.users, {
+      username: runtime.config.defaultAdminUsername, password: runtime.config.defaultAdminPassword,
+    });
     const ui = createUiSite(installedUi(), { baseUriPath: runtime.config.baseUriPath });
     server = await startHttpServer(runtime.handlers, {
       port, apiMappingKey: runtime.apiMappingKey, throttling: runtime.throttling, concurrency: runtime.concurrency, ui,
@@ -40,7 +47,7 @@ async function start(): Promise<{ runtime: LocalRuntime; server: LocalServer; fu
     const functionUrl = frontDoor === 'functionUrl'
       ? await startFunctionUrlServer(runtime.handlers.client, { port: functionUrlPort, concurrency: runtime.concurrency })
       : undefined;
-    return { runtime, server, functionUrl, ui };
+    return { runtime, server, functionUrl, ui, firstAdmin };
   } catch (error) {
     await server?.close();
     await runtime.stop();
@@ -49,7 +56,7 @@ async function start(): Promise<{ runtime: LocalRuntime; server: LocalServer; fu
 }
 
 // A failed start says what is wrong in one line and exits non-zero, without a stack trace.
-const { runtime, server, functionUrl, ui } = await start().catch((error: unknown) => {
+const { runtime, server, functionUrl, ui, firstAdmin } = await start().catch((error: unknown) => {
   console.error(`serverless-toggles could not start: ${describeStartupFailure(error, { port })}`);
   process.exit(1);
 });
@@ -94,5 +101,15 @@ console.log(
           `  try: curl -H "Authorization: ${runtime.generatedAdminToken}" ${server.url}${runtime.apiMappingKey ? `/${runtime.apiMappingKey}` : ''}/api/admin/strategies`,
         ]
       : ['  admin tokens: from INIT_ADMIN_API_TOKENS']),
+    ...firstAdminLines(firstAdmin),
   ].join('\n'),
 );
+
+/** The first admin's password is shown once, when it was generated; it is stored only as a hash. */
+function firstAdminLines(outcome: FirstAdminOutcome): string[] {
+  const username = runtime.config.defaultAdminUsername;
+  if (outcome.generatedPassword) {
+    return [`  admin user: ${username}, password ${outcome.generatedPassword} (generated, shown only this once; log in at ${server.url}/)`];
+  }
+  return outcome.created ? [`  admin user: ${username}, password from UNLEASH_DEFAULT_ADMIN_PASSWORD`] : [];
+}

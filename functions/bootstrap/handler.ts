@@ -11,6 +11,7 @@ import {
 } from '../../lib/tokens/bootstrap.js';
 import type { MakeCopiesOutcome } from '../../lib/features/project-copies.js';
 import { log } from '../../lib/log.js';
+import { ensureFirstAdmin } from '../../lib/auth/first-admin.js';
 import { physicalIdOf, sendCloudFormationResponse, tokenIdOfPhysicalId, type ResourceOutcome } from './cloudformation-response.js';
 
 /**
@@ -47,6 +48,11 @@ export interface AdminTokenBootstrap {
    * within the time left. Left out by the protocol tests.
    */
   makeProjectCopies?(): Promise<MakeCopiesOutcome>;
+  /**
+   * Makes the first admin user on a table with no user, with the generated password kept in
+   * Secrets Manager; answers whether it made one. Left out by the protocol tests.
+   */
+  ensureFirstAdmin?(): Promise<boolean>;
 }
 
 /**
@@ -85,12 +91,13 @@ async function bootstrap(
     // The seed comes first, so the API the token opens already has its default project.
     const seeded = (await bootstrap.seedFirstStart?.()) ?? false;
     await makeProjectCopies(bootstrap);
+    const adminUserCreated = (await bootstrap.ensureFirstAdmin?.()) ?? false;
     secret = await bootstrap.readAdminSecret();
     const token = `${ADMIN_TOKEN_PREFIX}${secret}`;
     const result = await bootstrap.applyAdminToken(token);
     const physicalResourceId = physicalIdOf(bootstrapTokenId(token));
     const replaced = event.RequestType === 'Update' && event.PhysicalResourceId !== physicalResourceId;
-    log.info('Bootstrap admin token applied', { requestType: event.RequestType, seeded, ...result, physicalResourceId, replaced });
+    log.info('Bootstrap admin token applied', { requestType: event.RequestType, seeded, adminUserCreated, ...result, physicalResourceId, replaced });
     const stored = result.inserted > 0 ? 'Admin token stored' : 'Admin token already present';
     return {
       status: 'SUCCESS',
@@ -156,5 +163,12 @@ export const handler: BootstrapHandler = createBootstrapHandler(() => {
     // API Gateway lets a request in flight on the code before this deployment run 30 s; the function
     // has 60 s, of which 40 go to the copies and the rest to the token and the answer.
     makeProjectCopies: () => services.projectCopies.make({ settleMs: 30_000, deadline: Date.now() + 40_000 }),
+    // The password is read at run time, as the token's secret is, and stored only as a hash.
+    ensureFirstAdmin: async () => {
+      const passwordArn = process.env.ADMIN_PASSWORD_SECRET_ARN;
+      if (!passwordArn) return false;
+      const password = await readSecretString(passwordArn);
+      return (await ensureFirstAdmin(services.users, { username: services.config.defaultAdminUsername, password })).created;
+    },
   };
 });

@@ -30,6 +30,11 @@ export class UserService {
     return user;
   }
 
+  /** Whether any user exists: the first admin is made only on a table with none, as in Unleash. */
+  async any(): Promise<boolean> {
+    return (await this.store.list()).length > 0;
+  }
+
   /** The users of these ids that still exist, in id order. */
   async getMany(ids: number[]): Promise<User[]> {
     return (await this.store.getMany(ids)).sort((a, b) => a.id - b.id);
@@ -38,12 +43,14 @@ export class UserService {
   /**
    * `signupToken` is the secret of the public signup token the user signs up with, if any; a
    * password, when given, must follow the password rules and is stored hashed with the user.
+   * `checksPassword` false: the first admin's password, which the operator configured or a
+   * generator made, is not held to the rules people's own choices are.
    */
-  async create(input: UserInput, actor: string, signupToken: string | null = null): Promise<User> {
+  async create(input: UserInput, actor: string, signupToken: string | null = null, checksPassword = true): Promise<User> {
     const now = this.now().toISOString();
     // Checked before an id is drawn, so a refused create leaves the counter alone.
     const details = detailsOf(input);
-    if (input.password != null) checkPasswordRules(input.password);
+    if (input.password != null && checksPassword) checkPasswordRules(input.password);
     const passwordHash = input.password == null ? undefined : await hashPassword(input.password);
     const user: User = {
       id: await this.store.nextId(),
