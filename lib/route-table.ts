@@ -25,6 +25,10 @@ import { signupTokenRoutes } from './signup-tokens/routes.js';
 import { strategyTypeRoutes } from './strategies/routes.js';
 import { tagTypeRoutes } from './tag-types/routes.js';
 import { userRoutes } from './users/routes.js';
+import { eventRoutes } from './events/routes.js';
+import { applicationRoutes } from './applications/routes.js';
+import { playgroundRoutes } from './playground/routes.js';
+import { uiSupportRoutes } from './ui-support/routes.js';
 import { authRoutes } from './auth/routes.js';
 
 /**
@@ -39,6 +43,7 @@ export const routeTable = mergeRows(
   userRoutes, authRoutes, oidcSettingsRoutes, signupTokenRoutes, frontendSettingsRoutes, groupRoutes,
   projectRoutes, environmentRoutes, segmentRoutes, contextFieldRoutes, tagTypeRoutes,
   featureRoutes, featureEnvironmentRoutes, featureRelationRoutes, featureSearchRoutes, featureValidationRoutes, featureUsageRoutes, transferRoutes, stateRoutes,
+  eventRoutes, applicationRoutes, playgroundRoutes, uiSupportRoutes,
 );
 
 export type RouteTable = typeof routeTable;

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { queryCollection } from '../store/query.js';
 import { DEFAULT_SDK_ENVIRONMENT } from '../projects/defaults.js';
 import { ALL } from '../tokens/model.js';
 import type { ClientApplication, ClientApplicationScope, ClientApplicationStore } from './store.js';
@@ -27,10 +28,28 @@ export class DynamoClientApplicationStore implements ClientApplicationStore {
     const { Item } = await this.db.send(
       new GetCommand({ TableName: this.tableName, Key: keyOf(appName, scope), ConsistentRead: true }),
     );
-    if (!Item) return undefined;
-    const { pk: _pk, sk: _sk, ...application } = Item;
-    return application as ClientApplication;
+    return Item ? toApplication(Item) : undefined;
   }
+
+  /** Every registration: one partition, as small as the number of applications and token scopes. */
+  async list(): Promise<ClientApplication[]> {
+    return (await queryCollection(this.db, this.tableName, keys.clientApps())).map(toApplication);
+  }
+
+  /**
+   * One application's registrations, one per token scope. The scope digest after the name has a
+   * fixed length, so the prefix finds only names that start with this one, and the exact name is kept.
+   */
+  async ofApplication(appName: string): Promise<ClientApplication[]> {
+    const { pk, skPrefix } = keys.clientApps();
+    const items = await queryCollection(this.db, this.tableName, { pk, skPrefix: `${skPrefix}${appName}#` });
+    return items.map(toApplication).filter((application) => application.appName === appName);
+  }
+}
+
+function toApplication(item: Record<string, unknown>): ClientApplication {
+  const { pk: _pk, sk: _sk, ...application } = item;
+  return application as unknown as ClientApplication;
 }
 
 /**

@@ -124,7 +124,7 @@ export function toClientFeature(
   };
 }
 
-function toClientStrategy(
+export function toClientStrategy(
   strategy: FeatureStrategy,
   inlineSegments: boolean,
   segmentsById: ReadonlyMap<number, Segment>,

@@ -5,7 +5,9 @@ import { ContextFieldService } from '../context-fields/service.js';
 import { DynamoContextFieldStore } from '../context-fields/dynamo-store.js';
 import { DynamoEnvironmentStore } from '../environments/dynamo-store.js';
 import { EnvironmentService } from '../environments/service.js';
+import { ApplicationService } from '../applications/service.js';
 import { DynamoEventStore } from '../events/dynamo-store.js';
+import { EventSearchService } from '../events/service.js';
 import { FeatureAggregates } from '../features/aggregate.js';
 import { FeatureLifecycleService } from '../features/lifecycle-service.js';
 import type { FeatureCatalog, LastSeenReader, UsageReader } from '../features/ports.js';
@@ -43,6 +45,7 @@ import { StrategyTypeService } from '../strategies/service.js';
 import { DynamoTagStore, DynamoTagTypeStore } from '../tag-types/dynamo-store.js';
 import { TagTypeService } from '../tag-types/service.js';
 import { ApiTokenService } from '../tokens/service.js';
+import { UiSupportService } from '../ui-support/service.js';
 import { ExportService } from '../transfer/export-service.js';
 import { ImportService } from '../transfer/import-service.js';
 import { DynamoUserStore } from '../users/dynamo-store.js';
@@ -101,6 +104,12 @@ export function createServices(config: AppConfig, options: ClientServicesOptions
     config, revisions, dynamoRequests: sdk.dynamoRequests, featureStore,
     /** Change events, written by the stores inside each change's transaction. */
     events,
+    /** The event log (Unleash's event search) over them. */
+    eventSearch: new EventSearchService(events),
+    /** The applications SDKs registered, for the admin UI. */
+    applications: new ApplicationService(sdk.clientApplications),
+    /** What the admin UI's pages need besides the resources (lib/ui-support). */
+    uiSupport: new UiSupportService(projects, featureStore),
     clientFeatures: sdk.clientFeatures, clientMetrics: sdk.clientMetrics, clientApplications,
     /** Where browsers may call the Frontend API from (its own function in the cloud, functions/frontend/handler.ts). */
     frontendOrigins,

@@ -1,12 +1,17 @@
 import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { ChangeEvent } from './model.js';
 import type { EventReader } from './store.js';
-import { keys } from '../store/table-design.js';
+import { INDEXES, keys } from '../store/table-design.js';
 import type { TransactWriteItem } from '../store/transact.js';
 
-/** The transaction item that records an event alongside the change it tells of. */
+/**
+ * The transaction item that records an event alongside the change it tells of. An event about a
+ * feature also carries the feature's key of the `eventsByFeature` index, so the feature's own log
+ * is one Query without a second item in the change's transaction (batch changes are sized by it).
+ */
 export function eventItem(tableName: string, event: ChangeEvent): TransactWriteItem {
-  return { Put: { TableName: tableName, Item: { ...keys.event(event.createdAt, event.id), ...event } } };
+  const byFeature = event.featureName === undefined ? {} : keys.featureEvent(event.featureName, event.createdAt, event.id);
+  return { Put: { TableName: tableName, Item: { ...keys.event(event.createdAt, event.id), ...byFeature, ...event } } };
 }
 
 export class DynamoEventStore implements EventReader {
@@ -18,30 +23,44 @@ export class DynamoEventStore implements EventReader {
   async between(from: Date, to: Date): Promise<ChangeEvent[]> {
     const events: ChangeEvent[] = [];
     for (const month of monthsBetween(from, to)) {
-      let startKey: Record<string, unknown> | undefined;
-      do {
-        const page = await this.db.send(
-          new QueryCommand({
-            TableName: this.tableName,
-            KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
-            ExpressionAttributeValues: {
-              ':pk': keys.eventsOfMonth(month).pk,
-              ':from': from.toISOString(),
-              // Sort keys are `<time>#<id>`, so every event before `to` sorts below the bare time.
-              ':to': to.toISOString(),
-            },
-            ExclusiveStartKey: startKey,
-          }),
-        );
-        for (const item of page.Items ?? []) {
-          const { pk: _pk, sk: _sk, ...event } = item;
-          events.push(event as ChangeEvent);
-        }
-        startKey = page.LastEvaluatedKey;
-      } while (startKey);
+      events.push(...(await this.readAll({
+        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+        ExpressionAttributeValues: { ':pk': keys.eventsOfMonth(month).pk, ...timeRange(from, to) },
+      })));
     }
     return events;
   }
+
+  async ofFeature(featureName: string, from: Date, to: Date): Promise<ChangeEvent[]> {
+    const { partitionKey, sortKey, name } = INDEXES.eventsByFeature;
+    return this.readAll({
+      IndexName: name,
+      KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :from AND :to',
+      ExpressionAttributeNames: { '#pk': partitionKey, '#sk': sortKey },
+      ExpressionAttributeValues: { ':pk': keys.featureEvents(featureName), ...timeRange(from, to) },
+    });
+  }
+
+  private async readAll(query: Omit<ConstructorParameters<typeof QueryCommand>[0], 'TableName' | 'ExclusiveStartKey'>): Promise<ChangeEvent[]> {
+    const events: ChangeEvent[] = [];
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const page = await this.db.send(new QueryCommand({ ...query, TableName: this.tableName, ExclusiveStartKey: startKey }));
+      for (const item of page.Items ?? []) events.push(toEvent(item));
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+    return events;
+  }
+}
+
+/** Sort keys are `<time>#<id>`, so every event before `to` sorts below the bare time. */
+function timeRange(from: Date, to: Date) {
+  return { ':from': from.toISOString(), ':to': to.toISOString() };
+}
+
+function toEvent(item: Record<string, unknown>): ChangeEvent {
+  const { pk: _pk, sk: _sk, [INDEXES.eventsByFeature.partitionKey]: _gpk, [INDEXES.eventsByFeature.sortKey]: _gsk, ...event } = item;
+  return event as unknown as ChangeEvent;
 }
 
 /** `yyyy-mm` of every month that overlaps [from, to]. */

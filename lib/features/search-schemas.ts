@@ -15,7 +15,7 @@ const STAGES = ['initial', 'pre-live', 'live', 'completed', 'archived'] as const
  * `OPERATOR:value,value…` as the admin UI's filters send it; the 400 names the parameter (the
  * key of the object schema), the operators it takes and, with `allowed`, the values.
  */
-function filter<const O extends readonly string[]>(operators: O, allowed?: readonly string[], each?: (value: string) => string | undefined) {
+export function filter<const O extends readonly string[]>(operators: O, allowed?: readonly string[], each?: (value: string) => string | undefined) {
   const shape = `must be OPERATOR:value[,value…] with OPERATOR one of ${operators.join(', ')}`;
   return z.string().transform((text, ctx): Filter<O[number]> => {
     const match = /^([A-Z_]+):(.*)$/s.exec(text);
@@ -49,7 +49,7 @@ const tagValue = (value: string) => (/^[^:]+:.+$/.test(value) ? undefined : `eac
 const statusValue = (value: string) =>
   /^.+:(enabled|disabled)$/.test(value) ? undefined : `each status must be environment:enabled or environment:disabled, got ${JSON.stringify(value)}`;
 
-const whole = (min: number, max: number) =>
+export const whole = (min: number, max: number) =>
   z.string().transform((text, ctx) => {
     const value = /^\d{1,15}$/.test(text) ? Number(text) : Number.NaN;
     if (!(value >= min && value <= max)) {

@@ -2,7 +2,8 @@ import clientModule from 'unleash-client/lib/client.js';
 import type { FeatureInterface } from 'unleash-client/lib/feature.js';
 import type { RepositoryInterface } from 'unleash-client/lib/repository/index.js';
 import { defaultStrategies } from 'unleash-client/lib/strategy/index.js';
-import type { Segment } from 'unleash-client/lib/strategy/strategy.js';
+import type { Segment, StrategyTransportInterface } from 'unleash-client/lib/strategy/strategy.js';
+import type { Variant } from 'unleash-client/lib/variant.js';
 import type { Context } from 'unleash-client';
 import { log } from '../log.js';
 
@@ -18,6 +19,23 @@ export interface FrontendToggle {
     featureEnabled: boolean;
   };
   impressionData: boolean;
+}
+
+/** One flag's verdict for a context, on or off (the admin playground). */
+export interface FlagVerdict {
+  enabled: boolean;
+  variant: { name: string; enabled: boolean; payload?: { type: string; value: string }; feature_enabled: boolean };
+  /** A parent it depends on is not in the state it asks for (or not known). */
+  hasUnsatisfiedDependency: boolean;
+}
+
+/** The engine's verdict on one strategy alone, with each of its constraints and segments. */
+export interface StrategyVerdict {
+  enabled: boolean;
+  variant?: Variant;
+  constraints: boolean[];
+  /** Per segment id: each constraint; a segment the payload does not hold is `undefined` (the strategy is off). */
+  segments: Array<boolean[] | undefined>;
 }
 
 /** What the evaluator is built from: the SDK payload of the caller's scope (`/api/client/features`). */
@@ -45,17 +63,18 @@ const UnleashClient: UnleashClientClass =
 export class FlagEvaluator {
   private readonly client: InstanceType<typeof UnleashClient>;
   private readonly features: FeatureInterface[];
+  private readonly lookup: Pick<RepositoryInterface, 'getToggle' | 'getSegment'>;
 
   constructor(payload: EvaluatedPayload) {
     this.features = payload.features;
     this.deterministic = dependsOnlyOnContext(payload);
     const toggles = new Map(payload.features.map((feature) => [feature.name, feature]));
     const segments = new Map((payload.segments ?? []).map((segment) => [segment.id, segment]));
-    const lookup: Pick<RepositoryInterface, 'getToggle' | 'getSegment'> = {
+    this.lookup = {
       getToggle: (name) => toggles.get(name),
       getSegment: (id) => segments.get(id),
     };
-    this.client = new UnleashClient(lookup as RepositoryInterface, defaultStrategies);
+    this.client = new UnleashClient(this.lookup as RepositoryInterface, defaultStrategies);
     // The engine reports a malformed feature as an 'error' event; unheard, Node would throw it.
     this.client.on('error', (error: unknown) => log.warn('Frontend API: a feature could not be evaluated', { error: String(error) }));
   }
@@ -95,6 +114,41 @@ export class FlagEvaluator {
       });
     }
     return toggles;
+  }
+
+  /** One flag of the payload for this context, whatever its answer: the same engine call as `enabledToggles`. */
+  verdict(name: string, context: Context): FlagVerdict {
+    const feature = this.lookup.getToggle(name);
+    const variant = this.client.forceGetVariant(name, context);
+    return {
+      enabled: variant.feature_enabled ?? false,
+      variant: {
+        name: variant.name,
+        enabled: variant.enabled,
+        ...(variant.payload ? { payload: { type: variant.payload.type, value: variant.payload.value } } : {}),
+        feature_enabled: variant.feature_enabled ?? false,
+      },
+      hasUnsatisfiedDependency: feature === undefined || !this.client.isParentDependencySatisfied(feature, context),
+    };
+  }
+
+  /**
+   * One strategy checked alone by the engine's own implementation of its type, as the engine
+   * checks it inside a flag (its constraints, then its segments' constraints, then its
+   * parameters), and each constraint on its own, to explain a verdict. `undefined` for a
+   * strategy type the engine does not implement: a custom strategy, which it evaluates as off.
+   */
+  strategyVerdict(strategy: StrategyTransportInterface, context: Context): StrategyVerdict | undefined {
+    const implementation = defaultStrategies.find((known) => known.name === strategy.name);
+    if (!implementation) return undefined;
+    const result = implementation.getResult(strategy.parameters, context, this.client.yieldConstraintsFor(strategy), strategy.variants);
+    return {
+      enabled: result.enabled,
+      ...(result.enabled && result.variant ? { variant: result.variant } : {}),
+      constraints: (strategy.constraints ?? []).map((constraint) => implementation.checkConstraint(constraint, context)),
+      segments: (strategy.segments ?? []).map((id) =>
+        this.lookup.getSegment(id)?.constraints.map((constraint) => implementation.checkConstraint(constraint, context))),
+    };
   }
 }
 

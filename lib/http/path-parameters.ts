@@ -34,6 +34,10 @@ export const PATH_PARAMETERS = {
   value: name,
   /** A public signup token's secret. */
   token: name,
+  /** An SDK application's name, a splash screen's and a feedback prompt's id (the admin UI's own). */
+  appName: name,
+  splashId: name,
+  feedbackId: name,
   /** Users and segments. */
   id: numericId,
   groupId: numericId,

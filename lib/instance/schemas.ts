@@ -4,6 +4,7 @@ export const healthSchema = z.object({ health: z.literal('GOOD') });
 
 const versionPair = z.object({ oss: z.string(), enterprise: z.string() });
 
+/** Unleash 7.6's resourceLimitsSchema: every limit its admin UI checks before it offers to add one more. */
 export const resourceLimitsSchema = z.object({
   segmentValues: z.number(),
   strategySegments: z.number(),
@@ -13,6 +14,15 @@ export const resourceLimitsSchema = z.object({
   actionSetFilterValues: z.number(),
   signalEndpoints: z.number(),
   signalTokensPerEndpoint: z.number(),
+  featureEnvironmentStrategies: z.number(),
+  constraintValues: z.number(),
+  constraints: z.number(),
+  environments: z.number(),
+  apiTokens: z.number(),
+  projects: z.number(),
+  segments: z.number(),
+  featureFlags: z.number(),
+  releaseTemplates: z.number(),
 });
 
 /** E16: the UI configuration. */

@@ -20,7 +20,7 @@ export interface UiConfig {
   maintenanceMode: boolean;
   segmentValuesLimit: number;
   strategySegmentsLimit: number;
-  resourceLimits: typeof RESOURCE_LIMITS;
+  resourceLimits: typeof UI_RESOURCE_LIMITS;
   networkViewEnabled: boolean;
   frontendApiOrigins: string[];
   flags: Record<string, boolean>;
@@ -35,6 +35,26 @@ export interface UiConfig {
 }
 
 export const PRODUCT_NAME = 'serverless-toggles';
+
+/**
+ * The limits the admin UI checks before it offers to add one more (a strategy, a constraint
+ * value, a project…). Those the API enforces come from lib/limits.ts. For the others the API
+ * refuses nothing past them, and the UI gets Unleash's defaults, so it behaves as against a
+ * default Unleash; except flags, where Unleash's 5,000 would stop the UI long before this service
+ * stops (the bench measures 50,000, docs/performance.md).
+ */
+export const UI_RESOURCE_LIMITS = {
+  ...RESOURCE_LIMITS,
+  featureEnvironmentStrategies: 30,
+  constraintValues: 250,
+  constraints: 30,
+  environments: 50,
+  apiTokens: 2000,
+  projects: 500,
+  segments: 300,
+  featureFlags: 50_000,
+  releaseTemplates: 10,
+} as const;
 
 /** The Frontend API's CORS origins (lib/frontend/origins.ts). */
 export interface OriginsSetting {
@@ -80,7 +100,7 @@ export class UiConfigService {
       maintenanceMode: false,
       segmentValuesLimit: RESOURCE_LIMITS.segmentValues,
       strategySegmentsLimit: RESOURCE_LIMITS.strategySegments,
-      resourceLimits: RESOURCE_LIMITS,
+      resourceLimits: UI_RESOURCE_LIMITS,
       networkViewEnabled: false,
       frontendApiOrigins,
       flags: {},

@@ -52,6 +52,7 @@
  * | read the OIDC settings             | pk = SETTINGS, sk = SETTING#oidc                   | table |
  * | read the Frontend API's CORS origins | pk = SETTINGS, sk = SETTING#frontend             | table |
  * | change events of a month, by time  | pk = EVENTS#<yyyy-mm>, sk between <from> and <to>  | table |
+ * | one feature's change events, by time | gsi1pk = FEATURE_EVENTS#<name>, gsi1sk between <from> and <to> | eventsByFeature |
  * | daily insight snapshots, by date   | pk = SNAPSHOTS, sk = SNAPSHOT#<yyyy-mm-dd> / …     | table |
  * | the stored SDK snapshot's head     | pk = SDK_SNAPSHOT, sk = HEAD                       | table |
  * | one page of a stored SDK snapshot  | pk = SDK_SNAPSHOT#<id>#<page>, sk = PAGE (BatchGetItem) | table |
@@ -88,10 +89,21 @@ export interface TableDefinition {
   timeToLiveAttribute: string;
 }
 
+/**
+ * The global secondary indexes, named for the pattern they serve. `eventsByFeature` is sparse:
+ * only a change event about a feature carries its keys (lib/events/dynamo-store.ts), written with
+ * the event in the change's transaction, so a flag's event log reads that flag's events alone
+ * (the event items stay keyed by month for reads by time). Events recorded before the index
+ * existed do not carry its keys and are found by time only.
+ */
+export const INDEXES = {
+  eventsByFeature: { name: 'eventsByFeature', partitionKey: 'gsi1pk', sortKey: 'gsi1sk' },
+} as const satisfies Record<string, IndexDefinition>;
+
 export const tableDefinition: TableDefinition = {
   partitionKey: KEY.partition,
   sortKey: KEY.sort,
-  indexes: [],
+  indexes: Object.values(INDEXES),
   timeToLiveAttribute: TTL_ATTRIBUTE,
 };
 
@@ -199,6 +211,9 @@ export const keys = {
   /** One partition per month: a 30-day window is at most two Queries, and no partition grows forever. */
   event: (createdAt: string, id: string): ItemKey => ({ pk: `EVENTS#${createdAt.slice(0, 7)}`, sk: `${createdAt}#${id}` }),
   eventsOfMonth: (month: string): CollectionPrefix => ({ pk: `EVENTS#${month}`, skPrefix: '' }),
+  /** The `eventsByFeature` keys an event about a feature carries besides its own. */
+  featureEvent: (featureName: string, createdAt: string, id: string) => ({ gsi1pk: `FEATURE_EVENTS#${featureName}`, gsi1sk: `${createdAt}#${id}` }),
+  featureEvents: (featureName: string): string => `FEATURE_EVENTS#${featureName}`,
 
   /** Zero-padded so the collection lists in id order. */
   user: (id: number): ItemKey => ({ pk: 'USERS', sk: `USER#${String(id).padStart(10, '0')}` }),

@@ -25,6 +25,10 @@ import { stateSamples } from '../../lib/state/samples.js';
 import { strategyTypeSamples } from '../../lib/strategies/samples.js';
 import { tagTypeSamples } from '../../lib/tag-types/samples.js';
 import { userSamples } from '../../lib/users/samples.js';
+import { eventSamples } from '../../lib/events/samples.js';
+import { applicationSamples } from '../../lib/applications/samples.js';
+import { playgroundSamples } from '../../lib/playground/samples.js';
+import { uiSupportSamples } from '../../lib/ui-support/samples.js';
 import { authSamples } from '../../lib/auth/samples.js';
 import { pathParameterNames } from '../../lib/http/path-parameters.js';
 import type { RouteSpec } from '../../lib/http/route.js';
@@ -43,6 +47,7 @@ export const SAMPLE_SCENARIOS: Record<string, Sample> = withDerivedSamples(
     featureSamples, transferSamples, stateSamples, userSamples, authSamples, groupSamples, oidcSettingsSamples,
     signupTokenSamples, environmentSamples, projectSamples, segmentSamples, contextFieldSamples,
     tagTypeSamples, clientSamples, frontendSamples, frontendSettingsSamples,
+    eventSamples, applicationSamples, playgroundSamples, uiSupportSamples,
   ),
 );
 

@@ -74,6 +74,7 @@ async function populate(call: FuzzInstance['call'], token: string): Promise<Para
     environment: ['development', 'production', 'fz-env'], parentName: ['fz-parent'], name: ['fz-field', 'fz-tags', 'fz-env', 'userId'],
     strategyName: ['default', 'flexibleRollout', 'fz-strategy'], type: ['simple', 'fz-tags'], value: ['fz-value'],
     id: [], groupId: [], token: [], strategyId: [],
+    appName: ['fz-app'], splashId: ['personal-dashboard'], feedbackId: ['pnps'],
   };
   const send = async (method: string, path: string, body?: unknown): Promise<ApiResponse | undefined> => {
     try {

@@ -1,0 +1,13 @@
+import type { Services } from '../composition/services.js';
+import type { OperationsFor } from '../http/operation.js';
+import type { eventRoutes } from './routes.js';
+
+export const eventOperations = ({ eventSearch }: Services): OperationsFor<typeof eventRoutes> => ({
+  searchEvents: async ({ query }) => ({ body: await eventSearch.search(query) }),
+  getFeatureEvents: async ({ params }) => {
+    const { events, total } = await eventSearch.ofFeature(params.featureName);
+    return { body: { version: 1, toggleName: params.featureName, events, totalEvents: total } };
+  },
+  // Unleash lists creators by user id; the events here name a token or user by name only.
+  getEventCreators: async () => ({ body: [] }),
+});

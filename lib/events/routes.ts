@@ -1,0 +1,21 @@
+import { admin, defineRoutes } from '../http/route.js';
+import { eventCreatorsSchema, eventSearchQuerySchema, eventSearchResponseSchema, featureEventsSchema } from './schemas.js';
+
+/** The event log: what the admin UI's global, project and flag event logs read. */
+export const eventRoutes = defineRoutes('instance', {
+  searchEvents: {
+    method: 'GET', path: '/api/admin/search/events', access: admin('READ_FEATURE'), status: 200,
+    summary: 'Search the event log: filters (IS:value), a date window (from, to), newest first, a page (offset, limit)',
+    query: eventSearchQuerySchema, response: eventSearchResponseSchema,
+  },
+  getFeatureEvents: {
+    method: 'GET', path: '/api/admin/events/{featureName}', access: admin('READ_FEATURE'), status: 200, deprecated: true,
+    summary: "A feature's newest 50 events; use /api/admin/search/events?feature=IS:<name>",
+    response: featureEventsSchema,
+  },
+  getEventCreators: {
+    method: 'GET', path: '/api/admin/event-creators', access: admin('READ_FEATURE'), status: 200,
+    summary: 'Users who created events; always empty here (events name their token or user, not a user id)',
+    response: eventCreatorsSchema,
+  },
+});

@@ -1,0 +1,77 @@
+import { matchesEquality, type Filter } from '../features/search-model.js';
+import type { EventReader } from './store.js';
+import { unleashEvents, type UnleashEvent } from './wire.js';
+
+type Equality = Filter<'IS' | 'IS_ANY_OF'>;
+
+/** An event search, parsed (lib/events/schemas.ts). */
+export interface EventSearch {
+  query?: string | undefined;
+  id?: Equality | undefined;
+  groupId?: Equality | undefined;
+  feature?: Equality | undefined;
+  project?: Equality | undefined;
+  type?: Equality | undefined;
+  createdBy?: Equality | undefined;
+  environment?: Equality | undefined;
+  /** Midnight UTC of the first day. */
+  from?: Date | undefined;
+  /** Midnight UTC of the last day, which is included. */
+  to?: Date | undefined;
+  offset: number;
+  limit: number;
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** The window of a search by time that names no first day: the month the admin UI asks for by default. */
+const DEFAULT_WINDOW_MS = 31 * DAY_MS;
+/** Unleash's deprecated per-feature list holds the newest 50. */
+const FEATURE_EVENTS_PAGE = 50;
+
+/**
+ * The event log (Unleash's event search), read from the change events the stores record with
+ * each change. A search naming features reads each feature's own events (the `eventsByFeature`
+ * index, all its history unless `from` says otherwise); any other search reads the months of
+ * its time window only. The rest of the filters, the order (newest first) and the page apply to
+ * what was read, so `total` counts every match in the window.
+ */
+export class EventSearchService {
+  constructor(
+    private readonly events: EventReader,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  async search(search: EventSearch): Promise<{ events: UnleashEvent[]; total: number }> {
+    // Newest first; the actions of one recorded change keep the order it lists them in.
+    const stored = (await this.read(search)).sort((a, b) => (a.createdAt === b.createdAt ? (a.id < b.id ? 1 : -1) : a.createdAt < b.createdAt ? 1 : -1));
+    const matches = stored.flatMap(unleashEvents).filter((event) => matchesSearch(event, search));
+    return { events: matches.slice(search.offset, search.offset + search.limit), total: matches.length };
+  }
+
+  /** Unleash's deprecated `/api/admin/events/{featureName}`: the feature's newest events. */
+  async ofFeature(featureName: string): Promise<{ events: UnleashEvent[]; total: number }> {
+    return this.search({ feature: { operator: 'IS', values: [featureName] }, offset: 0, limit: FEATURE_EVENTS_PAGE });
+  }
+
+  private async read(search: EventSearch) {
+    const to = search.to ? new Date(search.to.getTime() + DAY_MS) : new Date(this.now().getTime() + 1);
+    if (search.feature) {
+      const from = search.from ?? new Date(0);
+      const names = [...new Set(search.feature.values)];
+      return (await Promise.all(names.map((name) => this.events.ofFeature(name, from, to)))).flat();
+    }
+    return this.events.between(search.from ?? new Date(to.getTime() - DEFAULT_WINDOW_MS), to);
+  }
+}
+
+function matchesSearch(event: UnleashEvent, search: EventSearch): boolean {
+  if (search.groupId) return false;
+  return matchesEquality(search.id, event.id)
+    && matchesEquality(search.feature, event.featureName ?? undefined)
+    && matchesEquality(search.project, event.project ?? undefined)
+    && matchesEquality(search.type, event.type)
+    && matchesEquality(search.createdBy, event.createdBy)
+    && matchesEquality(search.environment, event.environment ?? undefined)
+    && (search.query === undefined || [event.type, event.createdBy, event.featureName, event.project, event.environment, event.summary]
+      .some((text) => text?.toLowerCase().includes(search.query as string)));
+}

@@ -1,0 +1,33 @@
+import type { Services } from '../composition/services.js';
+import type { OperationsFor } from '../http/operation.js';
+import type { playgroundRoutes } from './routes.js';
+import { PlaygroundService, type EnvironmentFeature } from './service.js';
+
+/**
+ * The playground's service is made here, not in the composition root, so only the function that
+ * serves these routes (instance) loads the evaluation engine, as the Frontend API's does.
+ */
+export const playgroundOperations = ({ featureStore, segmentStore }: Services): OperationsFor<typeof playgroundRoutes> => {
+  const playground = new PlaygroundService(featureStore, segmentStore);
+  return {
+    evaluatePlayground: async ({ body }) => {
+      const { features } = await playground.evaluate({ projects: body.projects, environments: [body.environment], context: body.context, split: false });
+      return { body: { input: body, features: features.map(({ environment: _environment, context: _context, ...feature }) => feature) } };
+    },
+    evaluateAdvancedPlayground: async ({ body }) => {
+      const { features, removed } = await playground.evaluate({ projects: body.projects, environments: body.environments, context: body.context, split: true });
+      return { body: { input: body, features: byFlag(features), ...(removed.length > 0 ? { warnings: { invalidContextProperties: removed } } : {}) } };
+    },
+  };
+};
+
+/** The advanced answer: one entry per flag, its evaluations grouped by environment. */
+function byFlag(features: EnvironmentFeature[]) {
+  const flags = new Map<string, { name: string; projectId: string; environments: Record<string, EnvironmentFeature[]> }>();
+  for (const feature of features) {
+    const flag = flags.get(feature.name) ?? { name: feature.name, projectId: feature.projectId, environments: {} };
+    (flag.environments[feature.environment] ??= []).push(feature);
+    flags.set(feature.name, flag);
+  }
+  return [...flags.values()];
+}

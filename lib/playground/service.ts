@@ -1,0 +1,135 @@
+import type { Context } from 'unleash-client';
+import type { FeatureInterface } from 'unleash-client/lib/feature.js';
+import { selectFeatures, segmentList, toClientFeature, toClientStrategy, usedSegmentIds } from '../client/payload.js';
+import type { ClientQuery } from '../client/query.js';
+import type { ClientSegment } from '../client/schemas.js';
+import { environmentOf, type Feature } from '../features/model.js';
+import type { FeatureStore } from '../features/store.js';
+import { FlagEvaluator, type EvaluatedPayload } from '../frontend/evaluator.js';
+import type { Segment } from '../segments/model.js';
+import type { SegmentStore } from '../segments/store.js';
+import { engineContext, playgroundContexts, type FlatContext } from './context.js';
+import type { PlaygroundFeature, PlaygroundStrategy } from './schemas.js';
+
+/** Most flag evaluations one request may ask for (environments × flags × contexts), Unleash's advanced playground limit. */
+export const PLAYGROUND_LIMIT = 15_000;
+
+export interface PlaygroundQuery {
+  projects?: '*' | string[] | undefined;
+  environments: string[];
+  context: Record<string, unknown>;
+  /** The advanced playground: comma-separated values are alternatives, each combination one context. */
+  split: boolean;
+}
+
+export interface EnvironmentFeature extends PlaygroundFeature {
+  environment: string;
+  context: FlatContext;
+}
+
+/**
+ * The admin playground: every flag of the requested projects evaluated for a context in the
+ * requested environments, with the Frontend API's engine (FlagEvaluator, unleash-client) on the
+ * SDK payload a backend SDK would get for that environment and those projects, so its verdicts
+ * are the SDKs'. The engine answers for a whole flag; to explain it, each strategy, constraint
+ * and segment is checked again alone with the engine's own strategy implementations.
+ */
+export class PlaygroundService {
+  constructor(
+    private readonly features: Pick<FeatureStore, 'listAll' | 'listProject'>,
+    private readonly segments: Pick<SegmentStore, 'list'>,
+  ) {}
+
+  async evaluate(query: PlaygroundQuery): Promise<{ features: EnvironmentFeature[]; removed: string[] }> {
+    const [features, segments] = await Promise.all([this.read(query.projects), this.segments.list()]);
+    const segmentsById = new Map(segments.map((segment) => [segment.id, segment]));
+    const projects = query.projects === undefined || query.projects === '*' ? undefined : query.projects;
+    const served = selectFeatures(features, { environment: query.environments[0] as string, ...(projects ? { projects } : {}), inlineSegmentConstraints: false });
+    const { contexts, removed } = playgroundContexts(query.context, {
+      split: query.split, limit: PLAYGROUND_LIMIT, per: served.length * query.environments.length,
+    });
+    const evaluated: EnvironmentFeature[] = [];
+    for (const environment of query.environments) {
+      const scope: ClientQuery = { environment, inlineSegmentConstraints: false };
+      const used = segmentList(usedSegmentIds(served, scope), segmentsById);
+      // The engine's types are its own; the payload is the SDK wire form it reads (as the Frontend API's JSON).
+      const payload = {
+        features: served.map((feature) => toClientFeature(feature, scope, segmentsById)),
+        segments: used,
+      } as unknown as EvaluatedPayload;
+      const wireSegments = new Map(used.map((segment) => [segment.id, segment]));
+      const evaluator = new FlagEvaluator(payload);
+      for (const context of contexts) {
+        const engine = engineContext(context, environment);
+        served.forEach((feature, index) => {
+          evaluated.push({ ...explain(evaluator, feature, payload.features[index] as FeatureInterface, { environment, context: engine, segmentsById, wireSegments }), environment, context });
+        });
+      }
+    }
+    return { features: evaluated, removed };
+  }
+
+  /** The requested projects' features (one Query each), or every feature for `*`. */
+  private async read(projects: PlaygroundQuery['projects']): Promise<Feature[]> {
+    if (projects === undefined || projects === '*') return this.features.listAll();
+    return (await Promise.all([...new Set(projects)].map((project) => this.features.listProject(project)))).flat();
+  }
+}
+
+interface Evaluation {
+  environment: string;
+  context: Context;
+  segmentsById: ReadonlyMap<number, Segment>;
+  /** The segments as the engine holds them (SDK wire form), by id. */
+  wireSegments: ReadonlyMap<number, ClientSegment>;
+}
+
+/** One flag's answer, and each of its strategies in the environment (disabled ones too, marked) explained. */
+function explain(evaluator: FlagEvaluator, feature: Feature, served: FeatureInterface, on: Evaluation): PlaygroundFeature {
+  const { environment, context, segmentsById, wireSegments } = on;
+  const verdict = evaluator.verdict(feature.name, context);
+  const strategies = [...environmentOf(feature, environment).strategies]
+    .sort((a, b) => a.sortOrder - b.sortOrder)
+    .map((strategy): PlaygroundStrategy => {
+      const wire = toClientStrategy(strategy, false, segmentsById);
+      const checked = evaluator.strategyVerdict({ ...wire, segments: wire.segments ?? [] } as Parameters<FlagEvaluator['strategyVerdict']>[0], context);
+      return {
+        name: strategy.name,
+        id: strategy.id,
+        ...(strategy.title ? { title: strategy.title } : {}),
+        disabled: strategy.disabled ?? false,
+        parameters: wire.parameters,
+        constraints: wire.constraints.map((constraint, index) => ({ ...constraint, result: checked?.constraints[index] ?? false })),
+        segments: strategy.segments.map((id, index) => {
+          const results = checked?.segments[index];
+          return {
+            id, name: segmentsById.get(id)?.name ?? `segment ${id}`,
+            result: results !== undefined && results.every(Boolean),
+            constraints: (wireSegments.get(id)?.constraints ?? []).map((constraint, at) => ({ ...constraint, result: results?.[at] ?? false })),
+          };
+        }),
+        result: checked
+          ? {
+            enabled: checked.enabled, evaluationStatus: 'complete',
+            ...(checked.variant ? { variant: { name: checked.variant.name, enabled: checked.variant.enabled, ...(checked.variant.payload ? { payload: checked.variant.payload } : {}) } } : {}),
+            ...(wire.variants.length > 0 ? { variants: wire.variants } : {}),
+          }
+          : { enabled: 'unknown', evaluationStatus: 'incomplete' },
+        links: { edit: `/projects/${feature.project}/features/${feature.name}/strategies/edit?environmentId=${environment}&strategyId=${strategy.id}` },
+      };
+    });
+  const active = strategies.filter((strategy) => !strategy.disabled);
+  const result = active.length === 0 ? served.enabled
+    : active.some((strategy) => strategy.result.enabled === true) ? true
+      : active.some((strategy) => strategy.result.enabled === 'unknown') ? 'unknown' : false;
+  return {
+    name: feature.name,
+    projectId: feature.project,
+    isEnabled: verdict.enabled,
+    isEnabledInCurrentEnvironment: served.enabled,
+    hasUnsatisfiedDependency: verdict.hasUnsatisfiedDependency,
+    strategies: { result, data: strategies },
+    variant: verdict.enabled ? verdict.variant : { name: 'disabled', enabled: false, feature_enabled: false },
+    variants: (served.variants ?? []) as PlaygroundFeature['variants'],
+  };
+}

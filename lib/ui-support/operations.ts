@@ -1,0 +1,70 @@
+import type { Services } from '../composition/services.js';
+import type { OperationsFor } from '../http/operation.js';
+import { log } from '../log.js';
+import { ROOT_ROLE, rootRoleById } from '../roles/model.js';
+import { isUserCaller } from '../sessions/model.js';
+import type { Caller } from '../tokens/model.js';
+import type { uiSupportRoutes } from './routes.js';
+
+/** The caller's user id, as Unleash's per-user answers name it; an API token is no user (0). */
+const userIdOf = (caller: Caller) => (isUserCaller(caller) ? caller.userId : 0);
+
+const stage = (currentFlags: number) => ({ averageDays: null, currentFlags });
+
+export const uiSupportOperations = ({ uiSupport }: Services): OperationsFor<typeof uiSupportRoutes> => ({
+  getProfile: async ({ caller }) => {
+    // Admin tokens hold every permission, as the Admin role does.
+    const { id, name, type, description } = rootRoleById(isUserCaller(caller) ? caller.rootRole : ROOT_ROLE.Admin)!;
+    return { body: { rootRole: { id, name, type, description }, projects: [], subscriptions: [], features: [] } };
+  },
+  getPersonalDashboard: async () => ({ body: { projects: [], flags: [], admins: [], projectOwners: [] } }),
+  getPersonalDashboardProject: async ({ params }) => {
+    const facts = await uiSupport.projectFacts(params.projectId);
+    return {
+      body: {
+        owners: [{ ownerType: 'system' }],
+        roles: [],
+        latestEvents: [],
+        onboardingStatus: { status: 'onboarded' },
+        insights: {
+          avgHealthCurrentWindow: null, avgHealthPastWindow: null,
+          totalFlags: facts.total, activeFlags: facts.active, staleFlags: facts.stale, potentiallyStaleFlags: facts.potentiallyStale,
+          health: facts.health, technicalDebt: 100 - facts.health,
+        },
+      },
+    };
+  },
+  getProjectStatus: async ({ params }) => {
+    const facts = await uiSupport.projectFacts(params.projectId);
+    return {
+      body: {
+        activityCountByDate: [],
+        resources: { members: 0, apiTokens: 0, segments: 0 },
+        health: { current: facts.health },
+        technicalDebt: { current: 100 - facts.health },
+        lifecycleSummary: { initial: stage(facts.active), preLive: stage(0), live: stage(0), completed: stage(0), archived: stage(facts.archived) },
+        staleFlags: { total: facts.stale },
+      },
+    };
+  },
+  getProjectFlagCreators: async ({ params }) => {
+    await uiSupport.ensureProject(params.projectId);
+    return { body: [] };
+  },
+  getOutdatedSdks: async () => ({ body: { sdks: [] } }),
+  getLifecycleCount: async () => ({ body: await uiSupport.lifecycleCount() }),
+  getMaintenance: async () => ({ body: { enabled: false } }),
+  getTelemetrySettings: async () => ({ body: { versionInfoCollectionEnabled: false, featureInfoCollectionEnabled: false } }),
+  listAddons: async () => ({ body: { addons: [], providers: [] } }),
+  markSplashSeen: async ({ caller, params }) => ({ body: { userId: userIdOf(caller), splashId: params.splashId, seen: true } }),
+  createFeedback: async ({ caller, body }) => ({
+    body: { userId: userIdOf(caller), feedbackId: body.feedbackId, neverShow: body.neverShow ?? false, given: body.given ?? null },
+  }),
+  updateFeedback: async ({ caller, params, body }) => ({
+    body: { userId: userIdOf(caller), feedbackId: params.feedbackId, neverShow: body.neverShow ?? false, given: body.given ?? null },
+  }),
+  recordUiError: async ({ caller, body }) => {
+    log.warn('The admin UI met an error', { caller: caller.tokenName, message: body.errorMessage, stack: body.errorStack });
+    return {};
+  },
+});

@@ -1,0 +1,70 @@
+import { admin, defineRoutes } from '../http/route.js';
+import {
+  addonsSchema, feedbackCreateSchema, feedbackSchema, feedbackUpdateSchema, flagCreatorsSchema, lifecycleCountSchema,
+  maintenanceSchema, outdatedSdksSchema, personalDashboardProjectSchema, personalDashboardSchema, profileSchema,
+  projectStatusSchema, splashSchema, telemetrySettingsSchema, uiErrorSchema,
+} from './schemas.js';
+
+/**
+ * The rest of what the admin UI calls on its dashboard, project, flag and settings pages. Unleash
+ * guards these with no permission (any logged-in user), so each takes the read permission of
+ * what it shows; the POSTs change only what the caller is shown (splash, feedback) or nothing.
+ */
+export const uiSupportRoutes = defineRoutes('instance', {
+  getProfile: {
+    method: 'GET', path: '/api/admin/user/profile', access: admin('READ_UI_CONFIG'), status: 200,
+    summary: "The caller's root role; no favourites, subscriptions or project memberships are kept", response: profileSchema,
+  },
+  getPersonalDashboard: {
+    method: 'GET', path: '/api/admin/personal-dashboard', access: admin('READ_PROJECT'), status: 200,
+    summary: 'The personal dashboard: empty (no favourites or project memberships are kept)', response: personalDashboardSchema,
+  },
+  getPersonalDashboardProject: {
+    method: 'GET', path: '/api/admin/personal-dashboard/{projectId}', access: admin('READ_PROJECT'), status: 200,
+    summary: "One project on the personal dashboard: its flags' counts and health", response: personalDashboardProjectSchema,
+  },
+  getProjectStatus: {
+    method: 'GET', path: '/api/admin/projects/{projectId}/status', access: admin('READ_PROJECT'), status: 200,
+    summary: "A project's status page: health, technical debt, stale and archived flags", response: projectStatusSchema,
+  },
+  getProjectFlagCreators: {
+    method: 'GET', path: '/api/admin/projects/{projectId}/flag-creators', access: admin('READ_PROJECT'), status: 200,
+    summary: "Users who created the project's flags: empty (flags record no creator)", response: flagCreatorsSchema,
+  },
+  getOutdatedSdks: {
+    method: 'GET', path: '/api/admin/projects/{projectId}/sdks/outdated', access: admin('READ_PROJECT'), status: 200,
+    summary: 'SDK versions in use that are outdated: none known (no list of outdated versions is kept)', response: outdatedSdksSchema,
+  },
+  getLifecycleCount: {
+    method: 'GET', path: '/api/admin/lifecycle/count', access: admin('READ_FEATURE'), status: 200,
+    summary: 'Flags per lifecycle stage: every active flag counts as initial (stages are not recorded)', response: lifecycleCountSchema,
+  },
+  getMaintenance: {
+    method: 'GET', path: '/api/admin/maintenance', access: admin('ADMIN'), status: 200,
+    summary: 'Maintenance mode: always off', response: maintenanceSchema,
+  },
+  getTelemetrySettings: {
+    method: 'GET', path: '/api/admin/telemetry/settings', access: admin('READ_UI_CONFIG'), status: 200,
+    summary: 'Telemetry: none is collected', response: telemetrySettingsSchema,
+  },
+  listAddons: {
+    method: 'GET', path: '/api/admin/addons', access: admin('READ_UI_CONFIG'), status: 200,
+    summary: 'Integrations (addons): none', response: addonsSchema,
+  },
+  markSplashSeen: {
+    method: 'POST', path: '/api/admin/splash/{splashId}', access: admin('READ_UI_CONFIG'), status: 200,
+    summary: 'Mark a splash screen seen: answered, not kept', response: splashSchema,
+  },
+  createFeedback: {
+    method: 'POST', path: '/api/admin/feedback', access: admin('READ_UI_CONFIG'), status: 200,
+    summary: 'Answer a feedback prompt: answered, not kept', body: feedbackCreateSchema, response: feedbackSchema,
+  },
+  updateFeedback: {
+    method: 'PUT', path: '/api/admin/feedback/{feedbackId}', access: admin('READ_UI_CONFIG'), status: 200,
+    summary: 'Change an answer to a feedback prompt: answered, not kept', body: feedbackUpdateSchema, response: feedbackSchema,
+  },
+  recordUiError: {
+    method: 'POST', path: '/api/admin/record-ui-error', access: admin('READ_UI_CONFIG'), status: 204,
+    summary: "An error the admin UI met, written to the service's log", body: uiErrorSchema,
+  },
+});

@@ -1,0 +1,121 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { PLAYGROUND_LIMIT } from '../../lib/playground/service.js';
+import { apiClient } from '../support/api.js';
+import { featureSteps } from '../support/features.js';
+import { adminToken, testServices, unique } from '../support/services.js';
+
+const services = testServices();
+const call = apiClient(services);
+let token: string;
+let project: string;
+let frontendToken: string;
+const flags: Record<'forAlice' | 'withVariant' | 'off' | 'child' | 'inSegment', string> = { forAlice: '', withVariant: '', off: '', child: '', inSegment: '' };
+
+/** A project of its own: alice's flag, a flag with a variant, one off, one depending on alice's, one behind a segment. */
+beforeAll(async () => {
+  token = await adminToken(services);
+  const steps = featureSteps(call, token);
+  project = await steps.createProject({ environments: ['development', 'production'] });
+  for (const key of Object.keys(flags) as Array<keyof typeof flags>) flags[key] = await steps.createFeature(project, `${project}-${key}`);
+  const segment = await call({
+    method: 'POST', path: '/api/admin/segments', token,
+    body: { name: unique('beta'), project, constraints: [{ contextName: 'region', operator: 'IN', values: ['eu'] }] },
+  });
+  expect(segment.status, segment.text).toBe(201);
+  const strategies: Array<[string, Record<string, unknown>]> = [
+    [flags.forAlice, { name: 'flexibleRollout', parameters: { rollout: '100', stickiness: 'default', groupId: flags.forAlice }, constraints: [{ contextName: 'userId', operator: 'IN', values: ['alice'] }] }],
+    [flags.withVariant, { name: 'default', parameters: {}, variants: [{ name: 'blue', weight: 1000, weightType: 'variable', stickiness: 'default', payload: { type: 'string', value: 'sky' } }] }],
+    [flags.off, { name: 'default', parameters: {} }],
+    [flags.child, { name: 'default', parameters: {} }],
+    [flags.inSegment, { name: 'default', parameters: {}, segments: [segment.body.id] }],
+  ];
+  for (const [flag, strategy] of strategies) expect((await steps.addStrategy(project, flag, 'development', strategy)).status).toBe(200);
+  const parent = await call({ method: 'POST', path: `${steps.base(project, flags.child)}/dependencies`, token, body: { feature: flags.forAlice } });
+  expect(parent.status, parent.text).toBeLessThan(300);
+  for (const flag of [flags.forAlice, flags.withVariant, flags.child, flags.inSegment]) expect((await steps.turn(project, flag, 'development', 'on')).status).toBe(200);
+  const created = await call({ method: 'POST', path: '/api/admin/api-tokens', token, body: { tokenName: unique('web'), type: 'frontend', environment: 'development', project } });
+  frontendToken = created.body.secret;
+});
+
+const playground = (context: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
+  call({ method: 'POST', path: '/api/admin/playground', token, body: { environment: 'development', projects: [project], context: { appName: 'web', ...context }, ...extra } });
+const byName = (features: Array<{ name: string }>) => Object.fromEntries(features.map((feature) => [feature.name, feature])) as Record<string, any>;
+
+describe('the playground (POST /api/admin/playground)', () => {
+  it('answers as the Frontend API does for the same context: the same engine on the same flags', async () => {
+    for (const context of [{ userId: 'alice', region: 'eu' }, { userId: 'bob' }, { userId: 'alice', properties: { region: 'us' } }]) {
+      const res = await playground(context);
+      const frontend = await call({ method: 'POST', path: '/api/frontend', token: frontendToken, body: { context } });
+
+      expect(res.status, res.text).toBe(200);
+      const enabled = res.body.features.filter((feature: { isEnabled: boolean }) => feature.isEnabled).map((feature: { name: string }) => feature.name).sort();
+      expect(enabled, JSON.stringify(context)).toEqual(frontend.body.toggles.map((toggle: { name: string }) => toggle.name).sort());
+    }
+  });
+
+  it('explains each strategy: its constraints and segments, one by one, and links to edit it', async () => {
+    const alice = byName((await playground({ userId: 'alice', region: 'eu' })).body.features);
+    const bob = byName((await playground({ userId: 'bob' })).body.features);
+
+    expect(alice[flags.forAlice]).toMatchObject({
+      projectId: project, isEnabled: true, isEnabledInCurrentEnvironment: true, hasUnsatisfiedDependency: false,
+      strategies: { result: true, data: [{ name: 'flexibleRollout', disabled: false, result: { enabled: true, evaluationStatus: 'complete' }, constraints: [{ contextName: 'userId', result: true }] }] },
+    });
+    expect(alice[flags.forAlice].strategies.data[0].links.edit).toMatch(new RegExp(`^/projects/${project}/features/${flags.forAlice}/strategies/edit\\?environmentId=development&strategyId=`));
+    expect(bob[flags.forAlice]).toMatchObject({ isEnabled: false, strategies: { result: false, data: [{ result: { enabled: false }, constraints: [{ result: false }] }] } });
+    expect(alice[flags.inSegment].strategies.data[0].segments).toMatchObject([{ result: true, constraints: [{ contextName: 'region', result: true }] }]);
+    expect(bob[flags.inSegment]).toMatchObject({ isEnabled: false, strategies: { data: [{ segments: [{ result: false }] }] } });
+  });
+
+  it("tells a flag off in the environment, a parent's verdict and a strategy variant", async () => {
+    const bob = byName((await playground({ userId: 'bob' })).body.features);
+    const alice = byName((await playground({ userId: 'alice' })).body.features);
+
+    expect(bob[flags.off]).toMatchObject({ isEnabled: false, isEnabledInCurrentEnvironment: false, strategies: { result: true }, variant: { name: 'disabled', enabled: false } });
+    expect(bob[flags.child]).toMatchObject({ isEnabled: false, hasUnsatisfiedDependency: true });
+    expect(alice[flags.child]).toMatchObject({ isEnabled: true, hasUnsatisfiedDependency: false });
+    expect(bob[flags.withVariant]).toMatchObject({
+      isEnabled: true, variant: { name: 'blue', enabled: true, payload: { type: 'string', value: 'sky' }, feature_enabled: true },
+      strategies: { data: [{ result: { enabled: true, variant: { name: 'blue' }, variants: [{ name: 'blue' }] } }] },
+    });
+  });
+
+  it('refuses a request without a context appName, or without an environment, with a 400 naming it', async () => {
+    const noAppName = await call({ method: 'POST', path: '/api/admin/playground', token, body: { environment: 'development', context: { userId: 'a' } } });
+    const noEnvironment = await call({ method: 'POST', path: '/api/admin/playground', token, body: { context: { appName: 'web' } } });
+
+    expect(noAppName.status).toBe(400);
+    expect(noAppName.body.message).toContain('appName');
+    expect(noEnvironment.status).toBe(400);
+    expect(noEnvironment.body.message).toContain('environment');
+  });
+});
+
+describe('the advanced playground (POST /api/admin/playground/advanced)', () => {
+  const advanced = (body: Record<string, unknown>) => call({ method: 'POST', path: '/api/admin/playground/advanced', token, body });
+
+  it('evaluates every environment and every combination of comma-separated context values, grouped by flag', async () => {
+    const res = await advanced({ environments: ['development', 'production'], projects: [project], context: { appName: 'web', userId: 'alice,bob', count: 3 } });
+
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.warnings).toEqual({ invalidContextProperties: ['count'] });
+    const flag = byName(res.body.features)[flags.forAlice];
+    expect(Object.keys(flag.environments).sort()).toEqual(['development', 'production']);
+    expect(flag.environments.development.map((e: any) => [e.context.userId, e.isEnabled])).toEqual([['alice', true], ['bob', false]]);
+    expect(flag.environments.production.every((e: any) => e.environment === 'production' && !e.isEnabledInCurrentEnvironment)).toBe(true);
+  });
+
+  it(`refuses more than ${PLAYGROUND_LIMIT} evaluations, and an empty or malformed environment list, with a 400 naming the field`, async () => {
+    const values = Array.from({ length: 60 }, (_, i) => `v${i}`).join(',');
+    const tooMany = await advanced({ environments: ['development'], projects: [project], context: { appName: 'web', userId: values, sessionId: values } });
+    const none = await advanced({ environments: [], context: { appName: 'web' } });
+    const malformed = await advanced({ environments: ['dev elopment'], context: { appName: 'web' } });
+
+    expect(tooMany.status).toBe(400);
+    expect(tooMany.body.message).toMatch(/^context: evaluating 18000 /);
+    expect(none.status).toBe(400);
+    expect(none.body.message).toContain('environments');
+    expect(malformed.status).toBe(400);
+    expect(malformed.body.message).toContain('environments');
+  });
+});

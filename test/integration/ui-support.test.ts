@@ -1,0 +1,99 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ROOT_ROLE } from '../../lib/roles/model.js';
+import { apiClient, type ApiResponse } from '../support/api.js';
+import { featureSteps } from '../support/features.js';
+import { adminToken, testServices } from '../support/services.js';
+
+const services = testServices();
+const call = apiClient(services);
+let token: string;
+let steps: ReturnType<typeof featureSteps>;
+
+beforeAll(async () => {
+  token = await adminToken(services);
+  steps = featureSteps(call, token);
+});
+
+const get = (path: string) => call({ method: 'GET', path, token });
+const ok = (res: ApiResponse) => {
+  expect(res.status, res.text).toBe(200);
+  return res.body;
+};
+
+describe("a project's status and dashboard card", () => {
+  it("counts the project's own flags: active, stale, archived, health", async () => {
+    const project = await steps.createProject();
+    const [stale, , archived] = [await steps.createFeature(project), await steps.createFeature(project), await steps.createFeature(project)];
+    await call({ method: 'POST', path: `/api/admin/projects/${project}/stale`, token, body: { features: [stale], stale: true } });
+    await call({ method: 'POST', path: `/api/admin/projects/${project}/archive`, token, body: { features: [archived] } });
+
+    const status = ok(await get(`/api/admin/projects/${project}/status`));
+    const card = ok(await get(`/api/admin/personal-dashboard/${project}`));
+
+    expect(status).toEqual({
+      activityCountByDate: [], resources: { members: 0, apiTokens: 0, segments: 0 },
+      health: { current: 50 }, technicalDebt: { current: 50 }, staleFlags: { total: 1 },
+      lifecycleSummary: {
+        initial: { averageDays: null, currentFlags: 2 }, preLive: { averageDays: null, currentFlags: 0 }, live: { averageDays: null, currentFlags: 0 },
+        completed: { averageDays: null, currentFlags: 0 }, archived: { averageDays: null, currentFlags: 1 },
+      },
+    });
+    expect(card).toMatchObject({
+      owners: [{ ownerType: 'system' }], roles: [], latestEvents: [], onboardingStatus: { status: 'onboarded' },
+      insights: { totalFlags: 3, activeFlags: 2, staleFlags: 1, potentiallyStaleFlags: 0, health: 50, technicalDebt: 50 },
+    });
+  });
+
+  it('answers 404 for a project that does not exist', async () => {
+    for (const path of ['/api/admin/projects/no-such-project/status', '/api/admin/personal-dashboard/no-such-project', '/api/admin/projects/no-such-project/flag-creators']) {
+      const res = await get(path);
+      expect(res.status, path).toBe(404);
+      expect(res.body.name).toBe('NotFoundError');
+    }
+  });
+});
+
+describe('the answers Unleash gives when there is nothing to show', () => {
+  it('answers the dashboard, profile, flag creators, SDKs, maintenance, telemetry and integrations in their shapes', async () => {
+    expect(ok(await get('/api/admin/personal-dashboard'))).toEqual({ projects: [], flags: [], admins: [], projectOwners: [] });
+    expect(ok(await get('/api/admin/user/profile'))).toMatchObject({ rootRole: { id: ROOT_ROLE.Admin, name: 'Admin', type: 'root' }, projects: [], features: [], subscriptions: [] });
+    expect(ok(await get('/api/admin/projects/default/flag-creators'))).toEqual([]);
+    expect(ok(await get('/api/admin/projects/default/sdks/outdated'))).toEqual({ sdks: [] });
+    expect(ok(await get('/api/admin/maintenance'))).toEqual({ enabled: false });
+    expect(ok(await get('/api/admin/telemetry/settings'))).toEqual({ versionInfoCollectionEnabled: false, featureInfoCollectionEnabled: false });
+    expect(ok(await get('/api/admin/addons'))).toEqual({ addons: [], providers: [] });
+  });
+
+  it('counts every active flag as initial in the lifecycle count, one more with each new flag', async () => {
+    const before = ok(await get('/api/admin/lifecycle/count'));
+    await steps.createFeature();
+
+    const after = ok(await get('/api/admin/lifecycle/count'));
+
+    expect(after.initial).toBeGreaterThan(before.initial);
+    expect(after).toMatchObject({ preLive: 0, live: 0, completed: 0, archived: 0 });
+  });
+
+  it('answers splash and feedback for an API token as user 0, keeping nothing', async () => {
+    const splash = await call({ method: 'POST', path: '/api/admin/splash/personal-dashboard', token });
+    const feedback = await call({ method: 'POST', path: '/api/admin/feedback', token, body: { feedbackId: 'pnps', neverShow: true } });
+    const update = await call({ method: 'PUT', path: '/api/admin/feedback/pnps', token, body: { given: '2026-11-24T05:00:00.000Z' } });
+
+    expect(ok(splash)).toEqual({ userId: 0, splashId: 'personal-dashboard', seen: true });
+    expect(ok(feedback)).toEqual({ userId: 0, feedbackId: 'pnps', neverShow: true, given: null });
+    expect(ok(update)).toEqual({ userId: 0, feedbackId: 'pnps', neverShow: false, given: '2026-11-24T05:00:00.000Z' });
+  });
+
+  it('records what the UI reports of its errors, and refuses bad bodies with a 400 naming the field', async () => {
+    const recorded = await call({ method: 'POST', path: '/api/admin/record-ui-error', token, body: { errorMessage: 'boom', errorStack: 'at X' } });
+    const noMessage = await call({ method: 'POST', path: '/api/admin/record-ui-error', token, body: { errorStack: 'at X' } });
+    const noId = await call({ method: 'POST', path: '/api/admin/feedback', token, body: { neverShow: true } });
+    const badDate = await call({ method: 'PUT', path: '/api/admin/feedback/pnps', token, body: { given: 'yesterday' } });
+
+    expect(recorded.status).toBe(204);
+    for (const [res, field] of [[noMessage, 'errorMessage'], [noId, 'feedbackId'], [badDate, 'given']] as const) {
+      expect(res.status, field).toBe(400);
+      expect(res.body.message).toContain(field);
+    }
+  });
+});
