@@ -108,7 +108,7 @@ describe('bootstrap admin token', () => {
     expect(Number(resource.Properties.ServiceTimeout)).toBeLessThanOrEqual(300);
   });
 
-  it('grants the bootstrap function reading this one secret and writing the table', () => {
+  it('grants the bootstrap function reading this secret and the first admin password\'s, and writing the table', () => {
     const serviceToken = bootstrapResource().Properties.ServiceToken;
     const [, fn] = resourcesOf(template, 'AWS::Lambda::Function').find(([id]) => id === referencedId(serviceToken))!;
     const roleId = referencedId(fn.Properties.Role);
@@ -117,7 +117,11 @@ describe('bootstrap admin token', () => {
       .flatMap(([, policy]) => policy.Properties.PolicyDocument.Statement as Array<Record<string, any>>);
     const secretStatements = statements.filter((s) => [s.Action].flat().some((a: string) => a.startsWith('secretsmanager:')));
     expect(secretStatements).toHaveLength(1);
-    expect(secretStatements[0]!.Resource).toEqual({ Ref: secretId() });
+    const passwordSecrets = resourcesOf(template, 'AWS::SecretsManager::Secret').filter(([, secret]) =>
+      String(secret.Properties.Description).includes('First admin user password'));
+    expect(passwordSecrets).toHaveLength(1);
+    expect(secretStatements[0]!.Resource).toEqual(expect.arrayContaining([{ Ref: secretId() }, { Ref: passwordSecrets[0]![0] }]));
+    expect(secretStatements[0]!.Resource).toHaveLength(2);
     const tableActions = statements.flatMap((s) => [s.Action].flat() as string[]).filter((a) => a.startsWith('dynamodb:'));
     expect(tableActions).toContain('dynamodb:PutItem');
     // Removing the token of a replaced secret (a transaction's Delete needs DeleteItem).
