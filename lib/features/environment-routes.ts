@@ -1,5 +1,12 @@
 import { admin, defineRoutes } from '../http/route.js';
-import { featureSchema, featureStrategySchema, strategyInputSchema, strategyListSchema, variantsResponseSchema } from './schemas.js';
+import {
+  featureSchema,
+  featureStrategySchema,
+  strategyInputSchema,
+  strategyListSchema,
+  strategySortOrderSchema,
+  variantsResponseSchema,
+} from './schemas.js';
 import { patchSchema } from './json-patch.js';
 import { variantListSchema } from './variant-schemas.js';
 
@@ -26,6 +33,10 @@ export const featureEnvironmentRoutes = defineRoutes('features', {
   deleteStrategy: {
     method: 'DELETE', path: `${ENV}/strategies/{strategyId}`, access: admin('DELETE_FEATURE_STRATEGY'),
     status: 200, summary: 'Delete a strategy (the environment goes off when no active strategy remains)',
+  },
+  setStrategySortOrder: {
+    method: 'POST', path: `${ENV}/strategies/set-sort-order`, access: admin('UPDATE_FEATURE_STRATEGY'), status: 200,
+    summary: "Set the order of a feature's strategies in an environment", body: strategySortOrderSchema,
   },
   enableFeatureEnvironment: {
     method: 'POST', path: `${ENV}/on`, access: admin('UPDATE_FEATURE_ENVIRONMENT'), status: 200,

@@ -184,14 +184,20 @@ export class FeatureLifecycleService {
     return this.aggregates.apply(actor, async (read) => {
       const before = await read(name);
       if (!before?.archived) throw new NotFound(`Could not find an archived feature named ${name}`);
-      const environments = Object.fromEntries(
-        Object.entries(before.environments).map(([env, state]) => [env, { ...state, enabled: false }]),
-      );
-      const write = replaced(before, { ...before, archived: false, archivedAt: null, environments });
+      const write = revived(before);
       return {
         commit: { writes: [write], projectFeatureCounts: { [before.project]: { delta: 1, applyLimit: false } } },
         result: write.after,
       };
+    });
+  }
+
+  /** The archive page's revive: the named archived features of the project, at once; the others are left alone. */
+  async reviveMany(projectId: string, names: string[], actor: string): Promise<void> {
+    await this.aggregates.apply(actor, async (read) => {
+      const writes = (await this.ofProject(projectId, names, read, 'UPDATE_FEATURE')).filter((f) => f.archived).map(revived);
+      if (writes.length > BATCH_WRITES) throw new ValidationFailed(`features: revive at most ${BATCH_WRITES} features per call`);
+      return { commit: { writes, projectFeatureCounts: { [projectId]: { delta: writes.length, applyLimit: false } } }, result: undefined };
     });
   }
 
@@ -202,6 +208,15 @@ export class FeatureLifecycleService {
       if (!before) throw new NotFound(`Could not find a feature named ${name}`);
       if (!before.archived) return { commit: { writes: [] }, result: undefined };
       return { commit: { writes: [{ before, after: undefined }] }, result: undefined };
+    });
+  }
+
+  /** The archive page's delete: the named archived features of the project, at once; active ones are left alone. */
+  async deleteArchivedMany(projectId: string, names: string[], actor: string): Promise<void> {
+    await this.aggregates.apply(actor, async (read) => {
+      const archived = (await this.ofProject(projectId, names, read, 'DELETE_FEATURE')).filter((f) => f.archived);
+      if (archived.length > BATCH_WRITES) throw new ValidationFailed(`features: delete at most ${BATCH_WRITES} features per call`);
+      return { commit: { writes: archived.map((before) => ({ before, after: undefined })) }, result: undefined };
     });
   }
 
@@ -242,6 +257,12 @@ export class FeatureLifecycleService {
     }
     return found;
   }
+}
+
+/** Back from the archive with every environment off, as in Unleash; strategies are kept. */
+function revived(before: Feature): { before: Feature; after: Feature } {
+  const environments = Object.fromEntries(Object.entries(before.environments).map(([env, state]) => [env, { ...state, enabled: false }]));
+  return replaced(before, { ...before, archived: false, archivedAt: null, environments });
 }
 
 /** Unleash's words, which do not repeat the name (the dialog shows them under the name field). */

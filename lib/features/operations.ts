@@ -74,6 +74,14 @@ export const featureOperations = ({ features }: Services): OperationsFor<typeof 
       await lifecycle.archive(params.projectId, body.features, caller.tokenName);
       return {};
     },
+    reviveFeatures: async ({ params, body, caller }) => {
+      await lifecycle.reviveMany(params.projectId, body.features, caller.tokenName);
+      return {};
+    },
+    deleteArchivedFeatures: async ({ params, body, caller }) => {
+      await lifecycle.deleteArchivedMany(params.projectId, body.features, caller.tokenName);
+      return {};
+    },
     listAllFeatures: async () => ({ body: { version: 1, features: await wireList(sortByName(await lifecycle.listActive())) } }),
     listArchivedFeatures: async ({ query }) => ({
       body: { version: 1, features: await wireList(sortByName(await lifecycle.listArchived(query.project))) },
@@ -111,6 +119,10 @@ export const featureEnvironmentOperations = ({ features }: Services): Operations
     }),
     deleteStrategy: async ({ params, caller }) => {
       await strategies.remove(envRef(params), params.strategyId, caller.tokenName);
+      return {};
+    },
+    setStrategySortOrder: async ({ params, body, caller }) => {
+      await strategies.setSortOrder(envRef(params), body, caller.tokenName);
       return {};
     },
     enableFeatureEnvironment: async ({ params, caller }) => ({

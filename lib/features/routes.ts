@@ -49,6 +49,14 @@ export const featureRoutes = defineRoutes('features', {
     method: 'POST', path: '/api/admin/projects/{projectId}/archive', access: admin('DELETE_FEATURE'),
     status: 202, summary: 'E6. Archive a list of features', body: archiveSchema,
   },
+  reviveFeatures: {
+    method: 'POST', path: '/api/admin/projects/{projectId}/revive', access: admin('UPDATE_FEATURE'), status: 200,
+    summary: 'Revive archived features of a project (every environment off)', body: archiveSchema,
+  },
+  deleteArchivedFeatures: {
+    method: 'POST', path: '/api/admin/projects/{projectId}/delete', access: admin('DELETE_FEATURE'), status: 200,
+    summary: 'Delete archived features of a project for good', body: archiveSchema,
+  },
   listAllFeatures: {
     method: 'GET', path: '/api/admin/features', access: admin('READ_FEATURE'), status: 200,
     summary: 'E15. Get all features (deprecated)', response: featureListSchema, deprecated: true,

@@ -75,6 +75,13 @@ export const featureSamples = defineSamples(rows, {
     status: 200,
     given: ['features/add-strategy'],
   },
+  'set-strategy-sort-order': {
+    operation: 'setStrategySortOrder',
+    params: inDevelopment,
+    body: [{ id: '00000000-0000-4000-8000-000000000000', sortOrder: 1 }],
+    status: 404,
+    given: created,
+  },
   'get-strategy-unknown-id': { operation: 'getStrategy', params: unknownStrategy, status: 404, given: created },
   'update-strategy-unknown-id': {
     operation: 'updateStrategy',
@@ -249,6 +256,20 @@ export const featureSamples = defineSamples(rows, {
   'revive-feature': {
     operation: 'reviveFeature',
     params: { featureName: FEATURE },
+    status: 200,
+    given: ['features/archive-features'],
+  },
+  'revive-features': {
+    operation: 'reviveFeatures',
+    params: { projectId: 'default' },
+    body: { features: [FEATURE] },
+    status: 200,
+    given: ['features/archive-features'],
+  },
+  'delete-archived-features': {
+    operation: 'deleteArchivedFeatures',
+    params: { projectId: 'default' },
+    body: { features: [FEATURE] },
     status: 200,
     given: ['features/archive-features'],
   },

@@ -37,6 +37,9 @@ export const strategyInputSchema = z.object({
   segments: z.array(z.number().int().positive()).default([]),
 });
 
+/** POST …/strategies/set-sort-order: a new sort order for each named strategy. */
+export const strategySortOrderSchema = z.array(z.object({ id: z.string().min(1).max(100), sortOrder: z.number().int() })).max(1000);
+
 /** Names are at most 100 characters; a batch call is refused past its own limit in any case. */
 const featureNames = z.array(z.string().max(100)).max(1000);
 export const staleSchema = z.object({ features: featureNames, stale: z.boolean() });

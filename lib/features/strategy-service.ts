@@ -88,6 +88,18 @@ export class FeatureStrategyService {
     }));
   }
 
+  /** The admin UI's drag and drop: new sort orders by strategy id; every id must be a strategy of the environment. */
+  async setSortOrder(ref: FeatureEnvironmentRef, orders: ReadonlyArray<{ id: string; sortOrder: number }>, actor: string): Promise<void> {
+    await this.change(ref, undefined, actor, (feature) => ({
+      after: withEnvironment(feature, ref.environment, (state) => {
+        for (const { id } of orders) strategyIn(state, id);
+        const sortOrders = new Map(orders.map(({ id, sortOrder }) => [id, sortOrder]));
+        return { ...state, strategies: state.strategies.map((s) => ({ ...s, sortOrder: sortOrders.get(s.id) ?? s.sortOrder })) };
+      }),
+      result: undefined,
+    }));
+  }
+
   /** E7: on, adding the project's default strategy (or a 100% rollout) when none is active. */
   async turnOn(ref: FeatureEnvironmentRef, actor: string): Promise<Feature> {
     const id = randomUUID();

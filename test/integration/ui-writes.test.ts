@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import { adminSession } from '../support/api.js';
+import { featureSteps } from '../support/features.js';
+import { projectSteps } from '../support/projects.js';
+
+const { call, token } = adminSession();
+const steps = featureSteps(call, token);
+const projects = projectSteps(call, token);
+const post = (path: string, body: unknown) => call({ method: 'POST', path, token, body });
+const rollout = (groupId: string) => ({ name: 'flexibleRollout', parameters: { rollout: '100', stickiness: 'default', groupId } });
+
+describe("the archive page's batch calls", () => {
+  it('revives the named archived features of the project with every environment off, leaving active ones alone', async () => {
+    const project = await projects.createProject();
+    const [archived, active] = [await steps.createFeature(project), await steps.createFeature(project)];
+    await steps.turn(project, archived, 'development', 'on');
+    await post(`/api/admin/projects/${project}/archive`, { features: [archived] });
+
+    const res = await post(`/api/admin/projects/${project}/revive`, { features: [archived, active] });
+    const back = await steps.getFeature(project, archived);
+    const list = await call({ method: 'GET', path: `/api/admin/projects/${project}/features`, token });
+
+    expect(res.status).toBe(200);
+    expect(back.status).toBe(200);
+    expect(back.body.environments.every((e: { enabled: boolean }) => !e.enabled)).toBe(true);
+    expect(list.body.features.map((f: { name: string }) => f.name).sort()).toEqual([archived, active].sort());
+  });
+
+  it('deletes the named archived features for good and leaves active ones', async () => {
+    const project = await projects.createProject();
+    const [archived, active] = [await steps.createFeature(project), await steps.createFeature(project)];
+    await post(`/api/admin/projects/${project}/archive`, { features: [archived] });
+
+    const res = await post(`/api/admin/projects/${project}/delete`, { features: [archived, active] });
+
+    expect(res.status).toBe(200);
+    expect((await post('/api/admin/features/validate', { name: archived })).status).toBe(200);
+    expect((await steps.getFeature(project, active)).status).toBe(200);
+  });
+
+  it('refuses features of another project, changing nothing', async () => {
+    const [mine, theirs] = [await projects.createProject(), await projects.createProject()];
+    const feature = await steps.createFeature(theirs);
+    await post(`/api/admin/projects/${theirs}/archive`, { features: [feature] });
+
+    const revive = await post(`/api/admin/projects/${mine}/revive`, { features: [feature] });
+    const remove = await post(`/api/admin/projects/${mine}/delete`, { features: [feature] });
+
+    expect([revive.status, remove.status]).toEqual([403, 403]);
+    expect((await post('/api/admin/features/validate', { name: feature })).body.message).toBe('An archived flag with that name already exists');
+  });
+
+  it.each(['revive', 'delete'])('refuses a %s body without a features list with 400 naming features', async (action) => {
+    const res = await post(`/api/admin/projects/default/${action}`, { names: [] });
+
+    expect(res.status).toBe(400);
+    expect(res.body.message).toContain('features');
+  });
+});
+
+describe('POST …/strategies/set-sort-order', () => {
+  it("orders a feature's strategies as given", async () => {
+    const feature = await steps.createFeature();
+    const first = (await steps.addStrategy('default', feature, 'development', rollout(feature))).body.id;
+    const second = (await steps.addStrategy('default', feature, 'development', rollout(feature))).body.id;
+
+    const res = await post(`${steps.base('default', feature)}/environments/development/strategies/set-sort-order`, [
+      { id: second, sortOrder: 0 }, { id: first, sortOrder: 1 },
+    ]);
+    const list = await call({ method: 'GET', path: `${steps.base('default', feature)}/environments/development/strategies`, token });
+
+    expect(res.status).toBe(200);
+    expect(list.body.map((s: { id: string }) => s.id)).toEqual([second, first]);
+  });
+
+  it('answers 404 for a strategy the environment does not have, and 400 naming sortOrder for a bad one', async () => {
+    const feature = await steps.createFeature();
+    const path = `${steps.base('default', feature)}/environments/development/strategies/set-sort-order`;
+
+    const unknown = await post(path, [{ id: 'nope', sortOrder: 1 }]);
+    const bad = await post(path, [{ id: 'nope', sortOrder: 'first' }]);
+
+    expect(unknown.status).toBe(404);
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toContain('sortOrder');
+  });
+});
