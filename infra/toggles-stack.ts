@@ -3,7 +3,9 @@ import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type { CfnTable } from 'aws-cdk-lib/aws-dynamodb';
 import type { Construct } from 'constructs';
 import { routeTable } from '../lib/route-table.js';
+import { installedUi } from '../lib/ui/release.js';
 import { tableDefinition as defaultTableDefinition, type TableDefinition } from '../lib/store/table-design.js';
+import { AdminUi } from './constructs/admin-ui.js';
 import { BootstrapAdminToken } from './constructs/bootstrap-admin-token.js';
 import { GroupFunctions } from './constructs/group-functions.js';
 import { SecretKey } from './constructs/secret-key.js';
@@ -48,6 +50,8 @@ export class TogglesStack extends Stack {
       tableHasIndexes: definition.indexes.length > 0,
     });
     api.addRouteTable(Object.values(routeTable), functions.byGroup);
+    // The admin UI and the API on one CloudFront origin; the UI as the install step extracted it.
+    const adminUi = AdminUi.fromContext(this, 'AdminUi', { api: api.httpApi, ui: installedUi() });
     // `-c sdkFrontDoor=functionUrl`: a Lambda function URL on the client function too, with the SdkUrl output.
     SdkFunctionUrl.fromContext(this, 'SdkFrontDoor', functions.byGroup.client);
 
@@ -86,6 +90,12 @@ export class TogglesStack extends Stack {
 
     // No trailing slash, as UNLEASH_URL: SDKs use <ApiUrl>/api.
     new CfnOutput(this, 'ApiUrl', { value: api.httpApi.apiEndpoint, description: 'Base URL; SDKs use <ApiUrl>/api' });
+    if (adminUi) {
+      new CfnOutput(this, 'AdminUiUrl', {
+        value: `https://${adminUi.distribution.distributionDomainName}/`,
+        description: 'The admin UI, with the API on the same origin',
+      });
+    }
     new CfnOutput(this, 'TableName', { value: table.tableName });
     new CfnOutput(this, 'AdminTokenSecretArn', { value: secretArn });
     new CfnOutput(this, 'AlarmTopicArn', {

@@ -67,6 +67,7 @@ const LONGEST_ATT: Record<string, string> = {
   'AWS::Lambda::Function.Arn': arn('lambda', `function:${'f'.repeat(64)}`),
   'AWS::KMS::Key.Arn': arn('kms', `key/${'k'.repeat(36)}`),
   'AWS::SQS::Queue.Arn': arn('sqs', 'q'.repeat(80)),
+  'AWS::S3::Bucket.Arn': `arn:${PARTITION}:s3:::${'b'.repeat(63)}`, // bucket names: 3–63 characters
 };
 
 /**
@@ -94,6 +95,10 @@ function renderLongest(value: unknown, template: Template): string {
   if (Array.isArray(v['Fn::Join'])) {
     const [separator, parts] = v['Fn::Join'] as [string, unknown[]];
     return parts.map((part) => renderLongest(part, template)).join(separator);
+  }
+  // `Fn::Sub` of pseudo parameters only (the CDK asset bucket's name).
+  if (typeof v['Fn::Sub'] === 'string') {
+    return (v['Fn::Sub'] as string).replace(/\$\{([^}]+)\}/g, (_, name: string) => renderLongest({ Ref: name }, template));
   }
   throw new Error(`cannot render ${JSON.stringify(value)}`);
 }

@@ -33,7 +33,8 @@ describe('cdk-nag acknowledgements', () => {
       expect(reason.length, `${file} ${id}`).toBeGreaterThan(60);
     }
     expect([...new Set(found.map(({ id }) => id.replace(/^['`]|['`]$/g, '').replace(/\[.*$/, '')))].sort()).toEqual([
-      'AwsSolutions-APIG4', 'AwsSolutions-IAM5', 'AwsSolutions-L1', 'AwsSolutions-SMG4',
+      'AwsSolutions-APIG4', 'AwsSolutions-CFR1', 'AwsSolutions-CFR2', 'AwsSolutions-CFR3', 'AwsSolutions-CFR4',
+      'AwsSolutions-IAM5', 'AwsSolutions-L1', 'AwsSolutions-S1', 'AwsSolutions-SMG4',
     ]);
   });
 });

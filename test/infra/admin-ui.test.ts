@@ -1,0 +1,168 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { App, Stack } from 'aws-cdk-lib';
+import { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
+import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AdminUi } from '../../infra/constructs/admin-ui.js';
+import { routeTable } from '../../lib/route-table.js';
+import { API_PATH_PATTERNS, uiObjectKey } from '../../lib/ui/paths.js';
+import { referencedId, resourcesOf, synthesizeStack, type Resource } from './synth.js';
+
+/** CloudFront's managed policies, by the ids AWS documents for them. */
+const CACHING_DISABLED = '4135ea2d-6df8-44a3-9df3-4b5a84be39ad';
+const ALL_VIEWER_EXCEPT_HOST_HEADER = 'b689b0a8-53d0-40ab-baf2-68738e2966ac';
+
+/** CloudFront's path-pattern match (case-sensitive, `*` any run, `?` one character), written here from its documentation. */
+const cloudFrontMatches = (pattern: string, path: string): boolean =>
+  new RegExp(`^${pattern.split('').map((c) => (c === '*' ? '.*' : c === '?' ? '.' : c.replace(/[.+^${}()|[\]\\/]/g, '\\$&'))).join('')}$`, 's').test(path);
+
+function single(template: Template, type: string): Resource {
+  const found = resourcesOf(template, type);
+  expect(found, type).toHaveLength(1);
+  return found[0]![1];
+}
+
+describe('the admin UI in the stack: one CloudFront origin for the UI and the API', () => {
+  let template: Template;
+  let config: Record<string, any>;
+  beforeAll(() => {
+    template = synthesizeStack();
+    config = single(template, 'AWS::CloudFront::Distribution').Properties.DistributionConfig;
+  });
+
+  it('keeps the UI in a private, encrypted, versioned bucket that refuses plain HTTP', () => {
+    const [bucketId, bucket] = resourcesOf(template, 'AWS::S3::Bucket').find(([id]) => id.startsWith('AdminUi'))!;
+    const policy = resourcesOf(template, 'AWS::S3::BucketPolicy').map(([, p]) => p).find((p) => referencedId(p.Properties.Bucket) === bucketId);
+
+    expect(bucket.Properties.PublicAccessBlockConfiguration).toEqual({
+      BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true,
+    });
+    expect(bucket.Properties.BucketEncryption.ServerSideEncryptionConfiguration[0].ServerSideEncryptionByDefault.SSEAlgorithm).toBe('AES256');
+    expect(bucket.Properties.VersioningConfiguration).toEqual({ Status: 'Enabled' });
+    expect(policy?.Properties.PolicyDocument.Statement).toEqual(expect.arrayContaining([
+      expect.objectContaining({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+    ]));
+  });
+
+  it('lets only this distribution read the bucket, through Origin Access Control', () => {
+    const distributionId = resourcesOf(template, 'AWS::CloudFront::Distribution')[0]![0];
+    const oac = single(template, 'AWS::CloudFront::OriginAccessControl');
+    const s3Origin = config.Origins.find((origin: any) => origin.S3OriginConfig);
+    const reads = resourcesOf(template, 'AWS::S3::BucketPolicy')
+      .flatMap(([, p]) => p.Properties.PolicyDocument.Statement as any[])
+      .filter((s) => s.Principal?.Service === 'cloudfront.amazonaws.com');
+
+    expect(oac.Properties.OriginAccessControlConfig).toMatchObject({ OriginAccessControlOriginType: 's3', SigningBehavior: 'always', SigningProtocol: 'sigv4' });
+    expect(referencedId(s3Origin.OriginAccessControlId)).toBe(resourcesOf(template, 'AWS::CloudFront::OriginAccessControl')[0]![0]);
+    expect(s3Origin.S3OriginConfig.OriginAccessIdentity).toBe('');
+    expect(reads).toHaveLength(1);
+    expect(reads[0]).toMatchObject({ Effect: 'Allow', Action: 's3:GetObject' });
+    expect(JSON.stringify(reads[0].Condition)).toContain(distributionId!);
+  });
+
+  it('sends each API path pattern to the HTTP API: uncached, every method, all the viewer sent but Host, HTTPS only', () => {
+    const apiOrigin = config.Origins.find((origin: any) => origin.CustomOriginConfig);
+
+    expect(config.CacheBehaviors.map((b: any) => b.PathPattern).sort()).toEqual([...API_PATH_PATTERNS].sort());
+    expect(JSON.stringify(apiOrigin.DomainName)).toContain('ApiEndpoint');
+    expect(apiOrigin.CustomOriginConfig).toMatchObject({ OriginProtocolPolicy: 'https-only', OriginSSLProtocols: ['TLSv1.2'] });
+    for (const behaviour of config.CacheBehaviors) {
+      expect(behaviour, behaviour.PathPattern).toMatchObject({
+        TargetOriginId: apiOrigin.Id,
+        AllowedMethods: ['GET', 'HEAD', 'OPTIONS', 'PUT', 'PATCH', 'POST', 'DELETE'],
+        CachePolicyId: CACHING_DISABLED,
+        OriginRequestPolicyId: ALL_VIEWER_EXCEPT_HOST_HEADER,
+        ViewerProtocolPolicy: 'https-only',
+      });
+      expect(behaviour.FunctionAssociations, behaviour.PathPattern).toBeUndefined();
+    }
+  });
+
+  it('never gives an API path the SPA fallback: every route reaches an API behaviour, and no error page is distribution-wide', () => {
+    const reachingDefault = Object.values(routeTable)
+      .map((route) => route.path.replace(/\{[^}]+\}/g, 'x'))
+      .filter((path) => !config.CacheBehaviors.some((b: any) => cloudFrontMatches(b.PathPattern, path)));
+
+    expect(reachingDefault).toEqual([]);
+    expect(config.CustomErrorResponses).toBeUndefined();
+  });
+
+  it('serves the UI from the bucket by default, rewriting client-side routes in a viewer-request function', () => {
+    const functionId = resourcesOf(template, 'AWS::CloudFront::Function')[0]![0];
+    const s3Origin = config.Origins.find((origin: any) => origin.S3OriginConfig);
+
+    expect(config.DefaultCacheBehavior).toMatchObject({
+      TargetOriginId: s3Origin.Id,
+      AllowedMethods: ['GET', 'HEAD'],
+      ViewerProtocolPolicy: 'redirect-to-https',
+      FunctionAssociations: [{ EventType: 'viewer-request', FunctionARN: { 'Fn::GetAtt': [functionId, 'FunctionARN'] } }],
+    });
+    expect(config.DefaultRootObject).toBe('index.html');
+  });
+
+  it('uploads the build with the deployment, and outputs the URL people open', () => {
+    expect(resourcesOf(template, 'Custom::CDKBucketDeployment').length).toBeGreaterThanOrEqual(1);
+    template.hasOutput('AdminUiUrl', { Value: { 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [Match.anyValue(), 'DomainName'] }, '/']] } });
+  });
+});
+
+/** A UI folder shaped as the install step leaves it, so these tests need neither the network nor the real build. */
+function fixtureUi(dir: string) {
+  const buildDir = join(dir, 'build');
+  mkdirSync(join(buildDir, 'static'), { recursive: true });
+  mkdirSync(join(buildDir, 'flags-normal'));
+  writeFileSync(join(buildDir, 'index.html'), '<meta name="baseUriPath" content="::baseUriPath::" /><script src="/static/app-abc.js"></script>');
+  writeFileSync(join(buildDir, 'static', 'app-abc.js'), 'console.log(1)');
+  writeFileSync(join(buildDir, 'flags-normal', 'se.png'), 'png');
+  writeFileSync(join(buildDir, 'favicon.ico'), 'ico');
+  writeFileSync(join(dir, 'LICENSE'), 'Apache License');
+  return { buildDir, licenceFiles: { LICENSE: join(dir, 'LICENSE') } };
+}
+
+function adminUiStack(ui: ReturnType<typeof fixtureUi> | undefined): { stack: Stack; adminUi: AdminUi } {
+  const stack = new Stack(new App(), 'UiOnly');
+  const adminUi = new AdminUi(stack, 'AdminUi', { api: new HttpApi(stack, 'Api'), ui });
+  return { stack, adminUi };
+}
+
+describe('the SPA rewrite function', () => {
+  let dir: string;
+  let rewrite: (uri: string) => string;
+  let ui: ReturnType<typeof fixtureUi>;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'admin-ui-infra-'));
+    ui = fixtureUi(dir);
+    const { stack } = adminUiStack(ui);
+    const code = single(Template.fromStack(stack), 'AWS::CloudFront::Function').Properties.FunctionCode as string;
+    // The function as CloudFront runs it: `handler(event)` with the viewer's request.
+    const handler = new Function(`${code}\nreturn handler;`)() as (event: unknown) => { uri: string };
+    rewrite = (uri) => handler({ request: { uri, method: 'GET', headers: {} } }).uri;
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('rewrites client-side routes to index.html and leaves the build\'s files and the licence alone', () => {
+    expect(rewrite('/')).toBe('/index.html');
+    expect(rewrite('/projects/default')).toBe('/index.html');
+    expect(rewrite('/projects/default/features/checkout.v2')).toBe('/index.html');
+    expect(rewrite('/static/app-abc.js')).toBe('/static/app-abc.js');
+    expect(rewrite('/flags-normal/se.png')).toBe('/flags-normal/se.png');
+    expect(rewrite('/favicon.ico')).toBe('/favicon.ico');
+    expect(rewrite('/LICENSE')).toBe('/LICENSE');
+  });
+
+  it('decides every path as the local server does (lib/ui/paths.ts)', () => {
+    const entries = { files: ['favicon.ico', 'index.html', 'LICENSE'], folders: ['flags-normal', 'static'] };
+    for (const path of ['/', '/index.html', '/static', '/static/', '/static/x/y.js', '/flags-normal/se.png', '/favicon.ico/x', '/robots.txt', '//static/app-abc.js', '/login']) {
+      expect(rewrite(path), path).toBe(`/${uiObjectKey(path, entries)}` === '/index.html' ? '/index.html' : path);
+    }
+  });
+
+  it('deploys a page saying the UI is missing when the install step could not fetch it, and says so at synthesis', () => {
+    const { stack } = adminUiStack(undefined);
+
+    expect(resourcesOf(Template.fromStack(stack), 'Custom::CDKBucketDeployment')).toHaveLength(1);
+    expect(Annotations.fromStack(stack).findWarning('*', Match.stringLikeRegexp('admin UI is not installed'))).toHaveLength(1);
+  });
+});
