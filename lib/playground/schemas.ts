@@ -2,7 +2,11 @@ import * as z from 'zod';
 import { clientFeatureSchema } from '../client/schemas.js';
 import { wireConstraint } from '../features/schemas.js';
 
-const projects = z.union([z.literal('*'), z.array(z.string().min(1))]).optional();
+/** Names are at most 100 characters, as Unleash's. */
+const name = z.string().min(1).max(100);
+// `*` (every project) or a list of names; `maxLength` documents the bound on each name for the
+// union as a whole (JSON Schema applies it to strings only).
+const projects = z.union([z.literal('*'), z.array(name).max(1000)]).meta({ maxLength: 100 }).optional();
 
 /**
  * Unleash's sdkContextSchema: `appName` is required; other fields are text, and a top-level field
@@ -13,11 +17,11 @@ const context = z.looseObject({
   properties: z.record(z.string(), z.unknown()).optional(),
 });
 
-export const playgroundRequestSchema = z.object({ environment: z.string().min(1), projects, context });
+export const playgroundRequestSchema = z.object({ environment: name, projects, context });
 export type PlaygroundRequest = z.output<typeof playgroundRequestSchema>;
 
 export const advancedPlaygroundRequestSchema = z.object({
-  environments: z.array(z.string().regex(/^[a-zA-Z0-9~_.-]+$/, { error: 'must be an environment name' })).min(1),
+  environments: z.array(name.regex(/^[a-zA-Z0-9~_.-]+$/, { error: 'must be an environment name' })).min(1).max(100),
   projects,
   context,
 });

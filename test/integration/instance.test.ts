@@ -33,10 +33,7 @@ describe('E16 GET /api/admin/ui-config', () => {
       authenticationType: 'open-source',
       versionInfo: { current: { oss: packageJson.version, enterprise: '' }, isLatest: true },
     });
-    expect(Object.keys(first.body.resourceLimits).sort()).toEqual([
-      'actionSetActions', 'actionSetFilterValues', 'actionSetFilters', 'actionSetsPerProject',
-      'segmentValues', 'signalEndpoints', 'signalTokensPerEndpoint', 'strategySegments',
-    ]);
+    // resourceLimits: test/integration/ui-config-limits.test.ts.
     expect(first.body.versionInfo.instanceId).toMatch(/^[0-9a-f-]{36}$/);
     expect(second.body.versionInfo.instanceId).toBe(first.body.versionInfo.instanceId);
   });
