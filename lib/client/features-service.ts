@@ -1,6 +1,7 @@
 import { gunzipSync } from 'node:zlib';
 import { NotFound } from '../errors.js';
 import type { FeatureStore } from '../features/store.js';
+import type { Feature } from '../features/model.js';
 import type { SegmentStore } from '../segments/store.js';
 import type { Caller } from '../tokens/model.js';
 import { BoundedCache } from '../bounded-cache.js';
@@ -106,7 +107,7 @@ export class ClientFeatureService {
   constructor(
     private readonly featureStore: Pick<FeatureStore, 'listAll' | 'getMany'>,
     private readonly segmentStore: Pick<SegmentStore, 'list'>,
-    private readonly clock: Pick<RevisionClock, 'current' | 'state'>,
+    private readonly clock: Pick<RevisionClock, 'current' | 'state' | 'fresh'>,
     private readonly changeLog: ChangeLog,
     { limits = DEFAULT_PAYLOAD_CACHE, shortHash = shortHashOf, stored }: ClientFeatureServiceOptions = {},
   ) {
@@ -366,6 +367,17 @@ export class ClientFeatureService {
     // The map just built is the new snapshot's name index: the payload builds look names up in it.
     nameIndexes.set(snapshot, byName);
     return snapshot;
+  }
+
+  /**
+   * Every feature, archived ones included, as of a fresh revision read: an admin read (the
+   * unfiltered feature search) that sees every write acknowledged before it, from this container's
+   * snapshot. A warm container reads only what changed since (ADR 16), a cold one the stored
+   * snapshot (ADR 20). The features are shared: callers must not change them.
+   */
+  async everyFeature(): Promise<readonly Feature[]> {
+    const state = await this.clock.fresh();
+    return (await this.snapshotAt(state.revision)).features;
   }
 
   /**

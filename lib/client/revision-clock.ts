@@ -62,6 +62,11 @@ export class RevisionClock {
     return this.read().promise;
   }
 
+  /** A new read whatever the interval: for admin reads, which must see every write acknowledged before them. */
+  async fresh(): Promise<RevisionState> {
+    return this.read().promise;
+  }
+
   private usableReading(): Reading | undefined {
     const reading = this.reading;
     if (!reading || this.options.checkIntervalMs <= 0) return undefined;

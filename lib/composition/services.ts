@@ -12,7 +12,7 @@ import { FeatureAggregates } from '../features/aggregate.js';
 import { FeatureLifecycleService } from '../features/lifecycle-service.js';
 import type { FeatureCatalog, LastSeenReader, UsageReader } from '../features/ports.js';
 import { FeatureRelationService } from '../features/relation-service.js';
-import { FeatureSearchService } from '../features/search-service.js';
+import { FeatureSearchService, type EveryFeature } from '../features/search-service.js';
 import type { FeatureStore } from '../features/store.js';
 import { FeatureStrategyService } from '../features/strategy-service.js';
 import { FeatureUsageService } from '../features/usage-service.js';
@@ -97,7 +97,9 @@ export function createServices(config: AppConfig, options: ClientServicesOptions
     groupRootRolesOf: async (id) => groupRootRolesOf(await stores.groupStore.list(), id),
   }, sessionSettingsOf(config), options.now);
   const oidcSettings = new OidcSettingsService(stores.oidcSettingsStore, new SecretBox(keyMaterialSource(config)));
-  const features = featureServices(featureStore, featureCatalog({ projects, strategyTypes, segmentStore, contextFields, tagTypes }), metrics);
+  const features = featureServices(
+    featureStore, featureCatalog({ projects, strategyTypes, segmentStore, contextFields, tagTypes }), metrics, () => sdk.clientFeatures.everyFeature(),
+  );
   const transfers = transferCatalog({ environments, projects, contextFields, segmentStore, tagTypes, strategyTypes });
   const insightReads = insightCatalog({ users, featureStore, projects, environments, events, metrics });
   return {
@@ -148,7 +150,8 @@ export type Services = ReturnType<typeof createServices>;
 
 /** The feature services, sharing one optimistic-concurrency runner over the store. */
 /** `metrics` answers last-seen times for the views and the hourly counters for a feature's usage. */
-function featureServices(featureStore: FeatureStore, catalog: FeatureCatalog, metrics: LastSeenReader & UsageReader) {
+/** `everyFeature` is the SDK snapshot the unfiltered search filters (ADR 20). */
+function featureServices(featureStore: FeatureStore, catalog: FeatureCatalog, metrics: LastSeenReader & UsageReader, everyFeature: EveryFeature) {
   const aggregates = new FeatureAggregates(featureStore);
   return {
     aggregates,
@@ -157,7 +160,7 @@ function featureServices(featureStore: FeatureStore, catalog: FeatureCatalog, me
     variants: new FeatureVariantService(aggregates, catalog),
     relations: new FeatureRelationService(aggregates, catalog),
     views: new FeatureViews(catalog, metrics),
-    search: new FeatureSearchService(featureStore, catalog, metrics),
+    search: new FeatureSearchService(featureStore, catalog, metrics, everyFeature),
     usage: new FeatureUsageService(featureStore, metrics),
   };
 }

@@ -84,11 +84,21 @@ async function readsOfOneProject(others: number): Promise<Record<string, number>
     deleteRefused: await counted(async () => {
       await expect(services.projects.delete('mine', 'test')).rejects.toThrow(/feature/i);
     }),
+    // A search of every project filters the container's snapshot (ADR 20): once warm, a page
+    // after a change reads the revision, the change log and the changed feature.
+    searchEverywhereAfterAChange: await (async () => {
+      await services.features.search.search(featureSearchQuerySchema.parse({ limit: '2' }));
+      await services.features.lifecycle.create('mine', { name: 'mine-5' }, 'test');
+      return counted(async () => {
+        const result = await services.features.search.search(featureSearchQuerySchema.parse({ query: 'mine-5' }));
+        expect(result.hits.map((hit) => hit.feature.name)).toEqual(['mine-5']);
+      });
+    })(),
   };
   return units;
 }
 
-describe('admin reads of one project', () => {
+describe('admin reads of one project, and a search of every project once warm', () => {
   it('consume the same read units whether other projects hold 100 or 10,000 features', async () => {
     const small = await readsOfOneProject(100);
     const large = await readsOfOneProject(10_000);

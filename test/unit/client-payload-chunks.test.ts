@@ -41,7 +41,7 @@ function world() {
   const container = (wholeReads = { count: 0 }) => new ClientFeatureService(
     { listAll: async () => { wholeReads.count += 1; return [...features.values()]; }, getMany: async (names) => names.flatMap((n) => (features.has(n) ? [features.get(n)!] : [])) },
     { list: async () => [...segments.values()] },
-    { current: async () => log.length, state: async () => state() },
+    { current: async () => log.length, state: async () => state(), fresh: async () => state() },
     changeLog,
   );
   return { features, segments, log, container };

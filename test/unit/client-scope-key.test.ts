@@ -25,7 +25,7 @@ function collidingService() {
   const service = new ClientFeatureService(
     { listAll: async () => features, getMany: async () => [] },
     { list: async () => [] },
-    { current: async () => 7, state: async () => ({ revision: 7, tokenChanges: 0, shards: new Map() }) },
+    { current: async () => 7, state: async () => ({ revision: 7, tokenChanges: 0, shards: new Map() }), fresh: async () => ({ revision: 7, tokenChanges: 0, shards: new Map() }) },
     { changesSince: async () => undefined },
     { shortHash: () => 'deadbeef' },
   );
