@@ -9,7 +9,15 @@ import { fileURLToPath } from 'node:url';
  * registry's `dist.integrity` of that tarball, pinned here so a changed or substituted tarball
  * is refused rather than served.
  */
-export const UI_RELEASE = {
+export interface UiRelease {
+  packageName: string;
+  version: string;
+  integrity: string;
+  buildFolder: string;
+  licenceFiles: readonly string[];
+}
+
+export const UI_RELEASE: UiRelease = {
   packageName: 'unleash-server',
   version: '7.6.5',
   integrity: 'sha512-kBS9cPZNLeGO4g2XeUs37R0g4sQYcBjjrMAqea47TQIGcrs0iagNEm+ABih3SyEDAOnmxkQetsB0RGHIFki1Gg==',
@@ -20,16 +28,18 @@ export const UI_RELEASE = {
    * a NOTICE is taken too should the pinned release ever carry one.
    */
   licenceFiles: ['LICENSE', 'NOTICE'],
-} as const;
+};
 
-/** The folder, relative to the repository root, that the install step extracts into (git-ignored). */
-export const UI_DIR = `.ui/${UI_RELEASE.packageName}-${UI_RELEASE.version}`;
+/** The folder, relative to the repository root, that the install step extracts a release into (git-ignored). */
+export const uiDirOf = (release: UiRelease): string => `.ui/${release.packageName}-${release.version}`;
 
-/** Inside UI_DIR: the served files (the tarball's `frontend/build`), the licence files beside them. */
+/** Inside the release's folder: the served files (the tarball's `frontend/build`), the licence files beside them. */
 export const UI_BUILD_SUBDIR = 'build';
 
 /** Written last by the install step: the extraction is complete and came from this integrity. */
 export const UI_MARKER_FILE = '.integrity';
+
+export const REPOSITORY_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 /** What a person runs to fetch the UI when the install step could not. */
 export const UI_FETCH_COMMAND = 'npm run ui:fetch';
@@ -45,14 +55,14 @@ export interface InstalledUi {
  * The UI the install step extracted under `root`, or undefined when it is absent or incomplete
  * (the marker is written last, naming the integrity the tarball was checked against).
  */
-export function installedUi(root = fileURLToPath(new URL('../../', import.meta.url))): InstalledUi | undefined {
-  const dir = join(root, UI_DIR);
+export function installedUi(root = REPOSITORY_ROOT, release = UI_RELEASE): InstalledUi | undefined {
+  const dir = join(root, uiDirOf(release));
   const marker = join(dir, UI_MARKER_FILE);
-  const complete = existsSync(marker) && readFileSync(marker, 'utf8').trim() === UI_RELEASE.integrity
+  const complete = existsSync(marker) && readFileSync(marker, 'utf8').trim() === release.integrity
     && existsSync(join(dir, UI_BUILD_SUBDIR, 'index.html'));
   if (!complete) return undefined;
   const licenceFiles = Object.fromEntries(
-    UI_RELEASE.licenceFiles.filter((name) => existsSync(join(dir, name))).map((name) => [name, join(dir, name)]),
+    release.licenceFiles.filter((name) => existsSync(join(dir, name))).map((name) => [name, join(dir, name)]),
   );
   return { buildDir: join(dir, UI_BUILD_SUBDIR), licenceFiles };
 }

@@ -17,14 +17,12 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { extract } from 'tar';
-import { installedUi, UI_BUILD_SUBDIR, UI_DIR, UI_FETCH_COMMAND, UI_MARKER_FILE, UI_RELEASE } from '../../lib/ui/release.js';
-
-const root = fileURLToPath(new URL('../../', import.meta.url));
-const target = join(root, UI_DIR);
-const spec = `${UI_RELEASE.packageName}@${UI_RELEASE.version}`;
+import {
+  installedUi, REPOSITORY_ROOT, UI_BUILD_SUBDIR, UI_FETCH_COMMAND, UI_MARKER_FILE, UI_RELEASE, uiDirOf, type UiRelease,
+} from '../../lib/ui/release.js';
 
 /** Thrown when the tarball is not the pinned one: never a reason to go on. */
-class IntegrityMismatch extends Error {}
+export class IntegrityMismatch extends Error {}
 
 /** The tarball's Subresource Integrity string (`sha512-<base64>`), as npm's registry states it. */
 async function integrityOf(file: string): Promise<string> {
@@ -34,11 +32,12 @@ async function integrityOf(file: string): Promise<string> {
 }
 
 /** `npm pack <spec>` into `folder`: the tarball alone, from npm's configured registry. */
-async function download(folder: string): Promise<string> {
+async function download(spec: string, folder: string, env: NodeJS.ProcessEnv): Promise<string> {
   // Under an npm script, the npm that runs it; otherwise the one on PATH.
-  const npm = process.env.npm_execpath;
+  const npm = env.npm_execpath;
   const [command, prefix] = npm && npm.endsWith('.js') ? [process.execPath, [npm]] : ['npm', []];
   const { stdout } = await promisify(execFile)(command, [...prefix, 'pack', spec, '--json', '--pack-destination', folder], {
+    env,
     maxBuffer: 64 * 1024 * 1024,
   }).catch((error: { stderr?: string; message: string }) => {
     // npm's own words (`npm error code ECONNREFUSED` …) say more than the command line.
@@ -51,56 +50,66 @@ async function download(folder: string): Promise<string> {
 }
 
 /** Extracts the UI build and the licence files into `into`, nothing else, and no links. */
-async function extractUi(tarball: string, into: string): Promise<void> {
-  const licences = new Set<string>(UI_RELEASE.licenceFiles.map((name) => `package/${name}`));
+async function extractUi(release: UiRelease, tarball: string, into: string): Promise<void> {
+  const licences = new Set(release.licenceFiles.map((name) => `package/${name}`));
   await extract({
     file: tarball,
     cwd: into,
     filter: (path, entry) =>
       ('type' in entry ? entry.type === 'File' || entry.type === 'Directory' : entry.isFile() || entry.isDirectory()) &&
-      (path.startsWith(`${UI_RELEASE.buildFolder}/`) || licences.has(path)),
+      (path.startsWith(`${release.buildFolder}/`) || licences.has(path)),
   });
   const unpacked = join(into, 'package');
-  renameSync(join(into, UI_RELEASE.buildFolder), join(into, UI_BUILD_SUBDIR));
-  for (const name of UI_RELEASE.licenceFiles) {
+  if (!existsSync(join(into, release.buildFolder, 'index.html'))) {
+    throw new Error(`${release.packageName}@${release.version} has no ${release.buildFolder}/index.html`);
+  }
+  renameSync(join(into, release.buildFolder), join(into, UI_BUILD_SUBDIR));
+  for (const name of release.licenceFiles) {
     if (existsSync(join(unpacked, name))) renameSync(join(unpacked, name), join(into, name));
   }
   rmSync(unpacked, { recursive: true, force: true });
-  if (!existsSync(join(into, UI_BUILD_SUBDIR, 'index.html'))) throw new Error(`${spec} has no ${UI_RELEASE.buildFolder}/index.html`);
 }
 
-async function fetchUi(): Promise<void> {
+/**
+ * Puts `release`'s UI under `root` unless it is there already (a no-op then). Throws
+ * IntegrityMismatch for a tarball that is not the pinned one, another error when it cannot be
+ * downloaded; either way nothing is left half-extracted.
+ */
+export async function installUi(root: string, release: UiRelease, env: NodeJS.ProcessEnv = process.env): Promise<'present' | 'installed'> {
+  if (installedUi(root, release)) return 'present';
+  const target = join(root, uiDirOf(release));
+  const spec = `${release.packageName}@${release.version}`;
   const scratch = mkdtempSync(join(tmpdir(), 'toggles-ui-'));
   // Extracted beside the target and renamed into place: a broken run never leaves half a UI.
   mkdirSync(dirname(target), { recursive: true });
   const staging = mkdtempSync(`${target}.partial-`);
   try {
-    const tarball = await download(scratch);
+    const tarball = await download(spec, scratch, env);
     const integrity = await integrityOf(tarball);
-    if (integrity !== UI_RELEASE.integrity) {
+    if (integrity !== release.integrity) {
       throw new IntegrityMismatch(
-        `the registry's ${spec} tarball is not the pinned one (integrity ${integrity}, expected ${UI_RELEASE.integrity}); ` +
+        `the registry's ${spec} tarball is not the pinned one (integrity ${integrity}, expected ${release.integrity}); ` +
           'refusing to install it. Check the npm registry configured (npm config get registry).',
       );
     }
-    await extractUi(tarball, staging);
-    writeFileSync(join(staging, UI_MARKER_FILE), `${UI_RELEASE.integrity}\n`);
+    await extractUi(release, tarball, staging);
+    writeFileSync(join(staging, UI_MARKER_FILE), `${release.integrity}\n`);
     chmodSync(staging, 0o755); // mkdtemp's 0700 would hide the UI from anyone but its owner
     rmSync(target, { recursive: true, force: true });
     renameSync(staging, target);
+    return 'installed';
   } finally {
     rmSync(staging, { recursive: true, force: true });
     rmSync(scratch, { recursive: true, force: true });
   }
 }
 
-const soft = process.argv.includes('--soft');
-if (installedUi(root)) {
-  if (!soft) console.log(`admin UI: ${spec} already in ${UI_DIR}`);
-} else {
+async function main(soft: boolean): Promise<void> {
+  const spec = `${UI_RELEASE.packageName}@${UI_RELEASE.version}`;
   try {
-    await fetchUi();
-    console.log(`admin UI: ${spec} (${UI_RELEASE.integrity.slice(0, 20)}…) extracted to ${UI_DIR}`);
+    const outcome = await installUi(REPOSITORY_ROOT, UI_RELEASE);
+    if (outcome === 'installed') console.log(`admin UI: ${spec} extracted to ${uiDirOf(UI_RELEASE)}`);
+    else if (!soft) console.log(`admin UI: ${spec} already in ${uiDirOf(UI_RELEASE)}`);
   } catch (error) {
     const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
     if (error instanceof IntegrityMismatch || !soft) {
@@ -113,3 +122,5 @@ if (installedUi(root)) {
     );
   }
 }
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) await main(process.argv.includes('--soft'));
