@@ -48,6 +48,7 @@ export class TogglesStack extends Stack {
       unleashUrl: props.unleashUrl ?? api.httpApi.apiEndpoint,
       secretKey: secretKey.secret,
       tableHasIndexes: definition.indexes.length > 0,
+      sdkMemorySize: memorySizeFromContext(this.node.tryGetContext('sdkMemorySize')),
     });
     api.addRouteTable(Object.values(routeTable), functions.byGroup);
     // The admin UI and the API on one CloudFront origin; the UI as the install step extracted it.
@@ -120,4 +121,12 @@ export class TogglesStack extends Stack {
       ]),
     });
   }
+}
+
+/** `-c sdkMemorySize=…`: Lambda's range, 128 MB to 10,240 MB. */
+function memorySizeFromContext(value: unknown): number | undefined {
+  if (value === undefined) return undefined;
+  const size = Number(value);
+  if (!Number.isInteger(size) || size < 128 || size > 10_240) throw new Error(`-c sdkMemorySize must be a whole number of MB from 128 to 10240, not ${String(value)}`);
+  return size;
 }

@@ -37,6 +37,13 @@ export interface GroupFunctionsProps {
   secretKey?: ISecret;
   /** Whether the table has global secondary indexes, which reads may then use. */
   tableHasIndexes?: boolean;
+  /**
+   * Memory of the SDK functions (client, frontend), MB; 512 by default. Lambda gives CPU in
+   * proportion: a cold container builds the payload from the stored snapshot (ADR 20) in about
+   * 3 s of one core at 50,000 flags, so past some 20,000 flags 1,769 MB (one full vCPU) keeps
+   * that under the 10 s timeout (`-c sdkMemorySize=1769`, docs/deploying.md).
+   */
+  sdkMemorySize?: number;
 }
 
 /** One Lambda per endpoint group, each with exactly the table access its group needs. */
@@ -58,6 +65,7 @@ export class GroupFunctions extends Construct {
         },
         bundledFiles: GROUP_BUNDLED_FILES[group] ?? [],
         quietPlatformLogs: SDK_GROUPS.has(group),
+        ...(SDK_GROUPS.has(group) && props.sdkMemorySize ? { memorySize: props.sdkMemorySize } : {}),
       });
       Tags.of(fn).add(GROUP_TAG, group);
       key?.grantRead(fn);

@@ -89,6 +89,15 @@ describe('functions', () => {
     expect(scheduled('daily insights snapshot', '"SNAPSHOTS')).toEqual({ schedules: ['cron(5 0 * * ? *)'], writes: ['dynamodb:PutItem'] });
   });
 
+  it('gives the SDK functions the memory -c sdkMemorySize asks for, and 512 MB by default', () => {
+    const memoryOf = (t: Template) => Object.fromEntries(resourcesOf(t, 'AWS::Lambda::Function')
+      .map(([, fn]) => [String(fn.Properties.Description), fn.Properties.MemorySize]));
+    expect(memoryOf(template)['Feature toggles: client endpoints']).toBe(512);
+    const sized = memoryOf(synthesizeStack({ sdkMemorySize: '1769' }));
+    expect([sized['Feature toggles: client endpoints'], sized['Feature toggles: frontend endpoints'], sized['Feature toggles: features endpoints']]).toEqual([1769, 1769, 512]);
+    expect(() => synthesizeStack({ sdkMemorySize: '64' })).toThrow(/sdkMemorySize must be a whole number of MB from 128 to 10240/);
+  });
+
   it('runs the stored SDK snapshot writer every 5 minutes, writing only the snapshot\'s items (ADR 20)', () => {
     expect(scheduled('stored SDK snapshot writer', 'SDK_SNAPSHOT*')).toEqual({ schedules: ['rate(5 minutes)'], writes: ['dynamodb:PutItem'] });
     template.resourceCountIs('AWS::Events::Rule', 2);
