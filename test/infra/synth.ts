@@ -32,13 +32,18 @@ export function resourcesOf(template: Template, type: string): Array<[string, Re
   return Object.entries(template.findResources(type) as Record<string, Resource>);
 }
 
-/** `{ "Fn::GetAtt": [id, "Arn"] }` or `{ Ref: id }` → id. */
+/**
+ * `{ "Fn::GetAtt": [id, "Arn"] }` or `{ Ref: id }` → id; a table's indexes
+ * (`{ "Fn::Join": ["", [<table Arn>, "/index/*"]] }`) → the table's id.
+ */
 export function referencedId(value: unknown): string | undefined {
   if (value && typeof value === 'object') {
     const v = value as Record<string, unknown>;
     if (typeof v.Ref === 'string') return v.Ref;
     const getAtt = v['Fn::GetAtt'];
     if (Array.isArray(getAtt) && typeof getAtt[0] === 'string') return getAtt[0];
+    const join = v['Fn::Join'];
+    if (Array.isArray(join) && Array.isArray(join[1]) && join[1].length === 2 && join[1][1] === '/index/*') return referencedId(join[1][0]);
   }
   return undefined;
 }
