@@ -1,7 +1,6 @@
 import type { Services } from '../composition/services.js';
 import type { OperationsFor } from '../http/operation.js';
 import type { projectRoutes } from './routes.js';
-import { lastSeenOfMany } from '../features/views.js';
 import { onboardingStatus } from './onboarding.js';
 import { toDefaultStrategyWire, toNamingWire, toProjectOverviewWire, toProjectSettingsWire, toProjectSummaryWire } from './wire.js';
 
@@ -37,8 +36,8 @@ export function projectOperations({ projects, projectEnvironments, features, pro
     },
     getProjectSummary: async ({ params, query }) => {
       const overview = await projects.overview(params.projectId, { archived: query.archived });
-      const [seen, stats] = await Promise.all([lastSeenOfMany(lastSeen, overview.active), projectStats.forProject(overview.project.id)]);
-      return { body: { stats, ...toProjectSummaryWire(overview, onboardingStatus(overview.active, seen)) } };
+      const [onboarding, stats] = await Promise.all([onboardingStatus(overview.active, lastSeen), projectStats.forProject(overview.project.id)]);
+      return { body: { stats, ...toProjectSummaryWire(overview, onboarding) } };
     },
     updateProject: async ({ params, body, caller }) => {
       await projects.update(params.projectId, body, caller.tokenName);

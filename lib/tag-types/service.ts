@@ -45,9 +45,14 @@ export class TagTypeService {
     return type;
   }
 
-  /** The tags created or put on features, by type and value; `type` narrows them to one type. */
+  /**
+   * The tags created or put on features, by type and value; `type` narrows them to one type.
+   * Tags of a deleted type are left out, as Unleash deletes them with it.
+   */
   async listTags(type?: string): Promise<Tag[]> {
-    return (await this.tags.list(type)).sort((a, b) => a.type.localeCompare(b.type) || a.value.localeCompare(b.value));
+    const [tags, types] = await Promise.all([this.tags.list(type), this.store.list()]);
+    const known = new Set(types.map((tagType) => tagType.name));
+    return tags.filter((tag) => known.has(tag.type)).sort((a, b) => a.type.localeCompare(b.type) || a.value.localeCompare(b.value));
   }
 
   /** POST /api/admin/tags: a tag of a type that exists, once. */

@@ -169,6 +169,19 @@ describe('tags in use', () => {
     expect(unknownType.body.message).toMatch(/^type/);
   });
 
+  it('leaves out the tags of a deleted type', async () => {
+    const type = unique('gone');
+    await post('/api/admin/tag-types', { name: type });
+    await post('/api/admin/tags', { type, value: 'kept' });
+    await call({ method: 'DELETE', path: `/api/admin/tag-types/${type}`, token });
+
+    const ofType = await get(`/api/admin/tags/${type}`);
+    const all = await get('/api/admin/tags');
+
+    expect(ofType.body.tags).toEqual([]);
+    expect(all.body.tags.filter((tag: { type: string }) => tag.type === type)).toEqual([]);
+  });
+
   it('lists no tags for a type that has none', async () => {
     const res = await get(`/api/admin/tags/${unique('none')}`);
 
