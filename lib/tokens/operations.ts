@@ -8,6 +8,13 @@ export const apiTokenOperations = ({ apiTokens }: Services): OperationsFor<typeo
   listApiTokens: async () => ({
     body: { tokens: (await apiTokens.list()).map((token) => toApiTokenWire(token, maskedSecretOf(token))) },
   }),
+  listProjectApiTokens: async ({ params }) => ({
+    body: {
+      tokens: (await apiTokens.list())
+        .filter((token) => token.projects.includes(params.projectId))
+        .map((token) => toApiTokenWire(token, maskedSecretOf(token))),
+    },
+  }),
   createApiToken: async ({ body }) => {
     const { secret, token } = await apiTokens.create({
       tokenName: (body.tokenName ?? body.username) as string,

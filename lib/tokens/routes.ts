@@ -6,6 +6,11 @@ export const apiTokenRoutes = defineRoutes('access', {
     method: 'GET', path: '/api/admin/api-tokens', access: admin('READ_API_TOKEN'),
     status: 200, summary: 'List API tokens (secrets are shown only as a hint)', response: apiTokenListSchema,
   },
+  listProjectApiTokens: {
+    method: 'GET', path: '/api/admin/projects/{projectId}/api-tokens', access: admin('READ_API_TOKEN'),
+    status: 200, summary: "The API tokens scoped to one project, among others or alone (not those of every project), as the project's API access page lists them",
+    response: apiTokenListSchema,
+  },
   createApiToken: {
     method: 'POST', path: '/api/admin/api-tokens', access: admin('CREATE_API_TOKEN'),
     status: 201, summary: 'Create an API token; the answer is the only time its secret is shown',

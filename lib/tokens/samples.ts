@@ -13,5 +13,6 @@ export const apiTokenSamples = defineSamples(apiTokenRoutes, {
     status: 201,
   },
   'list-tokens': { operation: 'listApiTokens', status: 200 },
+  'list-project-tokens': { operation: 'listProjectApiTokens', params: { projectId: 'default' }, status: 200 },
   'delete-token': { operation: 'deleteApiToken', params: { token: '0123456789abcdef' }, status: 200 },
 });

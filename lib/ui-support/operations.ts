@@ -17,6 +17,7 @@ export const uiSupportOperations = ({ uiSupport }: Services): OperationsFor<type
     const { id, name, type, description } = rootRoleById(isUserCaller(caller) ? caller.rootRole : ROOT_ROLE.Admin)!;
     return { body: { rootRole: { id, name, type, description }, projects: [], subscriptions: [], features: [] } };
   },
+  listPersonalApiTokens: async () => ({ body: { pats: [] } }),
   getPersonalDashboard: async () => ({ body: { projects: [], flags: [], admins: [], projectOwners: [] } }),
   getPersonalDashboardProject: async ({ params }) => {
     const facts = await uiSupport.projectFacts(params.projectId);

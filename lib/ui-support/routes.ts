@@ -2,7 +2,7 @@ import { admin, defineRoutes } from '../http/route.js';
 import {
   addonsSchema, feedbackCreateSchema, feedbackSchema, feedbackUpdateSchema, flagCreatorsSchema, lifecycleCountSchema,
   maintenanceSchema, outdatedSdksSchema, personalDashboardProjectSchema, personalDashboardSchema, profileSchema,
-  projectStatusSchema, splashSchema, telemetrySettingsSchema, uiErrorSchema,
+  personalApiTokensSchema, projectStatusSchema, splashSchema, telemetrySettingsSchema, uiErrorSchema,
 } from './schemas.js';
 
 /**
@@ -14,6 +14,10 @@ export const uiSupportRoutes = defineRoutes('instance', {
   getProfile: {
     method: 'GET', path: '/api/admin/user/profile', access: admin('READ_UI_CONFIG'), status: 200,
     summary: "The caller's root role; no favourites, subscriptions or project memberships are kept", response: profileSchema,
+  },
+  listPersonalApiTokens: {
+    method: 'GET', path: '/api/admin/user/tokens', access: admin('READ_UI_CONFIG'), status: 200,
+    summary: "The caller's personal access tokens: none (people use sessions; API tokens are the service's)", response: personalApiTokensSchema,
   },
   getPersonalDashboard: {
     method: 'GET', path: '/api/admin/personal-dashboard', access: admin('READ_PROJECT'), status: 200,

@@ -11,6 +11,9 @@ export const profileSchema = z.object({
   features: z.array(z.object({ name: z.string(), project: z.string() })),
 });
 
+/** Unleash's patsSchema; no personal access token is ever made here. */
+export const personalApiTokensSchema = z.object({ pats: z.array(z.record(z.string(), z.unknown())) });
+
 /** Unleash's personalDashboardSchema. */
 export const personalDashboardSchema = z.object({
   projects: z.array(z.object({

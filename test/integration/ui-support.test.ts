@@ -53,6 +53,19 @@ describe("a project's status and dashboard card", () => {
   });
 });
 
+describe("a project's API tokens (GET /api/admin/projects/{p}/api-tokens)", () => {
+  it('lists the tokens scoped to the project, not those of every project, secrets masked', async () => {
+    const project = await steps.createProject();
+    const created = await call({ method: 'POST', path: '/api/admin/api-tokens', token, body: { tokenName: `${project}-sdk`, type: 'client', environment: 'development', project } });
+
+    const res = ok(await get(`/api/admin/projects/${project}/api-tokens`));
+
+    expect(res.tokens.map((t: { tokenName: string }) => t.tokenName)).toEqual([`${project}-sdk`]);
+    expect(res.tokens[0].projects).toEqual([project]);
+    expect(JSON.stringify(res)).not.toContain(created.body.secret);
+  });
+});
+
 describe('the answers Unleash gives when there is nothing to show', () => {
   it('answers the dashboard, profile, flag creators, SDKs, maintenance, telemetry and integrations in their shapes', async () => {
     expect(ok(await get('/api/admin/personal-dashboard'))).toEqual({ projects: [], flags: [], admins: [], projectOwners: [] });
@@ -62,6 +75,7 @@ describe('the answers Unleash gives when there is nothing to show', () => {
     expect(ok(await get('/api/admin/maintenance'))).toEqual({ enabled: false });
     expect(ok(await get('/api/admin/telemetry/settings'))).toEqual({ versionInfoCollectionEnabled: false, featureInfoCollectionEnabled: false });
     expect(ok(await get('/api/admin/addons'))).toEqual({ addons: [], providers: [] });
+    expect(ok(await get('/api/admin/user/tokens'))).toEqual({ pats: [] });
   });
 
   it('counts every active flag as initial in the lifecycle count, one more with each new flag', async () => {
