@@ -40,19 +40,21 @@ export class TogglesStack extends Stack {
       throttling: props.throttling ?? throttlingFromContext((key) => this.node.tryGetContext(key)),
     });
 
+    // The admin UI and the API on one CloudFront origin; the UI as the install step extracted it.
+    const adminUi = AdminUi.fromContext(this, 'AdminUi', { api: api.httpApi, ui: installedUi() });
+
     // The functions may read the API's endpoint: the API resource itself does not depend on
-    // them (only its routes and integrations do), so there is no cycle.
+    // them (only its routes and integrations do), so there is no cycle. With the admin UI the
+    // public URL is the distribution's, the origin the UI's cookie-carried changes come from.
     const secretKey = new SecretKey(this, 'SecretKey');
     const functions = new GroupFunctions(this, 'Groups', {
       table,
-      unleashUrl: props.unleashUrl ?? api.httpApi.apiEndpoint,
+      unleashUrl: props.unleashUrl ?? adminUi?.url ?? api.httpApi.apiEndpoint,
       secretKey: secretKey.secret,
       tableHasIndexes: definition.indexes.length > 0,
       sdkMemorySize: memorySizeFromContext(this.node.tryGetContext('sdkMemorySize')),
     });
     api.addRouteTable(Object.values(routeTable), functions.byGroup);
-    // The admin UI and the API on one CloudFront origin; the UI as the install step extracted it.
-    const adminUi = AdminUi.fromContext(this, 'AdminUi', { api: api.httpApi, ui: installedUi() });
     // `-c sdkFrontDoor=functionUrl`: a Lambda function URL on the client function too, with the SdkUrl output.
     SdkFunctionUrl.fromContext(this, 'SdkFrontDoor', functions.byGroup.client);
 
@@ -93,7 +95,7 @@ export class TogglesStack extends Stack {
     new CfnOutput(this, 'ApiUrl', { value: api.httpApi.apiEndpoint, description: 'Base URL; SDKs use <ApiUrl>/api' });
     if (adminUi) {
       new CfnOutput(this, 'AdminUiUrl', {
-        value: `https://${adminUi.distribution.distributionDomainName}/`,
+        value: `${adminUi.url}/`,
         description: 'The admin UI, with the API on the same origin',
       });
     }

@@ -36,6 +36,8 @@ export interface AdminUiProps {
  */
 export class AdminUi extends Construct {
   readonly distribution: cloudfront.Distribution;
+  /** The distribution's URL, no trailing slash (as UNLEASH_URL). */
+  readonly url: string;
   readonly bucket: s3.Bucket;
   /** The viewer-request function's code, kept for the tests that run it. */
   readonly spaRewriteCode: string;
@@ -108,6 +110,7 @@ export class AdminUi extends Construct {
       additionalBehaviors: Object.fromEntries(API_PATH_PATTERNS.map((pattern) => [pattern, apiBehaviour])),
     });
 
+    this.url = `https://${this.distribution.distributionDomainName}`;
     this.deploy(props.ui);
 
     Validations.of(this.distribution).acknowledge({

@@ -1,6 +1,6 @@
 import type { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { referencedId, resourcesOf, synthesizeStack } from './synth.js';
+import { referencedId, resourcesOf, serviceFunctions, synthesizeStack } from './synth.js';
 
 /** An admin token with its secret part: `*:*.` followed by something secret-like. */
 const PLAIN_ADMIN_TOKEN = /\*:\*\.[A-Za-z0-9_-]{8,}/;
@@ -68,7 +68,7 @@ describe('bootstrap admin token', () => {
     const [, fn] = resourcesOf(template, 'AWS::Lambda::Function').find(([id]) => id === referencedId(serviceToken))!;
     expect(fn.Properties.Environment.Variables.ADMIN_TOKEN_SECRET_ARN).toEqual({ Ref: secretId() });
     // The Parameters and Secrets extension came from a map of 21 Regions (issue 13, finding 2).
-    for (const [id, each] of resourcesOf(template, 'AWS::Lambda::Function')) expect(each.Properties.Layers, id).toBeUndefined();
+    for (const [id, each] of serviceFunctions(template)) expect(each.Properties.Layers, id).toBeUndefined();
   });
 
   it('is a custom resource invoking the bootstrap function directly, keyed on the secret and the table', () => {

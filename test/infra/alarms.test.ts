@@ -2,7 +2,7 @@ import type { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { API_5XX_RATE_PERCENT, alarmEmailsFromContext } from '../../infra/constructs/service-alarms.js';
 import { DEFAULT_THROTTLING } from '../../infra/throttling.js';
-import { referencedId, resourcesOf, synthesizeStack } from './synth.js';
+import { referencedId, resourcesOf, serviceFunctions, synthesizeStack } from './synth.js';
 
 let template: Template;
 beforeAll(() => {
@@ -29,7 +29,7 @@ describe('alarms', () => {
   });
 
   it('watch errors and throttles of every function of the stack', () => {
-    const functionIds = resourcesOf(template, 'AWS::Lambda::Function').map(([id]) => id);
+    const functionIds = serviceFunctions(template).map(([id]) => id);
     const watched = (metricName: string) =>
       alarms()
         .filter((alarm) => alarm.Namespace === 'AWS/Lambda' && alarm.MetricName === metricName)

@@ -68,6 +68,7 @@ const LONGEST_ATT: Record<string, string> = {
   'AWS::KMS::Key.Arn': arn('kms', `key/${'k'.repeat(36)}`),
   'AWS::SQS::Queue.Arn': arn('sqs', 'q'.repeat(80)),
   'AWS::S3::Bucket.Arn': `arn:${PARTITION}:s3:::${'b'.repeat(63)}`, // bucket names: 3–63 characters
+  'AWS::CloudFront::Distribution.DomainName': 'd111111abcdef8.cloudfront.net',
 };
 
 /**

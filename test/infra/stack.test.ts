@@ -21,7 +21,7 @@ import { TogglesStack } from '../../infra/toggles-stack.js';
 import { routeTable } from '../../lib/route-table.js';
 import { GROUPS } from '../../lib/http/route.js';
 import { tableDefinition } from '../../lib/store/table-design.js';
-import { referencedId, resourcesOf, synthesizeStack, testContext, type Resource } from './synth.js';
+import { referencedId, resourcesOf, serviceFunctions, synthesizeStack, testContext, type Resource } from './synth.js';
 
 const WRITE_ACTIONS = [
   'dynamodb:PutItem',
@@ -68,11 +68,8 @@ const actionsOf = (statements: Array<Record<string, any>>): string[] =>
 describe('functions', () => {
   it('creates one function per endpoint group plus the bootstrap, the two snapshot writers and the two metrics stage functions', () => {
     expect([...groupFunctions().keys()].sort()).toEqual([...GROUPS].sort());
-    expect(ownFunctions()).toHaveLength(GROUPS.length + 5);
+    expect(serviceFunctions(template)).toHaveLength(GROUPS.length + 5);
   });
-
-  // All but CDK's own bucket deployment function, which copies the admin UI into its bucket (infra/constructs/admin-ui.ts).
-  const ownFunctions = () => resourcesOf(template, 'AWS::Lambda::Function').filter(([id]) => !id.startsWith('CustomCDKBucketDeployment'));
 
   const scheduled = (description: string, partition: string) => {
     const [functionId] = resourcesOf(template, 'AWS::Lambda::Function').find(([, fn]) =>
@@ -105,7 +102,7 @@ describe('functions', () => {
 
 
   it('runs every function on Node.js 22 and arm64', () => {
-    for (const [, fn] of ownFunctions()) {
+    for (const [, fn] of serviceFunctions(template)) {
       expect(fn.Properties.Runtime).toBe('nodejs22.x');
       expect(fn.Properties.Architectures).toEqual(['arm64']);
       expect(fn.Properties.Handler).toBe('index.handler');
@@ -113,11 +110,16 @@ describe('functions', () => {
     }
   });
 
-  it("gives each group function the table's name and the API's own URL", () => {
+  it("gives each group function the table's name and the public URL: the admin UI's distribution, the API's own without it", () => {
     const [tableId] = resourcesOf(template, 'AWS::DynamoDB::Table')[0]!;
     const [apiId] = resourcesOf(template, 'AWS::ApiGatewayV2::Api')[0]!;
+    const [distributionId] = resourcesOf(template, 'AWS::CloudFront::Distribution')[0]!;
+    const apiOnly = synthesizeStack({ adminUi: false });
     for (const [, [, fn]] of groupFunctions()) {
       expect(fn.Properties.Environment.Variables.TABLE_NAME).toEqual({ Ref: tableId });
+      expect(fn.Properties.Environment.Variables.UNLEASH_URL).toEqual({ 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [distributionId, 'DomainName'] }]] });
+    }
+    for (const [, fn] of resourcesOf(apiOnly, 'AWS::Lambda::Function').filter(([, f]) => groupOf(f))) {
       expect(fn.Properties.Environment.Variables.UNLEASH_URL).toEqual({ 'Fn::GetAtt': [apiId, 'ApiEndpoint'] });
     }
   });

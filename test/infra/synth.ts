@@ -47,3 +47,12 @@ export function referencedId(value: unknown): string | undefined {
   }
   return undefined;
 }
+
+/**
+ * The stack's own functions: all but CDK's bucket deployment function, which runs only while
+ * CloudFormation copies the admin UI into its bucket (infra/constructs/admin-ui.ts; a failure
+ * fails the deployment) and carries CDK's AWS CLI layer.
+ */
+export function serviceFunctions(template: Template): Array<[string, Resource]> {
+  return resourcesOf(template, 'AWS::Lambda::Function').filter(([id]) => !id.startsWith('CustomCDKBucketDeployment'));
+}
