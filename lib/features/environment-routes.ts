@@ -8,7 +8,7 @@ import {
   variantsResponseSchema,
 } from './schemas.js';
 import { patchSchema } from './json-patch.js';
-import { variantListSchema } from './variant-schemas.js';
+import { variantListSchema, variantsInEnvironmentsSchema } from './variant-schemas.js';
 
 const ENV = '/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}';
 
@@ -57,6 +57,11 @@ export const featureEnvironmentRoutes = defineRoutes('features', {
   patchEnvironmentVariants: {
     method: 'PATCH', path: `${ENV}/variants`, access: admin('UPDATE_FEATURE_VARIANTS'), status: 200,
     summary: "Patch a feature's variants in an environment", body: patchSchema, response: variantsResponseSchema,
+  },
+  replaceVariantsInEnvironments: {
+    method: 'PUT', path: '/api/admin/projects/{projectId}/features/{featureName}/variants-batch',
+    access: admin('UPDATE_FEATURE_VARIANTS'), status: 200,
+    summary: "Replace a feature's variants in several environments at once", body: variantsInEnvironmentsSchema, response: variantsResponseSchema,
   },
   patchVariantsAllEnvironments: {
     method: 'PATCH', path: '/api/admin/projects/{projectId}/features/{featureName}/variants',

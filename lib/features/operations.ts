@@ -138,6 +138,12 @@ export const featureEnvironmentOperations = ({ features }: Services): Operations
     patchEnvironmentVariants: async ({ params, body, caller }) => ({
       body: { version: 1, variants: await variants.patch(envRef(params), body, caller.tokenName) },
     }),
+    replaceVariantsInEnvironments: async ({ params, body, caller }) => ({
+      body: {
+        version: 1,
+        variants: await variants.replaceInEnvironments(params.projectId, params.featureName, body.environments, body.variants, caller.tokenName),
+      },
+    }),
     patchVariantsAllEnvironments: async ({ params, body, caller }) => ({
       body: { version: 1, variants: await variants.patchAllEnvironments(params.projectId, params.featureName, body, caller.tokenName) },
     }),

@@ -75,6 +75,13 @@ export const featureSamples = defineSamples(rows, {
     status: 200,
     given: ['features/add-strategy'],
   },
+  'replace-variants-in-environments': {
+    operation: 'replaceVariantsInEnvironments',
+    params: feature,
+    body: { variants: [{ name: 'blue', weight: 1000, weightType: 'variable', stickiness: 'default' }], environments: ['development', 'production'] },
+    status: 200,
+    given: created,
+  },
   'set-strategy-sort-order': {
     operation: 'setStrategySortOrder',
     params: inDevelopment,

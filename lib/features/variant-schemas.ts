@@ -37,6 +37,12 @@ export type VariantInput = z.infer<typeof variantSchema>;
 
 export const variantListSchema = z.array(variantSchema);
 
+/** PUT …/variants-batch: one list for several environments (the admin UI's "copy to environments"). */
+export const variantsInEnvironmentsSchema = z.object({
+  variants: variantListSchema.default([]),
+  environments: z.array(z.string().min(1).max(100)).min(1, { error: 'No environments provided' }).max(100),
+});
+
 function isJson(text: string): boolean {
   try {
     JSON.parse(text);

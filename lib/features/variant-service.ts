@@ -52,6 +52,17 @@ export class FeatureVariantService {
     });
   }
 
+  /** One list for each named environment of the project, in one write; answers the list as stored. */
+  async replaceInEnvironments(projectId: string, featureName: string, environments: string[], variants: Variant[], actor: string): Promise<Variant[]> {
+    return this.aggregates.apply(actor, async (read) => {
+      const before = await this.variantTarget(projectId, featureName, read);
+      for (const environment of environments) await this.environmentOfProject({ projectId, featureName, environment });
+      const normalised = normaliseVariants(variants);
+      const after = environments.reduce((feature, environment) => withEnvironment(feature, environment, (state) => ({ ...state, variants: normalised })), before);
+      return { commit: { writes: [replaced(before, after)] }, result: normalised };
+    });
+  }
+
   private async change(ref: FeatureEnvironmentRef, actor: string, compute: (current: Variant[]) => Variant[]): Promise<Variant[]> {
     return this.aggregates.apply(actor, async (read) => {
       const before = await this.variantTarget(ref.projectId, ref.featureName, read);

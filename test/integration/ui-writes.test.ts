@@ -85,3 +85,36 @@ describe('POST …/strategies/set-sort-order', () => {
     expect(bad.body.message).toContain('sortOrder');
   });
 });
+
+describe('PUT …/variants-batch', () => {
+  const variantsPath = (feature: string, environment: string) => `${steps.base('default', feature)}/environments/${environment}/variants`;
+
+  it('gives each named environment the same variants, weights spread, and leaves the others', async () => {
+    const feature = await steps.createFeature();
+    const blue = { name: 'blue', weightType: 'variable', weight: 0, stickiness: 'default' };
+
+    const res = await call({
+      method: 'PUT', path: `${steps.base('default', feature)}/variants-batch`, token,
+      body: { variants: [blue, { ...blue, name: 'green' }], environments: ['production'] },
+    });
+    const production = await call({ method: 'GET', path: variantsPath(feature, 'production'), token });
+    const development = await call({ method: 'GET', path: variantsPath(feature, 'development'), token });
+
+    expect(res.status).toBe(200);
+    expect(res.body.variants.map((v: { name: string; weight: number }) => [v.name, v.weight])).toEqual([['blue', 500], ['green', 500]]);
+    expect(production.body.variants).toEqual(res.body.variants);
+    expect(development.body.variants).toEqual([]);
+  });
+
+  it('refuses no environments with 400 naming environments, and an environment the project lacks with 404', async () => {
+    const feature = await steps.createFeature();
+    const path = `${steps.base('default', feature)}/variants-batch`;
+
+    const none = await call({ method: 'PUT', path, token, body: { variants: [], environments: [] } });
+    const unknown = await call({ method: 'PUT', path, token, body: { variants: [], environments: ['nowhere-env'] } });
+
+    expect(none.status).toBe(400);
+    expect(none.body.message).toContain('environments');
+    expect(unknown.status).toBe(404);
+  });
+});
