@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatSecret } from '../../lib/tokens/model.js';
+import { createClientServices } from '../../lib/composition/client-services.js';
 import { startBenchDynamo, type BenchDynamo } from '../../scripts/bench/dynamo.js';
 import { benchProject, PROJECT_FLAGS, seedFlagsFast } from '../../scripts/bench/fast-seed.js';
 import { adminClient } from '../../scripts/bench/seed.js';
@@ -143,6 +144,23 @@ describe.each(SIZES)('at %i flags', (flags) => {
     expect(answer.status).toBe(200);
     expect(answer.headers['content-encoding']).toBe('gzip');
     expect(bodyOf(answer).features).toHaveLength(flags);
+  }, TEST_MS);
+
+  it('starts a new SDK container from the stored snapshot (ADR 20), with every flag and a fraction of the reads', async () => {
+    const runtime = served!.runtime;
+    expect(await runtime.services.clientFeatures.storeSnapshot()).toBe('written');
+    const cold = createClientServices(runtime.config);
+    try {
+      const units = dynamo!.units()!.read;
+      const answer = await cold.clientFeatures.features({ tokenName: 'sdk', type: 'client', environment: 'development', projects: ['*'] }, {}, undefined);
+      const used = dynamo!.units()!.read - units;
+      if (!answer.modified) throw new Error('expected a payload');
+      expect(JSON.parse(answer.payload.json).features).toHaveLength(flags);
+      // A whole read is well over 1,000 units at 10,000 of these flags (about 3,200 for the search of one project's copies).
+      expect(used).toBeLessThan(flags / 20);
+    } finally {
+      cold.store.db.destroy();
+    }
   }, TEST_MS);
 
   it('answers a poller without gzip 400 ExceedsLimitError, saying to ask for gzip', async () => {
