@@ -8,7 +8,8 @@ import type { FeatureStore } from '../features/store.js';
 import { FlagEvaluator, type EvaluatedPayload } from '../frontend/evaluator.js';
 import type { Segment } from '../segments/model.js';
 import type { SegmentStore } from '../segments/store.js';
-import { engineContext, playgroundContexts, type FlatContext } from './context.js';
+import { ValidationFailed } from '../errors.js';
+import { contextChoices, engineContext, playgroundContexts, type FlatContext } from './context.js';
 import type { PlaygroundFeature, PlaygroundStrategy } from './schemas.js';
 
 /** Most flag evaluations one request may ask for (environments × flags × contexts), Unleash's advanced playground limit. */
@@ -38,16 +39,21 @@ export class PlaygroundService {
   constructor(
     private readonly features: Pick<FeatureStore, 'listAll' | 'listProject'>,
     private readonly segments: Pick<SegmentStore, 'list'>,
+    /** Active flags of every project, from the projects' counts (no flag read). */
+    private readonly activeFeatureCount: () => Promise<number>,
   ) {}
 
   async evaluate(query: PlaygroundQuery): Promise<{ features: EnvironmentFeature[]; removed: string[] }> {
-    const [features, segments] = await Promise.all([this.read(query.projects), this.segments.list()]);
+    // Every project's flags are counted before they are read: past the limit, refused at once
+    // instead of reading them all (tens of thousands take longer than the function has).
+    const given = contextChoices(query.context, query.split);
+    const projects = query.projects === undefined || query.projects === '*' ? undefined : [...new Set(query.projects)];
+    if (!projects) withinLimit(given.count, (await this.activeFeatureCount()) * query.environments.length);
+    const [features, segments] = await Promise.all([this.read(projects), this.segments.list()]);
     const segmentsById = new Map(segments.map((segment) => [segment.id, segment]));
-    const projects = query.projects === undefined || query.projects === '*' ? undefined : query.projects;
     const served = selectFeatures(features, { environment: query.environments[0] as string, ...(projects ? { projects } : {}), inlineSegmentConstraints: false });
-    const { contexts, removed } = playgroundContexts(query.context, {
-      split: query.split, limit: PLAYGROUND_LIMIT, per: served.length * query.environments.length,
-    });
+    withinLimit(given.count, served.length * query.environments.length);
+    const contexts = playgroundContexts(given);
     const evaluated: EnvironmentFeature[] = [];
     for (const environment of query.environments) {
       const scope: ClientQuery = { environment, inlineSegmentConstraints: false };
@@ -66,14 +72,22 @@ export class PlaygroundService {
         });
       }
     }
-    return { features: evaluated, removed };
+    return { features: evaluated, removed: given.removed };
   }
 
-  /** The requested projects' features (one Query each), or every feature for `*`. */
-  private async read(projects: PlaygroundQuery['projects']): Promise<Feature[]> {
-    if (projects === undefined || projects === '*') return this.features.listAll();
-    return (await Promise.all([...new Set(projects)].map((project) => this.features.listProject(project)))).flat();
+  /** The requested projects' features (one Query each), or every feature. */
+  private async read(projects: string[] | undefined): Promise<Feature[]> {
+    if (!projects) return this.features.listAll();
+    return (await Promise.all(projects.map((project) => this.features.listProject(project)))).flat();
   }
+}
+
+function withinLimit(contexts: number, per: number): void {
+  if (contexts * per <= PLAYGROUND_LIMIT) return;
+  throw new ValidationFailed(
+    `context: evaluating ${contexts * per} flag, environment and context combinations is more than the ${PLAYGROUND_LIMIT} allowed; ` +
+      `choose fewer environments, projects or comma-separated context values (${contexts} contexts)`,
+  );
 }
 
 interface Evaluation {

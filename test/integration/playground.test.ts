@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PLAYGROUND_LIMIT } from '../../lib/playground/service.js';
+import { countsSince } from '../../lib/store/request-counter.js';
 import { apiClient } from '../support/api.js';
 import { featureSteps } from '../support/features.js';
 import { adminToken, testServices, unique } from '../support/services.js';
@@ -93,6 +94,21 @@ describe('the playground (POST /api/admin/playground)', () => {
 
 describe('the advanced playground (POST /api/admin/playground/advanced)', () => {
   const advanced = (body: Record<string, unknown>) => call({ method: 'POST', path: '/api/admin/playground/advanced', token, body });
+
+  it("refuses a request for every project past the limit from the projects' counts, before reading a flag", async () => {
+    const values = Array.from({ length: 8000 }, (_, i) => `u${i}`).join(',');
+    await advanced({ environments: ['development'], projects: [project], context: { appName: 'web' } });
+    const counted = services.dynamoRequests.snapshot();
+    await services.projects.activeFeatureCount();
+    const before = services.dynamoRequests.snapshot();
+
+    const res = await advanced({ environments: ['development', 'production'], projects: '*', context: { appName: 'web', userId: values } });
+
+    expect(res.status).toBe(400);
+    expect(res.body.message).toMatch(/^context: evaluating \d+ flag/);
+    // What reading the projects' counts costs, and nothing more.
+    expect(countsSince(before, services.dynamoRequests.snapshot()).byOperation).toEqual(countsSince(counted, before).byOperation);
+  });
 
   it('evaluates every environment and every combination of comma-separated context values, grouped by flag', async () => {
     const res = await advanced({ environments: ['development', 'production'], projects: [project], context: { appName: 'web', userId: 'alice,bob', count: 3 } });
