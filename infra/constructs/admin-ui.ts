@@ -120,7 +120,7 @@ export class AdminUi extends Construct {
     });
     Validations.of(this.distribution).acknowledge({
       id: 'AwsSolutions-CFR3',
-      reason: 'The API behind it logs every request in the API stage access logs (route, status, source IP); the rest are ' +
+      reason: 'The API behind it logs every request in the API stage access logs (route, status, latency); the rest are ' +
         'the UI build files, the same for everyone, so a log bucket would record nothing worth its cost.',
     });
     Validations.of(this.distribution).acknowledge({
@@ -179,8 +179,11 @@ export class AdminUi extends Construct {
       cacheControl: [CacheControl.fromString(cacheControlFor(INDEX_HTML))],
     });
     if (assets) pages.node.addDependency(assets);
+    this.acknowledgeDeploymentGrants(role);
+  }
 
-    // CDK's bucket deployment grants, on the UI bucket and the CDK asset bucket only.
+  /** cdk-nag's findings on CDK's bucket deployment: its grants, on the UI bucket and the CDK asset bucket only, and its runtime. */
+  private acknowledgeDeploymentGrants(role: iam.Role): void {
     const stack = Stack.of(this);
     const bucketId = stack.getLogicalId(this.bucket.node.defaultChild as s3.CfnBucket);
     // As cdk-nag names the asset bucket: pseudo parameters as <AWS::…> unless the stack is pinned.
