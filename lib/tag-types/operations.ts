@@ -5,6 +5,7 @@ import type { tagTypeRoutes } from './routes.js';
 export function tagTypeOperations({ tagTypes }: Services): OperationsFor<typeof tagTypeRoutes> {
   return {
     listTagTypes: async () => ({ body: { version: 1, tagTypes: await tagTypes.list() } }),
+    validateTagType: async ({ body }) => ({ body: { valid: true, tagType: await tagTypes.checkNew(body.name, body) } }),
     getTagType: async ({ params }) => ({ body: { version: 1, tagType: await tagTypes.get(params.name) } }),
     createTagType: async ({ body }) => {
       const type = await tagTypes.create(body.name, body);

@@ -1,6 +1,14 @@
 import { admin, defineRoutes } from '../http/route.js';
 import { tagListSchema, tagSchema } from '../features/schemas.js';
-import { tagCreatedSchema, tagTypeCreateSchema, tagTypeListSchema, tagTypeOneSchema, tagTypeSchema, tagTypeUpdateSchema } from './schemas.js';
+import {
+  tagCreatedSchema,
+  tagTypeCreateSchema,
+  tagTypeListSchema,
+  tagTypeOneSchema,
+  tagTypeSchema,
+  tagTypeUpdateSchema,
+  tagTypeValidationSchema,
+} from './schemas.js';
 
 
 /** Tag types: the kinds of tags features carry (`simple` from the first start); and the tags in use. */
@@ -8,6 +16,10 @@ export const tagTypeRoutes = defineRoutes('features', {
   listTagTypes: {
     method: 'GET', path: '/api/admin/tag-types', access: admin('READ_TAG_TYPE'), status: 200,
     summary: 'List tag types', response: tagTypeListSchema,
+  },
+  validateTagType: {
+    method: 'POST', path: '/api/admin/tag-types/validate', access: admin('READ_TAG_TYPE'), status: 200,
+    summary: 'Check a new tag type as creating it would (409 when the name is taken)', body: tagTypeCreateSchema, response: tagTypeValidationSchema,
   },
   getTagType: {
     method: 'GET', path: '/api/admin/tag-types/{name}', access: admin('READ_TAG_TYPE'), status: 200,

@@ -8,6 +8,7 @@ export const tagTypeSamples = defineSamples(tagTypeRoutes, {
     status: 201,
   },
   'list-tag-types': { operation: 'listTagTypes', status: 200 },
+  'validate-tag-type': { operation: 'validateTagType', body: { name: 'sample-unused-{{UNIQUE}}' }, status: 200 },
   'get-tag-type': {
     operation: 'getTagType',
     params: { name: 'sample-team-{{UNIQUE}}' },

@@ -18,6 +18,7 @@ export const tagTypeSchema = z.object({
 });
 
 export const tagTypeListSchema = z.object({ version: z.literal(1), tagTypes: z.array(tagTypeSchema) });
+export const tagTypeValidationSchema = z.object({ valid: z.literal(true), tagType: tagTypeSchema });
 export const tagTypeOneSchema = z.object({ version: z.literal(1), tagType: tagTypeSchema });
 
 /** The answer to POST /api/admin/tags, which takes a tag as a feature's tag endpoints do. */

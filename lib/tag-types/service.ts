@@ -31,8 +31,14 @@ export class TagTypeService {
 
   async create(name: string, input: TagTypeInput): Promise<TagType> {
     const type = toTagType(name, input);
-    if (!(await this.store.insert(type))) throw new Conflict(`There already exists a tag-type with the name ${name}`);
+    if (!(await this.store.insert(type))) throw nameTaken(name);
     return type;
+  }
+
+  /** What creating the type would answer, without creating it. */
+  async checkNew(name: string, input: TagTypeInput): Promise<TagType> {
+    if (await this.exists(name)) throw nameTaken(name);
+    return toTagType(name, input);
   }
 
   /** PUT: a left-out description or icon is cleared; the name in the path wins. */
@@ -77,4 +83,5 @@ function toTagType(name: string, input: TagTypeInput): TagType {
   return { name, description: input.description ?? null, icon: input.icon ?? null };
 }
 
+const nameTaken = (name: string): Conflict => new Conflict(`There already exists a tag-type with the name ${name}`);
 const notFound = (name: string): NotFound => new NotFound(`Could not find tag type with name ${name}`);

@@ -155,3 +155,21 @@ describe('POST /api/admin/segments/validate', () => {
     expect(res.body.message).toContain('name');
   });
 });
+
+describe('POST /api/admin/tag-types/validate', () => {
+  it('answers 200 {valid, tagType} for a free name, 409 NameExistsError for a taken one, 400 naming name for a bad one', async () => {
+    const name = unique('team');
+    await post('/api/admin/tag-types', { name });
+
+    const free = await post('/api/admin/tag-types/validate', { name: `${name}-x`, description: 'Owning team' });
+    const taken = await post('/api/admin/tag-types/validate', { name });
+    const bad = await post('/api/admin/tag-types/validate', { name: 'no spaces' });
+
+    expect(free.status).toBe(200);
+    expect(free.body).toEqual({ valid: true, tagType: { name: `${name}-x`, description: 'Owning team', icon: null } });
+    expect(taken.status).toBe(409);
+    expect(taken.body).toMatchObject({ name: 'NameExistsError', message: `There already exists a tag-type with the name ${name}` });
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toContain('name');
+  });
+});
