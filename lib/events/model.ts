@@ -5,7 +5,7 @@ import { sameData } from '../features/rules/same.js';
 /**
  * A change event: what changed, when, by whom. Written in the same transaction as the change
  * itself, so the record can neither miss a change nor tell of one that did not happen. Project
- * statistics, insights and a future audit log read them.
+ * statistics, insights and the event log (lib/events/service.ts) read them.
  */
 export interface ChangeEvent {
   id: string;

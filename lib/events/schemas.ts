@@ -29,7 +29,8 @@ export const eventSearchQuerySchema = z
     query: z.string().max(1000).optional(),
     id: filter(EQUALITY).optional(),
     groupId: filter(EQUALITY).optional(),
-    feature: filter(EQUALITY).optional(),
+    // Each named feature is one Query of its own partition: a bounded number of them.
+    feature: filter(EQUALITY).refine((named) => named.values.length <= 100, { error: 'names at most 100 features' }).optional(),
     project: filter(EQUALITY).optional(),
     type: filter(EQUALITY).optional(),
     createdBy: filter(EQUALITY).optional(),

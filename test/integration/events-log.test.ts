@@ -109,6 +109,7 @@ describe('the event log (GET /api/admin/search/events)', () => {
     expectBadRequest(await search({ from: 'IS:2026-02-30' }), 'from');
     expectBadRequest(await search({ to: '2026-01-01' }), 'to');
     expectBadRequest(await search({ feature: 'my-flag' }), 'feature');
+    expectBadRequest(await search({ feature: `IS_ANY_OF:${Array.from({ length: 101 }, (_, i) => `f${i}`).join(',')}` }), 'feature');
     expectBadRequest(await search({ type: 'IS_NOT:feature-created' }), 'type');
     expectBadRequest(await search({ limit: '1001' }), 'limit');
     expectBadRequest(await search({ offset: '-1' }), 'offset');
