@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { adminSession } from '../support/api.js';
 import { featureSteps } from '../support/features.js';
 import { projectSteps } from '../support/projects.js';
+import { countsSince } from '../../lib/store/request-counter.js';
 import { unique } from '../support/services.js';
 
 const { call, token, services } = adminSession();
@@ -241,5 +242,42 @@ describe('GET /api/admin/client-metrics/features/{featureName}', () => {
     expect(bad.body.message).toContain('hoursBack');
     expect(long.body.data).toEqual([]);
     expect(kept.body.data).toHaveLength(1);
+  });
+});
+
+describe('what these reads cost', () => {
+  /** DynamoDB requests one call sends, after a first call has warmed the caches it may use. */
+  async function requestsOf(path: string) {
+    await get(path);
+    const before = services.dynamoRequests.snapshot();
+    const res = await get(path);
+    expect(res.status).toBe(200);
+    return countsSince(before, services.dynamoRequests.snapshot()).byOperation;
+  }
+
+  it("send the same requests whatever other projects hold: one project's reads touch its own items (ADR 17)", async () => {
+    const project = await projects.createProject();
+    const feature = await steps.createFeature(project);
+    await steps.createFeature(project);
+    const paths = [
+      `/api/admin/projects/${project}/overview`,
+      `/api/admin/environments/project/${project}`,
+      `/api/admin/projects/${project}/dependencies`,
+      `${steps.base(project, feature)}/parents`,
+      `${steps.base(project, feature)}/parent-variants`,
+      `/api/admin/projects/${project}/context?include=root`,
+      `/api/admin/client-metrics/features/${feature}`,
+    ];
+    const before = [];
+    for (const path of paths) before.push(await requestsOf(path));
+
+    const elsewhere = await projects.createProject();
+    for (let i = 0; i < 5; i++) await steps.createFeature(elsewhere);
+    const after = [];
+    for (const path of paths) after.push(await requestsOf(path));
+
+    expect(after).toEqual(before);
+    // The usage summary: one GetItem of the feature and one small Query for each of the 48 hours kept.
+    expect(before[6]).toEqual({ GetItem: 1, Query: 48 });
   });
 });
