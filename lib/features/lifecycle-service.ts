@@ -3,7 +3,7 @@ import { Conflict, NotFound, PermissionDenied, ValidationFailed } from '../error
 import { refuseFullListPast } from './full-lists.js';
 import type { Project } from '../projects/model.js';
 import { FeatureAggregates, featureInProject, replaced } from './aggregate.js';
-import type { Feature } from './model.js';
+import type { Feature, Tag } from './model.js';
 import type { FeatureCatalog } from './ports.js';
 import { applyJsonPatch, type PatchOperation } from './json-patch.js';
 import { checkFeatureName } from './rules/naming.js';
@@ -14,6 +14,7 @@ export interface NewFeature {
   type?: string | undefined;
   description?: string | null | undefined;
   impressionData?: boolean | undefined;
+  tags?: Tag[] | undefined;
 }
 
 export interface FeatureDetails {
@@ -42,6 +43,7 @@ export class FeatureLifecycleService {
     checkFeatureName(input.name, project);
     const existing = await this.aggregates.store.get(input.name);
     if (existing) throw nameTaken(existing);
+    const tags = await this.newTags(input.tags ?? []);
     const feature: Feature = {
       name: input.name,
       project: project.id,
@@ -53,7 +55,7 @@ export class FeatureLifecycleService {
       archivedAt: null,
       createdAt: this.now().toISOString(),
       environments: {},
-      tags: [],
+      tags,
       dependencies: [],
       children: [],
       version: 1,
@@ -65,6 +67,16 @@ export class FeatureLifecycleService {
       },
       result: feature,
     }));
+  }
+
+  /** A new feature's tags, once each; their types must exist, and they join the tags in use first (as Unleash creates them). */
+  private async newTags(tags: Tag[]): Promise<Tag[]> {
+    for (const [index, tag] of tags.entries()) {
+      if (!(await this.catalog.tagTypeExists(tag.type))) throw new ValidationFailed(`tags.${index}.type: Tag type '${tag.type}' does not exist`);
+    }
+    const unique = [...new Map(tags.map((tag) => [`${tag.type}:${tag.value}`, { type: tag.type, value: tag.value }])).values()];
+    await this.catalog.registerTags(unique);
+    return unique;
   }
 
   /**

@@ -6,11 +6,18 @@ import { strategyVariantSchema } from './variant-schemas.js';
 
 // ── requests ────────────────────────────────────────────────────────────────
 
+export const tagSchema = z.object({
+  value: z.string().trim().min(2).max(50),
+  type: urlFriendlyName.pipe(z.string().min(2).max(50)).default('simple'),
+});
+
 export const featureCreateSchema = z.object({
   name: urlFriendlyName,
   type: z.string().min(1).max(100).optional(),
   description: z.string().max(2000).nullish(),
   impressionData: z.boolean().optional(),
+  /** The admin UI's create dialog sends the tags chosen in it. */
+  tags: z.array(tagSchema).max(100).optional(),
 });
 
 /** PUT of a feature's metadata; a `name` that differs from the path is refused. */
@@ -47,11 +54,6 @@ export const archiveSchema = z.object({ features: featureNames });
 
 /** POST /api/admin/features/validate: a name to create, in the project whose naming pattern applies. */
 export const featureNameCheckSchema = z.object({ name: urlFriendlyName, projectId: z.string().max(100).nullish() });
-
-export const tagSchema = z.object({
-  value: z.string().trim().min(2).max(50),
-  type: urlFriendlyName.pipe(z.string().min(2).max(50)).default('simple'),
-});
 
 export const tagsUpdateSchema = z.strictObject({ addedTags: z.array(tagSchema), removedTags: z.array(tagSchema) });
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { adminSession } from '../support/api.js';
 import { featureSteps } from '../support/features.js';
 import { projectSteps } from '../support/projects.js';
+import { unique } from '../support/services.js';
 
 const { call, token } = adminSession();
 const steps = featureSteps(call, token);
@@ -116,5 +117,32 @@ describe('PUT …/variants-batch', () => {
     expect(none.status).toBe(400);
     expect(none.body.message).toContain('environments');
     expect(unknown.status).toBe(404);
+  });
+});
+
+describe("creating a feature with the create dialog's tags", () => {
+  it('tags the new feature once each and lists the tags among those in use', async () => {
+    const name = unique('tagged');
+    const value = unique('v');
+
+    const res = await post('/api/admin/projects/default/features', {
+      name, type: 'release', tags: [{ type: 'simple', value }, { type: 'simple', value }],
+    });
+    const tags = await call({ method: 'GET', path: `/api/admin/features/${name}/tags`, token });
+    const inUse = await call({ method: 'GET', path: '/api/admin/tags/simple', token });
+
+    expect(res.status).toBe(201);
+    expect(tags.body.tags).toEqual([{ type: 'simple', value }]);
+    expect(inUse.body.tags).toContainEqual({ type: 'simple', value });
+  });
+
+  it('refuses a tag of a type that does not exist with 400 naming it, and creates nothing', async () => {
+    const name = unique('tagged');
+
+    const res = await post('/api/admin/projects/default/features', { name, tags: [{ type: 'simple', value: 'ok' }, { type: 'no-such-type', value: 'x1' }] });
+
+    expect(res.status).toBe(400);
+    expect(res.body.message).toMatch(/^tags\.1\.type/);
+    expect((await post('/api/admin/features/validate', { name })).status).toBe(200);
   });
 });
