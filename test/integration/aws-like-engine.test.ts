@@ -1,5 +1,5 @@
 import {
-  CreateTableCommand, DynamoDBClient, GetItemCommand, InternalServerError, PutItemCommand, ThrottlingException,
+  BatchGetItemCommand, CreateTableCommand, DynamoDBClient, GetItemCommand, InternalServerError, PutItemCommand, ThrottlingException,
   TransactGetItemsCommand, TransactionCanceledException, TransactionConflictException, TransactWriteItemsCommand,
   type TransactWriteItem,
 } from '@aws-sdk/client-dynamodb';
@@ -198,6 +198,27 @@ describe('per-partition throughput', () => {
     expect(error.throttlingReasons[0].reason).toBe('TableReadKeyRangeThroughputExceeded');
     now += 1_000;
     await db.send(new GetItemCommand({ TableName: table, Key: key(hot), ConsistentRead: true }));
+  });
+
+  it('meters BatchGetItem per item, rounded up to 4 KB each (half when eventually consistent), and throttles it when its partitions are spent', async () => {
+    let now = 9_000;
+    const aws = await engine({ now: () => now });
+    const db = client(aws.endpoint);
+    const hot = unique('batch');
+    await db.send(new PutItemCommand({ TableName: table, Item: { ...key(hot, 'a'), ...payload } }));
+    await db.send(new PutItemCommand({ TableName: table, Item: { ...key(hot, 'b'), small: { S: 'x' } } }));
+    const keys = [key(hot, 'a'), key(hot, 'b'), key(hot, 'missing')];
+    const before = aws.stats().readUnits;
+    await db.send(new BatchGetItemCommand({ RequestItems: { [table]: { Keys: keys, ConsistentRead: true } } }));
+    expect(aws.stats().readUnits - before).toBe(25 + 1);
+    await db.send(new BatchGetItemCommand({ RequestItems: { [table]: { Keys: keys } } }));
+    expect(aws.stats().readUnits - before).toBe(26 + 13);
+
+    while (aws.stats().readUnits - before < 3_000) await db.send(new GetItemCommand({ TableName: table, Key: key(hot, 'a'), ConsistentRead: true }));
+    const error = await rejection(db.send(new BatchGetItemCommand({ RequestItems: { [table]: { Keys: keys, ConsistentRead: true } } })));
+    expect(error).toBeInstanceOf(ThrottlingException);
+    now += 1_000;
+    await db.send(new BatchGetItemCommand({ RequestItems: { [table]: { Keys: keys, ConsistentRead: true } } }));
   });
 
   it('is a throttle the SDK retries by itself', async () => {

@@ -348,12 +348,42 @@ export async function startAwsLikeDynamoDb(options: AwsLikeOptions): Promise<Aws
     pass(res, answer);
   }
 
+  /**
+   * BatchGetItem, metered as DynamoDB bills it: each item returned rounded up to 4 KB on its own
+   * (half for eventually consistent reads), on its own partition. When every key's partition is
+   * past its ceiling the whole request is throttled, as DynamoDB does when no key can be read; a
+   * request that mixes throttled and open partitions is served whole (DynamoDB would hand the
+   * throttled keys back as UnprocessedKeys).
+   */
+  async function batchGet(headers: IncomingHttpHeaders, raw: Buffer, body: Body, res: ServerResponse) {
+    const requested = Object.entries((body.RequestItems ?? {}) as Record<string, Body>);
+    const partitions: string[] = [];
+    for (const [table, request] of requested) {
+      const schema = await schemaOf(table, headers);
+      for (const key of (request.Keys ?? []) as Item[]) partitions.push(partitionOf(table, schema, key));
+    }
+    if (partitions.length > 0 && partitions.every((partition) => meter.wouldExceed(partition, 'read', 0))) {
+      stats.throttled += 1;
+      const [table] = requested[0]!;
+      return send(res, throttling('TableReadKeyRangeThroughputExceeded', (await schemaOf(table, headers)).arn));
+    }
+    const answer = await forward(headers, raw);
+    if (answer.status === 200) {
+      for (const [table, items] of Object.entries((parse(answer)?.Responses ?? {}) as Record<string, Item[]>)) {
+        const schema = await schemaOf(table, headers);
+        const consistent = (body.RequestItems?.[table] as Body | undefined)?.ConsistentRead === true;
+        for (const item of items) meter.consume(partitionOf(table, schema, item), 'read', readUnits(itemSize(item), { consistent }));
+      }
+    }
+    pass(res, answer);
+  }
+
   /** The tables a request names, for the operations the engine looks into. */
   function tablesOf(op: string, body: Body): string[] {
     if (op === 'TransactWriteItems' || op === 'TransactGetItems') {
       return (body.TransactItems ?? []).map((action: Body) => (Object.values(action)[0] as Body).TableName);
     }
-    if (op === 'BatchWriteItem') return Object.keys(body.RequestItems ?? {});
+    if (op === 'BatchWriteItem' || op === 'BatchGetItem') return Object.keys(body.RequestItems ?? {});
     if (['PutItem', 'UpdateItem', 'DeleteItem', 'GetItem', 'Query'].includes(op)) return [body.TableName];
     return [];
   }
@@ -412,6 +442,8 @@ export async function startAwsLikeDynamoDb(options: AwsLikeOptions): Promise<Aws
         return singleWrite(op, req.headers, raw, body, res);
       case 'BatchWriteItem':
         return batchWrite(req.headers, raw, body, res);
+      case 'BatchGetItem':
+        return batchGet(req.headers, raw, body, res);
       case 'GetItem':
       case 'Query':
         return read(op, req.headers, raw, body, res);
