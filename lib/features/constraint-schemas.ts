@@ -48,10 +48,11 @@ export type ConstraintInput = z.infer<typeof constraintSchema>;
 /**
  * An empty list is kept, as Unleash keeps it (SDKs evaluate an empty IN as false and an empty
  * NOT_IN as true; the client specification has cases for both); a single `value` given instead of
- * `values` is a mistake, and refused.
+ * `values` is a mistake, and refused. An empty `value` is no value: the admin UI sends `''` with
+ * every new constraint.
  */
 function checkValues(operator: ConstraintOperator, values: string[], value: string | undefined, context: z.RefinementCtx): void {
-  if (values.length === 0 && value !== undefined) {
+  if (values.length === 0 && value !== undefined && value !== '') {
     context.addIssue({ code: 'custom', path: ['values'], message: `${operator} takes its values as a list in values, not in value` });
   }
   for (const [index, value] of values.entries()) {

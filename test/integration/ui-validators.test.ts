@@ -74,6 +74,14 @@ describe('POST /api/admin/features/validate', () => {
 });
 
 describe('POST /api/admin/constraints/validate', () => {
+  it("answers 204 for the admin UI's new constraint: an empty list and an empty value", async () => {
+    const res = await post('/api/admin/constraints/validate', {
+      contextName: 'userId', operator: 'IN', values: [], value: '', caseInsensitive: false, inverted: false,
+    });
+
+    expect(res.status).toBe(204);
+  });
+
   it('answers 204 for a constraint a strategy could save', async () => {
     const res = await post('/api/admin/constraints/validate', { contextName: 'userId', operator: 'IN', values: ['a', 'b'] });
 
