@@ -37,7 +37,6 @@ export function featureCatalog(from: {
     segment: (id) => segmentStore.get(id),
     contextField: (name) => contextFields.find(name),
     tagTypeExists: (name) => tagTypes.exists(name),
-    registerTags: (tags) => tagTypes.registerTags(tags),
     activeFeatureCount: () => projects.activeFeatureCount(),
   };
 }

@@ -1,5 +1,5 @@
 import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { segmentIdsOf, strategyTypeNamesOf, type Feature } from './model.js';
+import { segmentIdsOf, strategyTypeNamesOf, type Feature, type Tag } from './model.js';
 import { builtInStrategyType } from '../strategies/model.js';
 import type { CommitOutcome, FeatureCommit, FeatureStore, FeatureWrite } from './store.js';
 import { eventItem } from '../events/dynamo-store.js';
@@ -20,7 +20,8 @@ type ItemMeaning =
   | { kind: 'segment'; segmentId: number }
   | { kind: 'strategy-type'; name: string }
   | { kind: 'project'; project: string; delta: number }
-  | { kind: 'event' };
+  | { kind: 'event' }
+  | { kind: 'tag' };
 
 export class DynamoFeatureStore implements FeatureStore {
   constructor(
@@ -79,6 +80,7 @@ export class DynamoFeatureStore implements FeatureStore {
         ...change.writes.flatMap((write) => projectCopyItems(this.tableName, write).map((item) => ({ item, meaning: { kind: 'project-copy' } as const }))),
         ...this.segmentItems(change.writes),
         ...this.strategyTypeItems(change.writes),
+        ...tagItems(this.tableName, change.writes),
         ...counted.planned,
         ...(change.events ?? []).map((event) => ({
           item: eventItem(this.tableName, event),
@@ -228,6 +230,24 @@ function projectCopyItems(tableName: string, { before, after }: FeatureWrite): T
 
 /** How often a commit decides its project counts again after one of their conditions failed. */
 const COUNT_ROUNDS = 4;
+
+/**
+ * A tag a feature starts carrying joins the tags in use (GET /api/admin/tags) in the same
+ * transaction, whichever use case put it there; it stays when features drop it, as in Unleash.
+ */
+function tagItems(tableName: string, writes: FeatureWrite[]): Array<{ item: TransactWriteItem; meaning: ItemMeaning }> {
+  const added = new Map<string, Tag>();
+  for (const { before, after } of writes) {
+    const old = new Set((before?.tags ?? []).map(tagKey));
+    for (const tag of after?.tags ?? []) if (!old.has(tagKey(tag))) added.set(tagKey(tag), tag);
+  }
+  return [...added.values()].map(({ type, value }) => ({
+    item: { Put: { TableName: tableName, Item: { ...keys.tag(type, value), type, value } } },
+    meaning: { kind: 'tag' } as const,
+  }));
+}
+
+const tagKey = (tag: Tag) => `${tag.type}#${tag.value}`;
 
 function explain(meaning: ItemMeaning | undefined): CommitOutcome {
   switch (meaning?.kind) {

@@ -69,14 +69,12 @@ export class FeatureLifecycleService {
     }));
   }
 
-  /** A new feature's tags, once each; their types must exist, and they join the tags in use first (as Unleash creates them). */
+  /** A new feature's tags, once each; their types must exist (they join the tags in use with the feature's write). */
   private async newTags(tags: Tag[]): Promise<Tag[]> {
     for (const [index, tag] of tags.entries()) {
       if (!(await this.catalog.tagTypeExists(tag.type))) throw new ValidationFailed(`tags.${index}.type: Tag type '${tag.type}' does not exist`);
     }
-    const unique = [...new Map(tags.map((tag) => [`${tag.type}:${tag.value}`, { type: tag.type, value: tag.value }])).values()];
-    await this.catalog.registerTags(unique);
-    return unique;
+    return [...new Map(tags.map((tag) => [`${tag.type}:${tag.value}`, { type: tag.type, value: tag.value }])).values()];
   }
 
   /**

@@ -3,7 +3,6 @@ import type { ContextField } from '../context-fields/model.js';
 import type { Environment } from '../environments/model.js';
 import type { Project } from '../projects/model.js';
 import type { Segment } from '../segments/model.js';
-import type { Tag } from './model.js';
 
 /**
  * What the feature services need to know about the rest of the catalogue. The composition
@@ -20,8 +19,6 @@ export interface FeatureCatalog {
   segment(id: number): Promise<Segment | undefined>;
   contextField(name: string): Promise<ContextField | undefined>;
   tagTypeExists(name: string): Promise<boolean>;
-  /** Records tags put on features among the tags in use (GET /api/admin/tags). */
-  registerTags(tags: readonly Tag[]): Promise<void>;
   /** Active features of every project, counted without reading them. */
   activeFeatureCount(): Promise<number>;
 }

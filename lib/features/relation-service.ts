@@ -110,7 +110,6 @@ export class FeatureRelationService {
         throw new ValidationFailed(`addedTags.${index}.type: Tag type '${tag.type}' does not exist`);
       }
     }
-    await this.catalog.registerTags(added);
     return this.aggregates.apply(actor, async (read) => {
       const before = await this.tagTarget(featureName, read);
       const key = (tag: Tag) => `${tag.type}:${tag.value}`;

@@ -25,21 +25,14 @@ export class DynamoTagStore implements TagStore {
   }
 
   insert(tag: Tag): Promise<boolean> {
-    return conditionalWrite(() => this.put(tag, 'attribute_not_exists(pk)'));
-  }
-
-  /** Plain puts: writing a tag that exists again changes nothing. */
-  async register(tags: readonly Tag[]): Promise<void> {
-    await Promise.all(tags.map((tag) => this.put(tag)));
-  }
-
-  private put(tag: Tag, condition?: string) {
-    return this.db.send(
-      new PutCommand({
-        TableName: this.tableName,
-        Item: { ...keys.tag(tag.type, tag.value), type: tag.type, value: tag.value },
-        ...(condition ? { ConditionExpression: condition } : {}),
-      }),
+    return conditionalWrite(() =>
+      this.db.send(
+        new PutCommand({
+          TableName: this.tableName,
+          Item: { ...keys.tag(tag.type, tag.value), type: tag.type, value: tag.value },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        }),
+      ),
     );
   }
 }

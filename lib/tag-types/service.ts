@@ -68,11 +68,6 @@ export class TagTypeService {
     return tag;
   }
 
-  /** Tags put on features join the tags in use (before the feature changes, as Unleash creates them first). */
-  registerTags(tags: readonly Tag[]): Promise<void> {
-    return this.tags.register(tags);
-  }
-
   /** Tags of this type already on features stay there, as plain data. */
   async delete(name: string): Promise<void> {
     if (!(await this.store.delete(name))) throw notFound(name);

@@ -15,13 +15,12 @@ export interface TagTypeStore {
 
 /**
  * The tags in use, as Unleash keeps them: a tag exists once it is created or first put on a
- * feature, and stays when features drop it. One partition, so listing them is one Query.
+ * feature (the feature store writes it in that feature's transaction), and stays when features
+ * drop it. One partition, so listing them is one Query.
  */
 export interface TagStore {
   /** Every tag, or those of one type. */
   list(type?: string): Promise<Tag[]>;
   /** Answers false when the tag exists. */
   insert(tag: Tag): Promise<boolean>;
-  /** Records tags, existing ones included. */
-  register(tags: readonly Tag[]): Promise<void>;
 }

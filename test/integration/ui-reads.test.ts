@@ -170,6 +170,16 @@ describe('tags in use', () => {
     expect(unknownType.body.message).toMatch(/^type/);
   });
 
+  it('gains nothing from a refused tagging', async () => {
+    const value = unique('never');
+
+    const res = await post(`/api/admin/features/${unique('missing')}/tags`, { type: 'simple', value });
+    const inUse = await get('/api/admin/tags/simple');
+
+    expect(res.status).toBe(404);
+    expect(inUse.body.tags).not.toContainEqual({ type: 'simple', value });
+  });
+
   it('leaves out the tags of a deleted type', async () => {
     const type = unique('gone');
     await post('/api/admin/tag-types', { name: type });
