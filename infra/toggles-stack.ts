@@ -53,6 +53,7 @@ export class TogglesStack extends Stack {
       secretKey: secretKey.secret,
       tableHasIndexes: definition.indexes.length > 0,
       sdkMemorySize: memorySizeFromContext(this.node.tryGetContext('sdkMemorySize')),
+      adminUiUrl: adminUi?.url,
     });
     api.addRouteTable(Object.values(routeTable), functions.byGroup);
     // `-c sdkFrontDoor=functionUrl`: a Lambda function URL on the client function too, with the SdkUrl output.

@@ -23,6 +23,12 @@ export const configSchema = z.object({
   AWS_REGION: z.string().default('eu-west-1'),
   UNLEASH_URL: z.url().default('http://localhost:4242'),
   /**
+   * Where the admin UI is served when that is not UNLEASH_URL (the stack sets the CloudFront
+   * URL when UNLEASH_URL names another address): changes carried by a session cookie may come
+   * from its pages too.
+   */
+  ADMIN_UI_URL: z.url().optional(),
+  /**
    * Unleash's BASE_URI_PATH: the path the service's public URLs start with, which it writes into
    * what it tells clients (ui-config's baseUriPath, the login hint of a 401, the docs page's
    * links): `/toggles` when a custom domain maps the API under the key `toggles`. It never
@@ -65,6 +71,7 @@ export type AppConfig = {
   dynamodbAccessKeyId: string | undefined;
   region: string;
   unleashUrl: string;
+  adminUiUrl: string | undefined;
   baseUriPath: string;
   initAdminApiTokens: string[];
   initClientApiTokens: string[];
@@ -93,6 +100,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     dynamodbAccessKeyId: c.DYNAMODB_ACCESS_KEY_ID,
     region: c.AWS_REGION,
     unleashUrl: c.UNLEASH_URL,
+    adminUiUrl: c.ADMIN_UI_URL,
     baseUriPath: c.BASE_URI_PATH,
     initAdminApiTokens: c.INIT_ADMIN_API_TOKENS,
     initClientApiTokens: c.INIT_CLIENT_API_TOKENS,

@@ -33,6 +33,8 @@ export interface GroupFunctionsProps {
   table: ITable;
   /** The public base URL the service reports about itself (UNLEASH_URL). */
   unleashUrl: string;
+  /** Where the admin UI is served (ADMIN_UI_URL): its pages' changes are same-site even when UNLEASH_URL names another address. */
+  adminUiUrl?: string | undefined;
   /** Key material for sealed secrets; only the groups in KEY_GROUPS may read it. */
   secretKey?: ISecret;
   /** Whether the table has global secondary indexes, which reads may then use. */
@@ -61,6 +63,7 @@ export class GroupFunctions extends Construct {
         environment: {
           TABLE_NAME: props.table.tableName,
           UNLEASH_URL: props.unleashUrl,
+          ...(props.adminUiUrl ? { ADMIN_UI_URL: props.adminUiUrl } : {}),
           ...(key ? { SECRET_KEY_ARN: key.secretArn } : {}),
         },
         bundledFiles: GROUP_BUNDLED_FILES[group] ?? [],

@@ -12,7 +12,7 @@ import { toApiUserMeWire, toMeWire, toSessionUserWire } from './wire.js';
 export const authOperations = ({ auth, sessions, users, config }: Services): OperationsFor<typeof authRoutes> => {
   /** A login or signup posted from another site's page is refused: it would log the browser in as someone else. */
   const refuseCrossSite = (headers: Record<string, string | undefined>) => {
-    if (isCrossSite(headers, sessions.ownOrigin)) throw new PermissionDenied('LOGIN', 'Log in from the pages of this service.');
+    if (isCrossSite(headers, sessions.ownOrigins)) throw new PermissionDenied('LOGIN', 'Log in from the pages of this service.');
   };
   /** Unleash's logout: every session of the user ends, the browser forgets the cookie and its storage. */
   const logout = async ({ cookies }: { cookies: readonly string[] }) => ({
@@ -34,6 +34,12 @@ export const authOperations = ({ auth, sessions, users, config }: Services): Ope
       const headers = { 'cache-control': 'no-store' };
       if (!isUserCaller(caller)) return { body: toApiUserMeWire(caller), headers };
       return { body: toMeWire(await users.get(caller.userId), caller, config.unleashUrl), headers };
+    },
+    getMyRoles: async ({ caller }) => {
+      if (!isUserCaller(caller)) return { body: { version: 1, roles: [] } };
+      const role = rootRoleById((await users.get(caller.userId)).rootRole);
+      // Unleash keeps a root role's assignment under the default project, and answers it so.
+      return { body: { version: 1, roles: role ? [{ ...toRoleWire(role), project: 'default' }] : [] } };
     },
     changeMyPassword: async ({ body, caller }) => {
       if (!isUserCaller(caller)) throw new ValidationFailed('oldPassword: an API token has no password; log in as a user to change yours');

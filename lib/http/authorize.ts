@@ -17,7 +17,7 @@ export interface Authenticator {
 export interface SessionAuthenticator {
   callerOf(cookies: readonly string[]): Promise<UserCaller | undefined>;
   /** The service's public origin (UNLEASH_URL's), which a cookie-carried change must come from. */
-  readonly ownOrigin: string;
+  readonly ownOrigins: readonly string[];
 }
 
 type EventWithCaller = APIGatewayProxyEventV2 & {
@@ -73,7 +73,7 @@ async function sessionCaller(event: APIGatewayProxyEventV2, access: Access, sess
   if (access.kind === 'admin' && !roleGrants(person.rootRole, access.permission)) {
     throw new PermissionDenied(access.permission);
   }
-  if (!SAFE_METHODS.has(event.requestContext.http.method) && isCrossSite(event.headers, sessions.ownOrigin)) {
+  if (!SAFE_METHODS.has(event.requestContext.http.method) && isCrossSite(event.headers, sessions.ownOrigins)) {
     throw new PermissionDenied(
       'ADMIN',
       'This request came from another site with your session cookie and was refused. ' +

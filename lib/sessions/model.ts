@@ -53,8 +53,8 @@ export interface CookieSettings {
 
 export interface SessionSettings {
   cookie: CookieSettings;
-  /** UNLEASH_URL's origin: where the service's own pages are served. */
-  ownOrigin: string;
+  /** UNLEASH_URL's origin, and ADMIN_UI_URL's when set: where the service's own pages are served. */
+  ownOrigins: readonly string[];
 }
 
 /**
@@ -62,11 +62,13 @@ export interface SessionSettings {
  * DYNAMODB_ENDPOINT is set only for DynamoDB Local. In the cloud, and wherever UNLEASH_URL is
  * an https address, the cookie is `Secure`; `npm start` on http://localhost needs it without.
  */
-export function sessionSettingsOf(config: { unleashUrl: string; baseUriPath: string; dynamodbEndpoint: string | undefined }): SessionSettings {
+export function sessionSettingsOf(
+  config: { unleashUrl: string; adminUiUrl?: string | undefined; baseUriPath: string; dynamodbEndpoint: string | undefined },
+): SessionSettings {
   const url = new URL(config.unleashUrl);
   return {
     cookie: { path: config.baseUriPath || '/', secure: url.protocol === 'https:' || config.dynamodbEndpoint === undefined },
-    ownOrigin: url.origin,
+    ownOrigins: [url.origin, ...(config.adminUiUrl ? [new URL(config.adminUiUrl).origin] : [])],
   };
 }
 

@@ -34,8 +34,8 @@ export class SessionService {
   ) {}
 
   /** The service's public origin, which a change carried by a session cookie must come from. */
-  get ownOrigin(): string {
-    return this.settings.ownOrigin;
+  get ownOrigins(): readonly string[] {
+    return this.settings.ownOrigins;
   }
 
   /** Starts a session for the user; answers the Set-Cookie header that carries it. */

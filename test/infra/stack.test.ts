@@ -124,12 +124,16 @@ describe('functions', () => {
     }
   });
 
-  it('takes the public URL from the unleashUrl context value when one is given', () => {
+  it("takes the public URL from the unleashUrl context value when one is given, and still names the admin UI's (ADMIN_UI_URL) for the cross-site check", () => {
     const custom = synthesizeStack({ unleashUrl: 'https://flags.example.com' });
-    const urls = resourcesOf(custom, 'AWS::Lambda::Function')
+    const [distributionId] = resourcesOf(custom, 'AWS::CloudFront::Distribution')[0]!;
+    const groupEnvironments = resourcesOf(custom, 'AWS::Lambda::Function')
       .filter(([, fn]) => groupOf(fn))
-      .map(([, fn]) => fn.Properties.Environment.Variables.UNLEASH_URL);
-    expect(new Set(urls)).toEqual(new Set(['https://flags.example.com']));
+      .map(([, fn]) => fn.Properties.Environment.Variables);
+    expect(new Set(groupEnvironments.map((variables) => variables.UNLEASH_URL))).toEqual(new Set(['https://flags.example.com']));
+    for (const variables of groupEnvironments) {
+      expect(variables.ADMIN_UI_URL).toEqual({ 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [distributionId, 'DomainName'] }]] });
+    }
   });
 
   it('keeps a log group with a retention period for every function', () => {

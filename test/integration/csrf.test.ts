@@ -4,7 +4,9 @@ import { adminToken, testServices, unique } from '../support/services.js';
 import { logIn, userWithPassword } from '../support/sessions.js';
 
 const UNLEASH_URL = 'https://flags.example.com';
-const services = testServices({ UNLEASH_URL });
+/** The admin UI on CloudFront while UNLEASH_URL names a custom domain of the API (the stack sets ADMIN_UI_URL). */
+const ADMIN_UI_URL = 'https://d111111abcdef8.cloudfront.net';
+const services = testServices({ UNLEASH_URL, ADMIN_UI_URL });
 const call = apiClient(services);
 let cookie: string;
 
@@ -38,6 +40,7 @@ describe('a change carried by the session cookie alone', () => {
 
   it.each([
     ['the public origin (UNLEASH_URL)', { Origin: UNLEASH_URL, 'Sec-Fetch-Site': 'same-origin' }],
+    ["the admin UI's origin (ADMIN_UI_URL)", { Origin: ADMIN_UI_URL, 'Sec-Fetch-Site': 'same-origin', Host: 'abc123.execute-api.eu-west-1.amazonaws.com' }],
     ['the host it was sent to', { Origin: 'http://api.internal:4242', Host: 'api.internal:4242' }],
     ['no browser headers at all (not a page)', {}],
   ])('from %s is allowed', async (_name, headers) => {
