@@ -285,9 +285,13 @@ describe("a flag's life in Unleash's admin UI, in Chromium", () => {
     await page.locator('#context-field-select').click();
     await page.getByRole('option', { name: 'appName', exact: true }).click();
     await page.getByTestId('CONSTRAINT_ADD_VALUES_BUTTON').click();
-    await page.getByTestId('CONSTRAINT_VALUES_INPUT').locator('input').fill('web');
+    const values = page.getByTestId('CONSTRAINT_VALUES_INPUT');
+    await values.locator('input').fill('web');
     await page.getByTestId('CONSTRAINT_VALUES_ADD_BUTTON').click();
-    await page.keyboard.press('Escape');
+    // The value is listed and the popover stays open for more: Escape in its input closes it.
+    await page.getByTestId('SIDEBAR_MODAL_ID').getByText('web', { exact: true }).waitFor();
+    await values.locator('input').press('Escape');
+    await values.waitFor({ state: 'hidden' });
     await shot(page, 'strategy-constraint');
 
     await page.getByTestId('STRATEGY_VARIANTS_TAB').click();
