@@ -280,8 +280,8 @@ export class ClientFeatureService {
   /**
    * A cold container's start: the stored snapshot moved on to `state` by the change log, or
    * undefined (read everything) when there is none, it cannot be read, or the log cannot tell.
-   * A stored snapshot newer than `state` serves under `state`'s label: its features may be newer
-   * than the label, never older, as ADR 16 allows.
+   * A stored snapshot whose every shard is at least `state`'s serves under `state`'s label: its
+   * features may be newer than the label, never older, as ADR 16 allows.
    */
   private async fromStored(state: RevisionState): Promise<VersionedSnapshot | undefined> {
     if (!this.stored) return undefined;
@@ -299,7 +299,9 @@ export class ClientFeatureService {
         shards: head.shards,
         steps: [],
       };
-      if (head.revision >= state.revision) return { ...base, revision: state.revision, shards: state.shards };
+      // Shard by shard, not by their sums: two readings can have equal sums and different shards.
+      const holdsReading = [...state.shards].every(([shard, value]) => value <= (head.shards.get(shard) ?? 0));
+      if (holdsReading) return { ...base, revision: state.revision, shards: state.shards };
       return await this.updated(base, state);
     } catch (error) {
       // The stored snapshot only saves work: whatever is wrong with it, the whole read answers.

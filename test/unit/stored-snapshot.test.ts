@@ -1,8 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { decodeSnapshot, encodeSnapshot, PAGE_BYTES, STORED_SNAPSHOT_FORMAT } from '../../lib/client/stored-snapshot.js';
+import { ClientFeatureService } from '../../lib/client/features-service.js';
+import { decodeSnapshot, encodeSnapshot, PAGE_BYTES, STORED_SNAPSHOT_FORMAT, type StoredSnapshotHead } from '../../lib/client/stored-snapshot.js';
 import type { Feature } from '../../lib/features/model.js';
+import type { RevisionState } from '../../lib/revision.js';
 
 describe('the stored SDK snapshot (ADR 20)', () => {
   it('comes back as it went in, in pages no larger than a page', () => {
@@ -28,5 +30,33 @@ describe('the stored SDK snapshot (ADR 20)', () => {
       .digest('hex')
       .slice(0, 16);
     expect({ format: STORED_SNAPSHOT_FORMAT, fingerprint }).toEqual({ format: 1, fingerprint: '293049e06e6bfc7f' });
+  });
+});
+
+describe('a cold container starting from the stored snapshot', () => {
+  const flag = (description: string) => ({
+    name: 'x', project: 'default', type: 'release', description, impressionData: false, stale: false, archived: false, archivedAt: null,
+    createdAt: '2026-01-01T00:00:00.000Z', tags: [], dependencies: [], children: [], version: 1,
+    environments: { production: { enabled: true, variants: [], strategies: [] } },
+  }) as unknown as Feature;
+
+  it('reads the change of a shard the stored snapshot is behind on, even when the shards add up to the same revision', async () => {
+    // The stored snapshot holds shard A's second change but not shard B's; this container's
+    // reading holds B's and not A's: the sums are equal (3), the contents are not.
+    const head: StoredSnapshotHead = {
+      id: 'h', format: STORED_SNAPSHOT_FORMAT, revision: 3, shards: new Map([['A', 2], ['B', 1]]), pages: 1, bytes: 1, writtenAt: new Date().toISOString(),
+    };
+    const pages = encodeSnapshot({ features: [flag('before B')], segments: [] });
+    const reading: RevisionState = { revision: 3, tokenChanges: 0, shards: new Map([['A', 1], ['B', 2]]) };
+    const service = new ClientFeatureService(
+      { listAll: async () => { throw new Error('no whole read expected'); }, getMany: async () => [flag('after B')] },
+      { list: async () => [] },
+      { current: async () => 3, state: async () => reading, fresh: async () => reading },
+      { changesSince: async (from, to) => (to.get('B')! > from.get('B')! ? [{ shard: 'B', revision: 2, change: { features: ['x'] } }] : []) },
+      { stored: { head: async () => head, pages: async () => pages, save: async () => true } },
+    );
+
+    const [feature] = await service.everyFeature();
+    expect(feature?.description).toBe('after B');
   });
 });
