@@ -382,4 +382,14 @@ describe("a flag's life in Unleash's admin UI, in Chromium", () => {
 
     await expect.poll(sdkFlag, SDK_POLL).toBeUndefined();
   }, STEP);
+
+  it("the admin finds the flag's whole life in the instance's event log", async () => {
+    await adminPage.goto(`${server.url}/history`);
+    // The table is this test's alone: its newest events are the flag's (and the two sign-ups).
+    for (const type of ['feature-created', 'feature-environment-enabled', 'feature-archived']) {
+      await adminPage.getByText(type, { exact: true }).first().waitFor();
+    }
+    await adminPage.getByRole('link', { name: flag }).first().waitFor();
+    await shot(adminPage, 'event-log');
+  }, STEP);
 });
