@@ -3,15 +3,17 @@ import {
   inviteSignupSchema,
   loginSchema,
   meSchema,
+  myRolesQuerySchema,
   passwordChangeSchema,
+  passwordSchema,
   resetLinkRequestSchema,
   resetLinkSchema,
   resetPasswordSchema,
   resetTokenQuerySchema,
   resetTokenUserSchema,
   sessionUserSchema,
-  validatePasswordSchema,
 } from './schemas.js';
+import { roleListSchema } from '../users/schemas.js';
 
 /**
  * People's login (Unleash's simple auth), their own user and password, reset links and the
@@ -37,6 +39,11 @@ export const authRoutes = defineRoutes('access', {
     summary: 'Who is calling and what they may do; 401 names the login form to show',
     response: meSchema,
   },
+  getMyRoles: {
+    method: 'GET', path: '/api/admin/user/roles', access: admin('READ_UI_CONFIG'), status: 200,
+    summary: "The logged-in user's roles in a project: their root role, as this service has no project roles",
+    query: myRolesQuerySchema, response: roleListSchema,
+  },
   changeMyPassword: {
     method: 'POST', path: '/api/admin/user/change-password', access: admin('READ_UI_CONFIG'), status: 200,
     summary: "Change the logged-in user's own password (old one, new one twice); ends their sessions",
@@ -59,7 +66,7 @@ export const authRoutes = defineRoutes('access', {
   },
   validatePassword: {
     method: 'POST', path: '/auth/reset/validate-password', access: PUBLIC, status: 200,
-    summary: 'Check a password against the password rules (400 names the rule it breaks)', body: validatePasswordSchema,
+    summary: 'Check a password against the password rules (400 names the rule it breaks)', body: passwordSchema,
   },
   validateInvite: {
     method: 'GET', path: '/invite/{token}/validate', access: PUBLIC, status: 200,

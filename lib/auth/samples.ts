@@ -18,6 +18,8 @@ export const authSamples = defineSamples(authRoutes, {
   'logout-by-link': { operation: 'logoutByLink', status: 302 },
   'get-me': { operation: 'getMe', status: 200 },
   'get-me-without-login': { operation: 'getMe', token: 'none', status: 401 },
+  'get-my-roles': { operation: 'getMyRoles', query: { projectId: 'default' }, status: 200 },
+  'get-my-roles-without-project': { operation: 'getMyRoles', status: 400 },
   'change-password-with-token': {
     operation: 'changeMyPassword',
     body: { oldPassword: SAMPLE_PASSWORD, password: 'Another-Good-Pass-42', confirmPassword: 'Another-Good-Pass-42' },

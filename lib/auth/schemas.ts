@@ -33,6 +33,9 @@ export const meSchema = z.object({
   splash: z.record(z.string(), z.boolean()),
 });
 
+/** `GET /api/admin/user/roles`: Unleash answers 400 without a project. */
+export const myRolesQuerySchema = z.object({ projectId: z.string().trim().min(1).max(100) });
+
 /** `POST /api/admin/user/change-password`: Unleash's passwordSchema. */
 export const passwordChangeSchema = z.object({
   password: z.string().max(128),
@@ -58,7 +61,8 @@ export const resetTokenUserSchema = z.object({
 
 /** `POST /auth/reset/password`: Unleash's changePasswordSchema. */
 export const resetPasswordSchema = z.object({ token: z.string().min(1).max(200), password: z.string().max(128) });
-export const validatePasswordSchema = z.object({ password: z.string().max(128) });
+/** Unleash's passwordSchema: checking a password's strength, and an admin setting another user's. */
+export const passwordSchema = z.object({ password: z.string().max(128) });
 
 /** `POST /invite/{token}/signup`: Unleash's createInvitedUserSchema. */
 export const inviteSignupSchema = z.object({

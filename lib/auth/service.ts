@@ -80,6 +80,12 @@ export class AuthService {
     await this.setPassword(userId, change.password);
   }
 
+  /** An admin sets another user's password (Unleash's rules); that user's sessions end, as on their own change. */
+  async setPasswordFor(userId: number, password: string): Promise<void> {
+    checkPasswordRules(password);
+    await this.setPassword(userId, password);
+  }
+
   /**
    * An admin's reset link for a user named by e-mail (what Unleash's UI sends as `id`) or by
    * numeric id (users who have only a username). No e-mail is sent: the link is the answer.

@@ -87,10 +87,10 @@ export function createServices(config: AppConfig, options: ClientServicesOptions
   const tagTypes = new TagTypeService(stores.tagTypeStore, stores.tagStore);
   // Groups resolve members through the user store; deleting a user asks the groups it is in.
   const groups = new GroupService(stores.groupStore, stores.userStore);
-  const users = new UserService(stores.userStore, groups);
+  const users = new UserService(stores.userStore, groups, options.now);
   const apiTokens = new ApiTokenService(sdk.tokenStore, scopeCatalog, sdk.tokens);
   const signupTokens = new SignupTokenService(stores.signupTokenStore, users, config.unleashUrl);
-  // `options.now`: a test's clock for sessions and logins (a session past its TTL without waiting 48 hours).
+  // `options.now`: a test's clock for users, sessions and logins (a session past its TTL, an inactive user, without waiting).
   // A session reads its user and the groups' root roles on each request, so a changed role holds at once.
   const sessions = new SessionService(stores.sessionStore, {
     find: (id) => users.find(id),

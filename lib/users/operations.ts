@@ -1,10 +1,14 @@
 import type { userRoutes } from './routes.js';
 import type { OperationsFor } from '../http/operation.js';
-import { ROOT_ROLES } from '../roles/model.js';
+import { rootRoleById, ROOT_ROLES } from '../roles/model.js';
+import { strongestRole } from '../roles/permissions.js';
+import { groupRootRolesOf } from '../sessions/service.js';
 import type { Services } from '../composition/services.js';
-import { toRoleWire, toUserWire } from './wire.js';
+import { checkPasswordRules } from '../auth/password.js';
+import { isUserCaller } from '../sessions/model.js';
+import { toAccessOverviewWire, toBaseGroupWire, toBaseUserWire, toInactiveUserWire, toPermissionCatalogueWire, toRoleWire, toUserWire } from './wire.js';
 
-export const userOperations = ({ users, config }: Services): OperationsFor<typeof userRoutes> => {
+export const userOperations = ({ users, groups, auth, environments, config }: Services): OperationsFor<typeof userRoutes> => {
   const wire = (user: Parameters<typeof toUserWire>[0]) => toUserWire(user, config.unleashUrl);
   return {
     listUsers: async () => ({
@@ -20,6 +24,37 @@ export const userOperations = ({ users, config }: Services): OperationsFor<typeo
       await users.delete(params.id, caller.tokenName);
       return {};
     },
+    changeUserPassword: async ({ params, body }) => {
+      await auth.setPasswordFor(params.id, body.password);
+      return {};
+    },
+    validateUserPassword: async ({ body }) => {
+      checkPasswordRules(body.password);
+      return {};
+    },
+    listUsersAndGroups: async () => {
+      const [all, groupViews] = await Promise.all([users.list(), groups.list()]);
+      return { body: { users: all.map(toBaseUserWire), groups: groupViews.map(toBaseGroupWire) } };
+    },
+    getAdminCount: async () => ({ body: await users.adminCount() }),
+    listInactiveUsers: async () => ({ body: { version: 1, inactiveUsers: (await users.inactive()).map(toInactiveUserWire) } }),
+    deleteInactiveUsers: async ({ body, caller }) => {
+      await users.deleteInactive(body.ids, caller.tokenName, isUserCaller(caller) ? caller.userId : undefined);
+      return {};
+    },
+    getUserAccessOverview: async ({ params, query }) => {
+      const [user, groupViews, known] = await Promise.all([users.get(params.id), groups.list(), environments.list()]);
+      // What the user may do is decided by the stronger of their own and their groups' root roles, as a session is.
+      const role = strongestRole([user.rootRole, ...groupRootRolesOf(groupViews.map((view) => view.group), user.id)]);
+      const environment = known.some((candidate) => candidate.name === query.environment) ? query.environment : undefined;
+      const own = rootRoleById(user.rootRole);
+      if (!own) throw new Error(`User ${user.id} has an unknown root role ${user.rootRole}`);
+      const { isAPI: _isAPI, ...shown } = wire(user);
+      return { body: { overview: toAccessOverviewWire(role, environment), user: shown, rootRole: toRoleWire(own), projectRoles: [] } };
+    },
+    listPermissions: async () => ({
+      body: toPermissionCatalogueWire((await environments.list()).map((environment) => environment.name)),
+    }),
     listRoles: async () => ({ body: { version: 1, roles: ROOT_ROLES.map(toRoleWire) } }),
   };
 };

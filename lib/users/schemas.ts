@@ -60,3 +60,73 @@ export type RoleWire = z.infer<typeof roleSchema>;
 export const userListSchema = z.object({ users: z.array(userSchema), rootRoles: z.array(roleSchema) });
 
 export const roleListSchema = z.object({ version: z.literal(1), roles: z.array(roleSchema) });
+
+/** Unleash's usersGroupsBaseSchema: who can be picked in the access dialogs, without their details. */
+export const usersAndGroupsSchema = z.object({
+  users: z.array(z.object({
+    id: z.int(),
+    name: z.string().nullable(),
+    username: z.string().nullable(),
+    email: z.string().optional(),
+    accountType: z.string(),
+  })),
+  groups: z.array(z.object({ id: z.int(), name: z.string(), userCount: z.int(), rootRole: z.int().nullable() })),
+});
+
+/** Unleash's adminCountSchema. */
+export const adminCountSchema = z.object({ password: z.int(), noPassword: z.int(), service: z.int() });
+
+/** Unleash's inactiveUsersSchema. */
+export const inactiveUsersSchema = z.object({
+  version: z.literal(1),
+  inactiveUsers: z.array(z.object({
+    id: z.int(),
+    name: z.string().nullable(),
+    email: z.string().optional(),
+    username: z.string().nullable(),
+    seenAt: z.string().nullable(),
+    createdAt: z.string(),
+    patSeenAt: z.string().nullable(),
+  })),
+});
+
+/** Unleash's idsSchema: the users to delete from the inactive list. */
+export const userIdsSchema = z.object({ ids: z.array(z.int().positive()).max(1000) });
+
+const permissionEntrySchema = z.object({
+  id: z.int(),
+  name: z.string(),
+  displayName: z.string(),
+  type: z.enum(['root', 'project', 'environment']),
+  environment: z.string().optional(),
+});
+
+/** Unleash's available permissions: root, project, and per environment. */
+export const permissionCatalogueSchema = z.object({
+  version: z.literal(1),
+  permissions: z.object({
+    root: z.array(permissionEntrySchema),
+    project: z.array(permissionEntrySchema),
+    environments: z.array(z.object({ name: z.string(), permissions: z.array(permissionEntrySchema) })),
+  }),
+});
+
+/** `GET /api/admin/user-admin/{id}/permissions`: the project and environment to check permissions in. */
+export const accessOverviewQuerySchema = z.object({
+  project: z.string().trim().min(1).max(100).optional(),
+  environment: z.string().trim().min(1).max(100).optional(),
+});
+
+const checkedPermissionSchema = permissionEntrySchema.extend({ hasPermission: z.boolean() });
+
+/** Unleash's userAccessOverviewSchema: every permission, whether the user has it, and their roles. */
+export const accessOverviewSchema = z.object({
+  overview: z.object({
+    root: z.array(checkedPermissionSchema),
+    project: z.array(checkedPermissionSchema),
+    environment: z.array(checkedPermissionSchema),
+  }),
+  user: userSchema.omit({ isAPI: true }),
+  rootRole: roleSchema,
+  projectRoles: z.array(roleSchema),
+});

@@ -1,12 +1,15 @@
 import { Conflict, NotFound, ValidationFailed } from '../errors.js';
 import { retryOnChange } from '../optimistic.js';
-import { resolveRootRole, ROOT_ROLE_NAMES, type RootRoleId } from '../roles/model.js';
+import { resolveRootRole, ROOT_ROLE, ROOT_ROLE_NAMES, type RootRoleId } from '../roles/model.js';
 import { normalizeEmail, type User, type UserDetails, type UserInput } from './model.js';
 import type { UserStore } from './store.js';
 import { checkPasswordRules, hashPassword } from '../auth/password.js';
 
 /** An update: a field left out keeps its value, `null` clears it (as Unleash's user update). */
 export type UserChanges = Partial<UserInput>;
+
+/** Unleash's default userInactivityThresholdInDays. */
+export const INACTIVE_AFTER_DAYS = 180;
 
 /** Which groups a user belongs to, so deleting the user can end those memberships. */
 export interface MembershipLookup {
@@ -99,6 +102,38 @@ export class UserService {
       if (outcome !== 'done') throw taken(outcome, after);
       return after;
     });
+  }
+
+  /**
+   * Unleash's admin count: users whose own root role is Admin, with a password and without one
+   * (SSO users, or invited users who never set one). This service has no service accounts.
+   */
+  async adminCount(): Promise<{ password: number; noPassword: number; service: number }> {
+    const admins = (await this.store.list()).filter((user) => user.rootRole === ROOT_ROLE.Admin);
+    const withPassword = (await Promise.all(admins.map((user) => this.store.credentials(user.id)))).filter(Boolean).length;
+    return { password: withPassword, noPassword: admins.length - withPassword, service: 0 };
+  }
+
+  /**
+   * Unleash's inactive users: neither logged in nor created in the last 180 days (its
+   * userInactivityThresholdInDays). There are no personal access tokens to have been used since.
+   */
+  async inactive(): Promise<User[]> {
+    const threshold = this.now().getTime() - INACTIVE_AFTER_DAYS * 24 * 60 * 60 * 1000;
+    const before = (at: string | null) => at === null || Date.parse(at) < threshold;
+    return (await this.list()).filter((user) => before(user.seenAt) && before(user.createdAt));
+  }
+
+  /**
+   * Deletes the named users that are inactive, never the caller (as Unleash leaves them out).
+   * Unlike Unleash, an id of an active or unknown user is left alone, so the call cannot remove
+   * someone who logged in since the list was shown.
+   */
+  async deleteInactive(ids: readonly number[], actor: string, callerId: number | undefined): Promise<void> {
+    const named = new Set(ids);
+    for (const user of await this.inactive()) {
+      if (named.has(user.id) && user.id !== callerId) await this.delete(user.id, actor);
+    }
   }
 
   /** Ends the user's group memberships in the same write. */
