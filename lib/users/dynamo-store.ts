@@ -113,9 +113,15 @@ export class DynamoUserStore implements UserStore {
   }
 
   /** No change event: a password is no one's business but its owner's, and Unleash records none either. */
+  /** A new password also ends a wait for failed logins: an admin's reset lets a locked-out user in at once. */
   async setPassword(id: number, passwordHash: string, at: string): Promise<'done' | 'gone'> {
     const outcome = await transactWriteDetailed(this.db, [
-      { ConditionCheck: { TableName: this.tableName, Key: keys.user(id), ConditionExpression: 'attribute_exists(pk)' } },
+      {
+        Update: {
+          TableName: this.tableName, Key: keys.user(id), ConditionExpression: 'attribute_exists(pk)',
+          UpdateExpression: 'SET loginAttempts = :zero, version = version + :one', ExpressionAttributeValues: { ':zero': 0, ':one': 1 },
+        },
+      },
       { Put: { TableName: this.tableName, Item: passwordItem(id, passwordHash, at) } },
     ]);
     return outcome.ok ? 'done' : 'gone';

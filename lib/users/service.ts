@@ -75,7 +75,8 @@ export class UserService {
   async findByLogin(login: string): Promise<User | undefined> {
     const value = login.trim().toLowerCase();
     if (!value) return undefined;
-    const id = await this.store.idOfLogin(value.includes('@') ? 'email' : 'username', value);
+    // Usernames may hold an '@' too: an e-mail first, then the username.
+    const id = (value.includes('@') ? await this.store.idOfLogin('email', value) : undefined) ?? (await this.store.idOfLogin('username', value));
     return id === undefined ? undefined : this.store.get(id);
   }
 

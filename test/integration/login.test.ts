@@ -68,6 +68,25 @@ describe('POST /auth/simple/login', () => {
     expect((await services.users.get(user.id)).loginAttempts).toBe(0);
   });
 
+  it("ends the wait when an admin sets a new password: a locked-out user is let in at once, and one more failure does not lock again", async () => {
+    now = new Date();
+    const user = await userWithPassword(services, 'Viewer');
+    for (let i = 0; i < LOGIN_FAILURES_BEFORE_WAIT; i += 1) expect((await login(user.username as string, 'Wrong-password-1')).status).toBe(401);
+    expect((await login(user.username as string, GOOD_PASSWORD)).status).toBe(429);
+
+    await services.auth.setPasswordFor(user.id, 'Another-Good-Pass-8');
+
+    expect((await login(user.username as string, 'Wrong-password-1')).status).toBe(401);
+    expect((await login(user.username as string, 'Another-Good-Pass-8')).status).toBe(200);
+  });
+
+  it("logs in a user whose username holds an '@' but is no one's e-mail", async () => {
+    const username = `${unique('at')}@team`;
+    await services.users.create({ username, email: null, name: username, rootRole: 'Viewer', password: GOOD_PASSWORD }, 'test');
+
+    expect((await login(username, GOOD_PASSWORD)).status).toBe(200);
+  });
+
   it('refuses a body without a password with 400 naming it', async () => {
     const res = await call({ method: 'POST', path: '/auth/simple/login', body: { username: 'someone' } });
 
