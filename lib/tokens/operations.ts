@@ -1,17 +1,20 @@
 import type { Services } from '../composition/services.js';
 import type { OperationsFor } from '../http/operation.js';
-import { maskedSecretOf } from './model.js';
+import { maskedSecretOf, type ApiToken, type Caller } from './model.js';
+import { isUserCaller } from '../sessions/model.js';
+import { ROOT_ROLE } from '../roles/model.js';
 import type { apiTokenRoutes } from './routes.js';
 import { toApiTokenWire } from './wire.js';
 
 export const apiTokenOperations = ({ apiTokens }: Services): OperationsFor<typeof apiTokenRoutes> => ({
-  listApiTokens: async () => ({
-    body: { tokens: (await apiTokens.list()).map((token) => toApiTokenWire(token, maskedSecretOf(token))) },
+  listApiTokens: async ({ caller }) => ({
+    body: { tokens: (await apiTokens.list()).filter(visibleTo(caller)).map((token) => toApiTokenWire(token, maskedSecretOf(token))) },
   }),
-  listProjectApiTokens: async ({ params }) => ({
+  listProjectApiTokens: async ({ caller, params }) => ({
     body: {
       tokens: (await apiTokens.list())
         .filter((token) => token.projects.includes(params.projectId))
+        .filter(visibleTo(caller))
         .map((token) => toApiTokenWire(token, maskedSecretOf(token))),
     },
   }),
@@ -30,3 +33,11 @@ export const apiTokenOperations = ({ apiTokens }: Services): OperationsFor<typeo
     return {};
   },
 });
+
+/**
+ * A person below Admin (an Editor holds READ_API_TOKEN through Unleash's READ_CLIENT_API_TOKEN and
+ * READ_FRONTEND_API_TOKEN) sees the client and frontend tokens, not the admin ones, as Unleash
+ * lists only the types the permission names. Tokens and Admin sessions see every token.
+ */
+const visibleTo = (caller: Caller) => (token: ApiToken): boolean =>
+  !isUserCaller(caller) || caller.rootRole === ROOT_ROLE.Admin || token.type !== 'admin';

@@ -6,6 +6,7 @@ import { keys } from '../../lib/store/table-design.js';
 import { hashSecret, tokenIdOf } from '../../lib/tokens/model.js';
 import { testConfig, unique } from '../support/services.js';
 import { adminSession } from '../support/api.js';
+import { logIn, userWithPassword } from '../support/sessions.js';
 
 const { services, call, token } = adminSession();
 
@@ -179,3 +180,25 @@ describe('DELETE /api/admin/api-tokens/{token}', () => {
 function eightCharacterRuns(text: string): string[] {
   return Array.from({ length: Math.max(0, text.length - 7) }, (_, at) => text.slice(at, at + 8));
 }
+
+describe('GET /api/admin/api-tokens for people', () => {
+  it("lists an Editor the client and frontend tokens but not the admin ones (Unleash lists the types the permission names); an Admin every token", async () => {
+    const adminName = unique('admin-tok');
+    const clientName = unique('client-tok');
+    expect((await createToken({ tokenName: adminName, type: 'admin' })).status).toBe(201);
+    expect((await createToken({ tokenName: clientName, type: 'client', environment: 'development' })).status).toBe(201);
+    const namesFor = async (role: 'Editor' | 'Admin') => {
+      const cookie = await logIn(call, (await userWithPassword(services, role)).username as string);
+      const res = await call({ method: 'GET', path: '/api/admin/api-tokens', headers: { Cookie: cookie } });
+      expect(res.status).toBe(200);
+      return res.body.tokens.map((t: { tokenName: string }) => t.tokenName) as string[];
+    };
+
+    const editorSees = await namesFor('Editor');
+    const adminSees = await namesFor('Admin');
+
+    expect(editorSees).toContain(clientName);
+    expect(editorSees).not.toContain(adminName);
+    expect(adminSees).toEqual(expect.arrayContaining([clientName, adminName]));
+  });
+});
