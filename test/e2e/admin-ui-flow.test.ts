@@ -31,6 +31,13 @@ const EXPECTED: ExpectedFailure[] = [
   },
   {
     method: 'GET',
+    path: /^\/api\//,
+    status: 503,
+    body: /"name":"ServiceUnavailable"/,
+    reason: "the service's own 'not now' (DESIGN.md 2) for a read DynamoDB Local could not serve within the store's 5 s request timeout on an overloaded machine (seen once: the flag page's usage read, 48 parallel Queries, with two runs of this test at once); the UI's fetcher (SWR) retries a failed read. Writes are never excused, nor API Gateway's 503 after 30 s",
+  },
+  {
+    method: 'GET',
     path: /^\/api\/admin\/projects\/[^/]+\/features\/[^/]+\/parent-variants$/,
     status: 404,
     reason: 'PENDING (H3): Unleash answers 200 [] for any name; the project page asks for a flag named after the project',
@@ -131,8 +138,8 @@ describe("a flag's life in Unleash's admin UI, in Chromium", () => {
   });
 
   // Whatever went wrong in any browser during a step fails that step.
-  afterEach(() => {
-    expect(faults?.take() ?? []).toEqual([]);
+  afterEach(async () => {
+    expect((await faults?.take()) ?? []).toEqual([]);
   });
 
   /** A fresh browser context (its own cookies), watched for faults, with a page to use. */

@@ -6,6 +6,8 @@ export interface ExpectedFailure {
   /** Matched against the request's path (no query). */
   path: RegExp;
   status: number;
+  /** Matched against the answer's body, when given. */
+  body?: RegExp;
   /** Why the UI calls it and why Unleash answers so: an entry without one does not belong here. */
   reason: string;
 }
@@ -25,7 +27,9 @@ export interface StubbedHost {
  * asks who is logged in, and the answer names the login form, which the app then shows.
  */
 export class BrowserFaults {
-  readonly faults: string[] = [];
+  private readonly faults: string[] = [];
+  /** Error answers, judged once their body is read: a fault with the start of its body, or undefined. */
+  private readonly answers: Array<Promise<string | undefined>> = [];
 
   constructor(
     private readonly origins: string[],
@@ -55,8 +59,11 @@ export class BrowserFaults {
       if (status < 400 || !own(response.url())) return;
       const path = new URL(response.url()).pathname;
       if (anonymous.has(request) && status === 401 && request.method() === 'GET' && path.startsWith('/api/admin/')) return;
-      const known = this.expected.some((entry) => entry.method === request.method() && entry.status === status && entry.path.test(path));
-      if (!known) this.faults.push(`${who}: ${request.method()} ${path} answered ${status}`);
+      this.answers.push(response.text().catch(() => '').then((body) => {
+        const known = this.expected.some((entry) =>
+          entry.method === request.method() && entry.status === status && entry.path.test(path) && (entry.body?.test(body) ?? true));
+        return known ? undefined : `${who}: ${request.method()} ${path} answered ${status} ${body.slice(0, 300)}`;
+      }));
     });
     context.on('requestfailed', (request) => {
       const error = request.failure()?.errorText ?? 'unknown';
@@ -75,7 +82,8 @@ export class BrowserFaults {
   }
 
   /** The faults recorded since the last call. */
-  take(): string[] {
-    return this.faults.splice(0);
+  async take(): Promise<string[]> {
+    const answers = await Promise.all(this.answers.splice(0));
+    return [...this.faults.splice(0), ...answers.filter((fault) => fault !== undefined)];
   }
 }
