@@ -37,7 +37,7 @@ export class AuthService {
   constructor(
     private readonly users: Pick<UserService, 'findByLogin' | 'find' | 'get' | 'create'>,
     private readonly credentials: Credentials,
-    private readonly sessions: Pick<SessionService, 'start' | 'endAllOf'>,
+    private readonly sessions: Pick<SessionService, 'start'>,
     private readonly resetTokens: ResetTokenStore,
     private readonly signupTokens: Pick<SignupTokenService, 'isOpen' | 'signUp'>,
     private readonly unleashUrl: string,
@@ -65,7 +65,7 @@ export class AuthService {
       throw wrongLogin();
     }
     await this.credentials.recordLogin(user.id, now.toISOString());
-    const cookie = await this.sessions.start(user.id);
+    const cookie = await this.sessions.start(user);
     return { user: { ...user, loginAttempts: 0, seenAt: now.toISOString() }, cookie };
   }
 
@@ -128,14 +128,15 @@ export class AuthService {
     if (!(await this.signupTokens.isOpen(secret))) throw inviteClosed();
     // The password rules are checked where every user is created (UserService.create).
     const user = await this.signupTokens.signUp(secret, input, input.email);
-    return { user, cookie: await this.sessions.start(user.id) };
+    return { user, cookie: await this.sessions.start(user) };
   }
 
   private async setPassword(userId: number, password: string): Promise<void> {
+    // The same write ends the user's sessions: nothing is read or deleted after it (a failure then
+    // could answer 503 for a password that was changed).
     if ((await this.credentials.setPassword(userId, await hashPassword(password), this.now().toISOString())) === 'gone') {
       throw new NotFound(`No user found with id ${userId}`);
     }
-    await this.sessions.endAllOf(userId);
   }
 }
 

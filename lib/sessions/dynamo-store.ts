@@ -22,6 +22,7 @@ export class DynamoSessionStore implements SessionStore {
         ...keys.session(session.userId, session.secretHash),
         userId: session.userId,
         createdAt: session.createdAt,
+        passwordVersion: session.passwordVersion,
         expiresAt: Math.ceil(session.expiresAt / 1000),
       },
     }));
@@ -33,7 +34,10 @@ export class DynamoSessionStore implements SessionStore {
       new GetCommand({ TableName: this.tableName, Key: keys.session(userId, secretHash), ConsistentRead: true }),
     );
     if (!Item) return undefined;
-    return { userId, secretHash, createdAt: Item.createdAt as string, expiresAt: (Item.expiresAt as number) * 1000 };
+    return {
+      userId, secretHash, createdAt: Item.createdAt as string, passwordVersion: (Item.passwordVersion as number | undefined) ?? 0,
+      expiresAt: (Item.expiresAt as number) * 1000,
+    };
   }
 
   async delete(userId: number, secretHash: string): Promise<void> {

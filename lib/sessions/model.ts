@@ -14,6 +14,8 @@ export interface Session {
   /** sha256 of the cookie's secret, as API tokens are kept. */
   secretHash: string;
   createdAt: string;
+  /** The user's passwordVersion at login: a later password change ends the session. */
+  passwordVersion: number;
   /** Epoch ms. DynamoDB's TTL deletes the item some time after; reads check it against the clock. */
   expiresAt: number;
 }

@@ -38,11 +38,13 @@ export class SessionService {
     return this.settings.ownOrigins;
   }
 
-  /** Starts a session for the user; answers the Set-Cookie header that carries it. */
-  async start(userId: number): Promise<string> {
-    const { value, secretHash } = newSessionValue(userId);
+  /** Starts a session for the user, as of the password they logged in with; answers the Set-Cookie header that carries it. */
+  async start(user: Pick<User, 'id' | 'passwordVersion'>): Promise<string> {
+    const { value, secretHash } = newSessionValue(user.id);
     const now = this.now();
-    await this.store.insert({ userId, secretHash, createdAt: now.toISOString(), expiresAt: now.getTime() + SESSION_TTL_MS });
+    await this.store.insert({
+      userId: user.id, secretHash, createdAt: now.toISOString(), passwordVersion: user.passwordVersion ?? 0, expiresAt: now.getTime() + SESSION_TTL_MS,
+    });
     return sessionCookie(value, this.settings.cookie, SESSION_TTL_MS);
   }
 
@@ -53,7 +55,8 @@ export class SessionService {
     const session = await this.store.get(named.userId, named.secretHash);
     if (!session || session.expiresAt <= this.now().getTime()) return undefined;
     const [user, groupRoles] = await Promise.all([this.users.find(session.userId), this.users.groupRootRolesOf(session.userId)]);
-    if (!user) return undefined;
+    // A password changed after the login ended the session.
+    if (!user || (user.passwordVersion ?? 0) !== session.passwordVersion) return undefined;
     return Object.freeze({
       tokenName: user.username ?? user.email ?? `user:${user.id}`,
       type: 'admin',
@@ -70,11 +73,6 @@ export class SessionService {
     // Only a session that exists ends the others: a made-up cookie naming a user id ends nothing.
     if (named && (await this.store.get(named.userId, named.secretHash))) await this.store.deleteAllOf(named.userId);
     return clearedSessionCookie(this.settings.cookie);
-  }
-
-  /** Ends every session of the user: after a password change or reset. */
-  endAllOf(userId: number): Promise<void> {
-    return this.store.deleteAllOf(userId);
   }
 
   private sessionNamed(cookies: readonly string[]) {

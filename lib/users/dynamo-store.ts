@@ -113,13 +113,17 @@ export class DynamoUserStore implements UserStore {
   }
 
   /** No change event: a password is no one's business but its owner's, and Unleash records none either. */
-  /** A new password also ends a wait for failed logins: an admin's reset lets a locked-out user in at once. */
+  /**
+   * A new password ends the user's sessions (passwordVersion) and any wait for failed logins (an
+   * admin's reset lets a locked-out user in at once), in one transaction.
+   */
   async setPassword(id: number, passwordHash: string, at: string): Promise<'done' | 'gone'> {
     const outcome = await transactWriteDetailed(this.db, [
       {
         Update: {
           TableName: this.tableName, Key: keys.user(id), ConditionExpression: 'attribute_exists(pk)',
-          UpdateExpression: 'SET loginAttempts = :zero, version = version + :one', ExpressionAttributeValues: { ':zero': 0, ':one': 1 },
+          UpdateExpression: 'SET loginAttempts = :zero, passwordVersion = if_not_exists(passwordVersion, :zero) + :one, version = version + :one',
+          ExpressionAttributeValues: { ':zero': 0, ':one': 1 },
         },
       },
       { Put: { TableName: this.tableName, Item: passwordItem(id, passwordHash, at) } },

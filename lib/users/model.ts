@@ -23,6 +23,12 @@ export interface User {
   signupToken: string | null;
   /** Optimistic concurrency: every write checks and increments it. */
   version: number;
+  /**
+   * Counts the password's changes (absent: never changed). A session holds the count of its login,
+   * and ends when it moves (lib/sessions/service.ts): written in the password's own transaction,
+   * ending the sessions reads and deletes nothing.
+   */
+  passwordVersion?: number;
 }
 
 /** The details a user is created or updated with. */

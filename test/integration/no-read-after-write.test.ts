@@ -17,6 +17,7 @@ import { SAMPLE_SCENARIOS, sampleEvent } from '../../scripts/local/sample-scenar
 import { faultyEngine } from '../support/gated-engine.js';
 import { apiClient, type ApiRequest } from '../support/api.js';
 import { storeAdminToken, testServices, unique } from '../support/services.js';
+import { GOOD_PASSWORD, logIn, userWithPassword } from '../support/sessions.js';
 
 // Every admin write route, run with its sample (lib/<resource>/samples.ts) through an AWS-like
 // engine that answers InternalServerError to every read once the request's first write that
@@ -73,7 +74,36 @@ const byHand = (operation: OperationId, setUpWith: (values: Record<string, strin
   },
   status,
 });
+/** A user with a password, logged in on the normal engine: COOKIE is their session, PERSON their username. */
+const withSession = async (values: Record<string, string>) => {
+  const user = await userWithPassword(services, 'Editor');
+  values.PERSON = user.username as string;
+  values.COOKIE = await logIn(apiClient(services), values.PERSON);
+};
+const withResetLink = async (values: Record<string, string>) => {
+  const user = await userWithPassword(services, 'Viewer');
+  const link: string = (await expectStatus(200, { method: 'POST', path: '/api/admin/user-admin/reset-password', body: { id: String(user.id) } }, values)).resetPasswordUrl;
+  values.RESET_TOKEN = new URL(link).searchParams.get('token') as string;
+};
+/** Same-origin headers a browser page of the service sends with its session cookie. */
+const asPerson = { Cookie: '{{COOKIE}}', Origin: 'http://localhost:4242', 'Sec-Fetch-Site': 'same-origin' };
 const HAND_WRITTEN: Record<string, Case> = {
+  'access/logout': byHand('logout', withSession, { method: 'POST', path: '/logout', headers: asPerson }, 302),
+  'access/change-my-password': byHand(
+    'changeMyPassword', withSession,
+    { method: 'POST', path: '/api/admin/user/change-password', headers: asPerson, body: { password: 'Next-Good-Pass-9', confirmPassword: 'Next-Good-Pass-9', oldPassword: GOOD_PASSWORD } },
+    200,
+  ),
+  'access/reset-password': byHand('resetPassword', withResetLink, { method: 'POST', path: '/auth/reset/password', body: { token: '{{RESET_TOKEN}}', password: 'Reset-Good-Pass-9' } }, 200),
+  'access/validate-password': byHand('validatePassword', async () => undefined, { method: 'POST', path: '/auth/reset/validate-password', body: { password: 'Reset-Good-Pass-9' } }, 200),
+  'access/sign-up-with-invite': byHand(
+    'signUpWithInvite', withSignupToken,
+    { method: 'POST', path: '/invite/{{SIGNUP_TOKEN}}/signup', body: { name: 'Ada', email: 'ada-{{UNIQUE}}@example.com', password: 'Invite-Good-Pass-9' } },
+    201,
+  ),
+  'features/set-strategy-sort-order': byHand(
+    'setStrategySortOrder', withStrategy, { method: 'POST', path: `${strategyBase}/set-sort-order`, body: [{ id: '{{STRATEGY_ID}}', sortOrder: 3 }] }, 200,
+  ),
   'features/update-strategy': byHand('updateStrategy', withStrategy, { method: 'PUT', path: `${strategyBase}/{{STRATEGY_ID}}`, body: { name: 'default', title: 'edited' } }, 200),
   'features/delete-strategy': byHand('deleteStrategy', withStrategy, { method: 'DELETE', path: `${strategyBase}/{{STRATEGY_ID}}` }, 200),
   'access/delete-known-token': byHand(
@@ -95,7 +125,16 @@ const HAND_WRITTEN: Record<string, Case> = {
 };
 
 /** Samples that store nothing: a POST that only reads, a delete of an unknown token (Unleash answers 200). */
-const WRITE_NOTHING = new Set(['features/export-project', 'features/validate-import', 'access/delete-token']);
+const WRITE_NOTHING = new Set([
+  'features/export-project', 'features/validate-import', 'access/delete-token', 'access/validate-password', 'access/validate-user-password',
+  // Its sample names users who are not inactive (a fresh table has none): they are kept.
+  'access/delete-inactive-users',
+  // The admin UI's checks before it saves, and its playground: POSTs that only read.
+  'features/validate-archive-features', 'features/validate-constraint', 'features/validate-feature-name', 'features/validate-segment-name',
+  'features/validate-tag-type', 'instance/playground', 'instance/playground-advanced',
+  // What the UI reports (splash seen, feedback, its own errors) is answered and not kept (lib/ui-support).
+  'instance/splash-seen', 'instance/feedback', 'instance/feedback-update', 'instance/record-ui-error',
+]);
 
 const CASES: Array<[string, Case]> = [
   ...WRITE_SAMPLES.map((sample) => [sample.key, sampleCase(sample)] as [string, Case]),
@@ -203,10 +242,13 @@ describe('where a read after a write cannot be avoided', () => {
 
 function filled(request: ApiRequest, values: Record<string, string>): ApiRequest {
   const fill = (text: string) => text.replace(/\{\{([A-Z_]+)\}\}/g, (placeholder, name: string) => values[name] ?? placeholder);
+  const headers = request.headers && Object.fromEntries(Object.entries(request.headers).map(([name, value]) => [name, fill(value)]));
   return {
     ...request,
     path: fill(request.path),
-    token: secret,
+    // A person's session stands alone (an Authorization header would take precedence over it).
+    ...(headers ? { headers } : {}),
+    token: headers?.Cookie ? undefined : secret,
     ...(request.body === undefined ? {} : { body: JSON.parse(fill(JSON.stringify(request.body))) }),
   };
 }
