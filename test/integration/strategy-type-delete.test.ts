@@ -99,12 +99,15 @@ describe('DELETE /api/admin/strategies/{strategyName}', () => {
     ]);
 
     const kept = added.filter((res) => res.status === 200);
-    expect(added.every((res) => res.status === 200 || res.status === 400)).toBe(true);
+    // A 503 (the store kept conflicting, as DynamoDB does under contention) changed nothing.
+    expect(added.every((res) => res.status === 200 || res.status === 400 || res.status === 503)).toBe(true);
     if (deleted.status === 200) {
       expect(kept).toEqual([]);
+      expect(await listedNames()).not.toContain(name);
     } else {
-      expect(deleted.status).toBe(409);
-      expect(kept.length).toBeGreaterThan(0);
+      expect([409, 503]).toContain(deleted.status);
+      expect(await listedNames()).toContain(name);
+      if (deleted.status === 409) expect(kept.length).toBeGreaterThan(0);
     }
   });
 
