@@ -83,7 +83,9 @@ export function createServices(config: AppConfig, options: ClientServicesOptions
   const projects = new ProjectService(stores.projectStore, stores.environmentStore, featureStore);
   const environments = new EnvironmentService(stores.environmentStore);
   const strategyTypes = new StrategyTypeService(stores.strategyTypeStore, featureStore);
-  const contextFields = new ContextFieldService(stores.contextFieldStore);
+  // The SDK snapshot (ADR 20): the unfiltered search and the admin UI's usage lists filter it in memory.
+  const everyFeature: EveryFeature = () => sdk.clientFeatures.everyFeature();
+  const contextFields = new ContextFieldService(stores.contextFieldStore, everyFeature);
   const tagTypes = new TagTypeService(stores.tagTypeStore, stores.tagStore);
   // Groups resolve members through the user store; deleting a user asks the groups it is in.
   const groups = new GroupService(stores.groupStore, stores.userStore);
@@ -98,7 +100,7 @@ export function createServices(config: AppConfig, options: ClientServicesOptions
   }, sessionSettingsOf(config), options.now);
   const oidcSettings = new OidcSettingsService(stores.oidcSettingsStore, new SecretBox(keyMaterialSource(config)));
   const features = featureServices(
-    featureStore, featureCatalog({ projects, strategyTypes, segmentStore, contextFields, tagTypes }), metrics, () => sdk.clientFeatures.everyFeature(),
+    featureStore, featureCatalog({ projects, strategyTypes, segmentStore, contextFields, tagTypes }), metrics, everyFeature,
   );
   const transfers = transferCatalog({ environments, projects, contextFields, segmentStore, tagTypes, strategyTypes });
   const insightReads = insightCatalog({ users, featureStore, projects, environments, events, metrics });
@@ -130,7 +132,7 @@ export function createServices(config: AppConfig, options: ClientServicesOptions
     environments,
     /** Read-only segments for the SDK payload and the feature services. */
     segmentStore,
-    segments: new SegmentService(sdk.segmentStore, scopeCatalog, featureStore),
+    segments: new SegmentService(sdk.segmentStore, scopeCatalog, featureStore, everyFeature),
     contextFields, tagTypes,
     uiConfig: new UiConfigService(
       { version: packageJson.version, unleashUrl: config.unleashUrl, baseUriPath: config.baseUriPath },

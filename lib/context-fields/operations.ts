@@ -11,6 +11,7 @@ export function contextFieldOperations({ contextFields, projects }: Services): O
       return { body: query.include ? (await contextFields.list()).map(toContextFieldWire) : [] };
     },
     getContextField: async ({ params }) => ({ body: toContextFieldWire(await contextFields.get(params.name)) }),
+    listContextFieldStrategies: async ({ params }) => ({ body: { strategies: await contextFields.strategiesUsing(params.name) } }),
     createContextField: async ({ body }) => {
       const field = await contextFields.create(body);
       return { body: toContextFieldWire(field), headers: { location: `context/${field.name}` } };

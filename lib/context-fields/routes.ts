@@ -4,6 +4,7 @@ import {
   contextFieldListSchema,
   contextFieldScopeQuerySchema,
   contextFieldSchema,
+  contextFieldStrategiesSchema,
   contextFieldUpdateSchema,
 } from './schemas.js';
 
@@ -22,6 +23,11 @@ export const contextFieldRoutes = defineRoutes('features', {
   getContextField: {
     method: 'GET', path: '/api/admin/context/{name}', access: admin('READ_CONTEXT_FIELD'), status: 200,
     summary: 'Get a context field', response: contextFieldSchema,
+  },
+  listContextFieldStrategies: {
+    method: 'GET', path: '/api/admin/context/{name}/strategies', access: admin('READ_CONTEXT_FIELD'), status: 200,
+    summary: 'List the strategies of features not archived whose constraints use a context field (none for an unknown field, as Unleash answers)',
+    response: contextFieldStrategiesSchema,
   },
   createContextField: {
     method: 'POST', path: '/api/admin/context', access: admin('CREATE_CONTEXT_FIELD'), status: 201,

@@ -25,6 +25,12 @@ export const contextFieldSamples = defineSamples(contextFieldRoutes, {
     status: 200,
     given: ['features/create-context-field'],
   },
+  'list-context-field-strategies': {
+    operation: 'listContextFieldStrategies',
+    params: { name: 'userId' },
+    status: 200,
+    given: ['features/add-strategy'],
+  },
   'update-context-field': {
     operation: 'updateContextField',
     params: { name: 'sample-tenant-{{UNIQUE}}' },

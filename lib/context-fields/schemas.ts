@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { strategyUsageSchema } from '../features/schemas.js';
 import { isoDateTime, urlFriendlyName } from '../http/schemas.js';
 
 const legalValueSchema = z.object({
@@ -38,3 +39,6 @@ export const contextFieldListSchema = z.array(contextFieldSchema);
 export const contextFieldScopeQuerySchema = z.object({
   include: z.string().max(100).optional().transform((include) => /^root$/i.test(include ?? '')),
 });
+
+/** GET /api/admin/context/{name}/strategies: the strategies whose constraints test the field. */
+export const contextFieldStrategiesSchema = z.object({ strategies: z.array(strategyUsageSchema) });

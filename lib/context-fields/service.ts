@@ -1,4 +1,6 @@
 import { Conflict, NotFound, ValidationFailed } from '../errors.js';
+import { strategiesWhere, type StrategyUsage } from '../features/model.js';
+import type { EveryFeature } from '../features/search-service.js';
 import type { ContextField, LegalValue } from './model.js';
 import type { ContextFieldStore } from './store.js';
 
@@ -17,6 +19,8 @@ export const DEFAULT_CONTEXT_FIELD_SORT_ORDER = 10;
 export class ContextFieldService {
   constructor(
     private readonly store: ContextFieldStore,
+    /** The container's SDK snapshot: the admin UI's usage list filters it instead of reading every feature. */
+    private readonly everyFeature: EveryFeature,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
@@ -29,6 +33,11 @@ export class ContextFieldService {
     const field = await this.store.get(name);
     if (!field) throw new NotFound(`Could not find Context field with name ${name}`);
     return field;
+  }
+
+  /** Strategies whose own constraints test the field (not those of their segments, as in Unleash). */
+  async strategiesUsing(name: string): Promise<StrategyUsage[]> {
+    return strategiesWhere(await this.everyFeature(), (strategy) => strategy.constraints.some((c) => c.contextName === name));
   }
 
   find(name: string): Promise<ContextField | undefined> {

@@ -1,5 +1,6 @@
 import { admin, defineRoutes } from '../http/route.js';
 import {
+  featureEnvironmentInfoSchema,
   featureSchema,
   featureStrategySchema,
   strategyInputSchema,
@@ -14,6 +15,10 @@ const ENV = '/api/admin/projects/{projectId}/features/{featureName}/environments
 
 /** A feature in one environment: strategies, on/off, variants; and E12 across environments. */
 export const featureEnvironmentRoutes = defineRoutes('features', {
+  getFeatureEnvironment: {
+    method: 'GET', path: ENV, access: admin('READ_FEATURE'), status: 200,
+    summary: 'Get a feature in one environment: on or off, and its strategies in order', response: featureEnvironmentInfoSchema,
+  },
   listStrategies: {
     method: 'GET', path: `${ENV}/strategies`, access: admin('READ_FEATURE'), status: 200,
     summary: "List a feature's strategies in an environment", response: strategyListSchema,

@@ -153,6 +153,34 @@ export function segmentIdsOf(feature: Feature | undefined): Set<number> {
   return ids;
 }
 
+/** Where one strategy sits: how the admin UI lists the strategies that use a segment or a context field. */
+export interface StrategyUsage {
+  id: string;
+  projectId: string;
+  featureName: string;
+  strategyName: string;
+  environment: string;
+}
+
+/**
+ * The strategies `matches` picks, of features that are not archived (Unleash leaves an archived
+ * feature's strategies out of these lists). Scans features already in memory, never the table.
+ */
+export function strategiesWhere(features: readonly Feature[], matches: (strategy: FeatureStrategy) => boolean): StrategyUsage[] {
+  const found: StrategyUsage[] = [];
+  for (const feature of features) {
+    if (feature.archived) continue;
+    for (const [environment, state] of Object.entries(feature.environments)) {
+      for (const strategy of state.strategies) {
+        if (matches(strategy)) {
+          found.push({ id: strategy.id, projectId: feature.project, featureName: feature.name, strategyName: strategy.name, environment });
+        }
+      }
+    }
+  }
+  return found;
+}
+
 /** What a feature's admin view needs besides the aggregate: its project's environments and when SDKs last saw it. */
 export interface FeatureViewContext {
   environments: Environment[];

@@ -105,6 +105,15 @@ export const featureEnvironmentOperations = ({ features }: Services): Operations
   const envRef = (params: { projectId: string; featureName: string; environment: string }) => params;
 
   return {
+    getFeatureEnvironment: async ({ params }) => {
+      const { enabled, strategies: inOrder } = await strategies.environment(envRef(params));
+      return {
+        body: {
+          name: params.featureName, environment: params.environment, enabled,
+          strategies: inOrder.map((s) => toStrategyWire(params.featureName, s)),
+        },
+      };
+    },
     listStrategies: async ({ params }) => ({
       body: (await strategies.list(envRef(params))).map((s) => toStrategyWire(params.featureName, s)),
     }),

@@ -69,6 +69,12 @@ export const featureSamples = defineSamples(rows, {
     status: 200,
     given: created,
   },
+  'get-feature-environment': {
+    operation: 'getFeatureEnvironment',
+    params: inDevelopment,
+    status: 200,
+    given: ['features/add-strategy'],
+  },
   'list-strategies': {
     operation: 'listStrategies',
     params: inDevelopment,

@@ -98,6 +98,23 @@ export const featureStrategySchema = z.object({
   parameters: z.record(z.string(), z.string()),
 });
 
+/** GET …/environments/{environment}: the feature in one environment, as Unleash's getFeatureEnvironment answers. */
+export const featureEnvironmentInfoSchema = z.object({
+  name: z.string(),
+  environment: z.string(),
+  enabled: z.boolean(),
+  strategies: z.array(featureStrategySchema),
+});
+
+/** An item of the lists of strategies that use a segment or a context field. */
+export const strategyUsageSchema = z.object({
+  id: z.string(),
+  projectId: z.string(),
+  featureName: z.string(),
+  strategyName: z.string(),
+  environment: z.string(),
+});
+
 export const featureEnvironmentSchema = z.object({
   name: z.string(),
   featureName: z.string(),

@@ -3,7 +3,7 @@ import { NotFound, ValidationFailed } from '../errors.js';
 import { RESOURCE_LIMITS } from '../limits.js';
 import type { DefaultStrategy, Project } from '../projects/model.js';
 import { FeatureAggregates, replaced } from './aggregate.js';
-import { environmentOf, type Constraint, type Feature, type FeatureStrategy, type StrategyVariant } from './model.js';
+import { environmentOf, type Constraint, type Feature, type FeatureEnvironment, type FeatureStrategy, type StrategyVariant } from './model.js';
 import type { FeatureCatalog } from './ports.js';
 import {
   bySortOrder,
@@ -40,6 +40,19 @@ export class FeatureStrategyService {
     private readonly aggregates: FeatureAggregates,
     private readonly catalog: FeatureCatalog,
   ) {}
+
+  /**
+   * The feature in the environment, its strategies in order. An environment the project lacks is
+   * a miss here (404, Unleash's words), not the bad request a strategy change on it is.
+   */
+  async environment(ref: FeatureEnvironmentRef): Promise<FeatureEnvironment> {
+    const [feature, project] = await Promise.all([
+      this.aggregates.activeFeature(ref.projectId, ref.featureName), this.catalog.project(ref.projectId),
+    ]);
+    if (!project.environments.includes(ref.environment)) throw new NotFound(`Could not find ${ref.featureName} in ${ref.environment}`);
+    const state = environmentOf(feature, ref.environment);
+    return { ...state, strategies: [...state.strategies].sort(bySortOrder) };
+  }
 
   async list(ref: FeatureEnvironmentRef): Promise<FeatureStrategy[]> {
     const { feature } = await this.load(ref);

@@ -11,6 +11,10 @@ export function segmentOperations({ segments }: Services): OperationsFor<typeof 
       return {};
     },
     getSegment: async ({ params }) => ({ body: toSegmentWire(await segments.get(params.id)) }),
+    listSegmentStrategies: async ({ params }) => ({
+      body: { strategies: await segments.strategiesUsing(params.id), changeRequestStrategies: [] },
+    }),
+    listStrategySegments: async ({ params }) => ({ body: { segments: (await segments.usedBy(params.strategyId)).map(toSegmentWire) } }),
     createSegment: async ({ body, caller }) => {
       const segment = await segments.create(body, caller.tokenName);
       return { body: toSegmentWire(segment), headers: { location: `segments/${segment.id}` } };

@@ -1,5 +1,5 @@
 import { admin, defineRoutes } from '../http/route.js';
-import { segmentInputSchema, segmentListSchema, segmentNameCheckSchema, segmentSchema } from './schemas.js';
+import { segmentInputSchema, segmentListSchema, segmentNameCheckSchema, segmentSchema, segmentStrategiesSchema } from './schemas.js';
 
 
 /** Segments: named, reusable constraint lists that strategies refer to by id. */
@@ -19,6 +19,14 @@ export const segmentRoutes = defineRoutes('features', {
   getSegment: {
     method: 'GET', path: '/api/admin/segments/{id}', access: admin('READ_SEGMENT'), status: 200,
     summary: 'Get a segment', response: segmentSchema,
+  },
+  listSegmentStrategies: {
+    method: 'GET', path: '/api/admin/segments/{id}/strategies', access: admin('READ_SEGMENT'), status: 200,
+    summary: 'List the strategies of features not archived that use a segment', response: segmentStrategiesSchema,
+  },
+  listStrategySegments: {
+    method: 'GET', path: '/api/admin/segments/strategies/{strategyId}', access: admin('READ_SEGMENT'), status: 200,
+    summary: 'List the segments a strategy uses (none for an unknown strategy)', response: segmentListSchema,
   },
   updateSegment: {
     method: 'PUT', path: '/api/admin/segments/{id}', access: admin('UPDATE_SEGMENT'), status: 204,

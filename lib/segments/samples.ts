@@ -28,6 +28,17 @@ export const segmentSamples = defineSamples(segmentRoutes, {
     status: 200,
     given: ['features/create-segment'],
   },
+  'list-segment-strategies': {
+    operation: 'listSegmentStrategies',
+    params: { id: '{{SEGMENT_ID}}' },
+    status: 200,
+    given: ['features/create-segment'],
+  },
+  'list-strategy-segments': {
+    operation: 'listStrategySegments',
+    params: { strategyId: '00000000-0000-4000-8000-000000000000' },
+    status: 200,
+  },
   'update-segment': {
     operation: 'updateSegment',
     params: { id: '{{SEGMENT_ID}}' },

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { isoDateTime } from '../http/schemas.js';
 import { constraintSchema } from '../features/constraint-schemas.js';
+import { strategyUsageSchema } from '../features/schemas.js';
 
 /** POST and PUT alike: PUT replaces the segment's details (its id, creator and creation time stay). */
 export const segmentInputSchema = z.object({
@@ -36,3 +37,9 @@ export const segmentSchema = z.object({
 export type SegmentWire = z.input<typeof segmentSchema>;
 
 export const segmentListSchema = z.object({ segments: z.array(segmentSchema) });
+
+/** GET /api/admin/segments/{id}/strategies; change requests are an enterprise feature, so that list stays empty. */
+export const segmentStrategiesSchema = z.object({
+  strategies: z.array(strategyUsageSchema),
+  changeRequestStrategies: z.array(z.never()),
+});

@@ -1,5 +1,6 @@
 import { Conflict, NotFound, ValidationFailed } from '../errors.js';
-import { segmentIdsOf, type Constraint, type Feature } from '../features/model.js';
+import { segmentIdsOf, strategiesWhere, type Constraint, type Feature, type StrategyUsage } from '../features/model.js';
+import type { EveryFeature } from '../features/search-service.js';
 import type { FeatureStore } from '../features/store.js';
 import { RESOURCE_LIMITS } from '../limits.js';
 import type { Segment } from './model.js';
@@ -31,6 +32,8 @@ export class SegmentService {
     private readonly store: EditableSegmentStore,
     private readonly projects: ProjectLookup,
     private readonly features: Pick<FeatureStore, 'listAll'>,
+    /** The container's SDK snapshot: the admin UI's usage lists filter it instead of reading every feature. */
+    private readonly everyFeature: EveryFeature,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
@@ -51,6 +54,22 @@ export class SegmentService {
     const segment = await this.store.get(id);
     if (!segment) throw segmentNotFound(id);
     return segment;
+  }
+
+  /** The strategies of features not archived that use the segment; NotFound for an unknown segment, as Unleash answers. */
+  async strategiesUsing(id: number): Promise<StrategyUsage[]> {
+    const [, features] = await Promise.all([this.get(id), this.everyFeature()]);
+    return strategiesWhere(features, (strategy) => strategy.segments.includes(id));
+  }
+
+  /** The segments a strategy uses, archived features' included; none for an unknown strategy, as Unleash answers. */
+  async usedBy(strategyId: string): Promise<Segment[]> {
+    const strategy = (await this.everyFeature())
+      .flatMap((feature) => Object.values(feature.environments).flatMap((state) => state.strategies))
+      .find((candidate) => candidate.id === strategyId);
+    if (!strategy || strategy.segments.length === 0) return [];
+    const segments = await this.store.list();
+    return segments.filter((segment) => strategy.segments.includes(segment.id));
   }
 
   /** POST /api/admin/segments/validate: 409 when a segment has the name, as creating it would answer. */
