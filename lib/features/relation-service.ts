@@ -77,9 +77,14 @@ export class FeatureRelationService {
       .sort();
   }
 
-  /** The variant names a child may require of `parentName`: its strategies' and environments' variants, by name. */
+  /**
+   * The variant names a child may require of `parentName`: its strategies' and environments'
+   * variants, by name. A name that is no feature of the project has none, as Unleash answers any
+   * name (the admin UI's project page asks for a flag named after the project).
+   */
   async parentVariantOptions(projectId: string, parentName: string): Promise<string[]> {
-    const parent = await this.aggregates.activeFeature(projectId, parentName);
+    const parent = await this.aggregates.store.get(parentName);
+    if (parent?.project !== projectId) return [];
     const names = Object.values(parent.environments).flatMap((environment) => [
       ...environment.variants.map((variant) => variant.name),
       ...environment.strategies.flatMap((strategy) => strategy.variants.map((variant) => variant.name)),

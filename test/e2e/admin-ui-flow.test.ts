@@ -36,12 +36,6 @@ const EXPECTED: ExpectedFailure[] = [
     body: /"name":"ServiceUnavailable"/,
     reason: "the service's own 'not now' (DESIGN.md 2) for a read DynamoDB Local could not serve within the store's 5 s request timeout on an overloaded machine (seen once: the flag page's usage read, 48 parallel Queries, with two runs of this test at once); the UI's fetcher (SWR) retries a failed read. Writes are never excused, nor API Gateway's 503 after 30 s",
   },
-  {
-    method: 'GET',
-    path: /^\/api\/admin\/projects\/[^/]+\/features\/[^/]+\/parent-variants$/,
-    status: 404,
-    reason: 'PENDING (H3): Unleash answers 200 [] for any name; the project page asks for a flag named after the project',
-  },
 ];
 
 /** The UI's page loads fonts and avatars from the internet; the test machine may have none. */

@@ -52,10 +52,19 @@ describe("a feature's dependency options", () => {
     expect([before.body, after.body]).toEqual([false, true]);
   });
 
-  it.each(['parents', 'parent-variants'])('answers 404 for %s of a feature that is not in the project', async (tail) => {
-    const res = await get(`${steps.base('default', unique('missing'))}/${tail}`);
+  it('answers 404 for the parent options of a feature that is not in the project', async () => {
+    const res = await get(`${steps.base('default', unique('missing'))}/parents`);
 
     expect(res.status).toBe(404);
+  });
+
+  it('answers no parent variants for a name that is no feature of the project, as Unleash answers any name', async () => {
+    const elsewhere = await steps.createFeature(await projects.createProject());
+
+    const missing = await get(`${steps.base('default', unique('missing'))}/parent-variants`);
+    const otherProject = await get(`${steps.base('default', elsewhere)}/parent-variants`);
+
+    expect([missing.status, missing.body, otherProject.status, otherProject.body]).toEqual([200, [], 200, []]);
   });
 });
 
