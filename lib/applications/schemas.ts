@@ -6,13 +6,16 @@ import type { ApplicationSearch } from './service.js';
 /** Unleash's page of applications: 50 unless asked, at most 1,000. */
 const LIMITS = { defaultLimit: 50, maxLimit: 1000, maxOffset: 10_000_000 } as const;
 
-/** The query of Unleash's application list; `sortBy` takes the one field it sorts by, `appName`. */
+/**
+ * The query of Unleash's application lists. Unleash sorts by name whatever `sortBy` names (the
+ * admin UI's project page asks for `createdAt`), so any field is taken and the name sorts.
+ */
 export const applicationSearchQuerySchema = z
   .object({
     query: z.string().max(1000).optional(),
     offset: whole(0, LIMITS.maxOffset).optional(),
     limit: whole(1, LIMITS.maxLimit).optional(),
-    sortBy: z.literal('appName', { error: 'must be appName' }).optional(),
+    sortBy: z.string().max(100).optional(),
     sortOrder: z.enum(['asc', 'desc'], { error: 'must be asc or desc' }).optional(),
   })
   .transform((q): ApplicationSearch => ({
