@@ -7,6 +7,7 @@ import { startFunctionUrlServer, localFrontDoor } from './local/function-url.js'
 import { startHttpServer, type LocalServer } from './local/http-server.js';
 import { startLocalRuntime, type LocalRuntime } from './local/runtime.js';
 import { describeStartupFailure, ensureWritableDir } from './local/startup-problem.js';
+import { freePort } from './local/dynamodb-local.js';
 import { ensureFirstAdmin, type FirstAdminOutcome } from '../lib/auth/first-admin.js';
 import { installedUi } from '../lib/ui/release.js';
 import { createUiSite, type UiSite } from '../lib/ui/site.js';
@@ -17,11 +18,16 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 const parent = process.ppid;
 
 const inMemory = process.argv.includes('--in-memory') || process.env.IN_MEMORY === 'true';
-const port = Number(process.env.PORT ?? 4242);
+/**
+ * PORT=0 (any free port) is settled before anything starts: the service writes its own address
+ * (UNLEASH_URL) into invite and reset links and the UI's configuration, so it must know the port.
+ */
+const requestedPort = Number(process.env.PORT ?? 4242);
+const port = requestedPort === 0 ? await freePort() : requestedPort;
 const dataDir = resolve(process.env.DATA_DIR ?? '.data');
 
 // LOCAL_FRONT_DOOR=functionUrl: the client function's URL as well, on FUNCTION_URL_PORT (PORT + 1).
-const functionUrlPort = Number(process.env.FUNCTION_URL_PORT ?? (port === 0 ? 0 : port + 1));
+const functionUrlPort = Number(process.env.FUNCTION_URL_PORT ?? (requestedPort === 0 ? 0 : port + 1));
 
 async function start(): Promise<{
   runtime: LocalRuntime; server: LocalServer; functionUrl: LocalServer | undefined; ui: UiSite; firstAdmin: FirstAdminOutcome;
@@ -113,3 +119,4 @@ function firstAdminLines(outcome: FirstAdminOutcome): string[] {
   }
   return outcome.created ? [`  admin user: ${username}, password from UNLEASH_DEFAULT_ADMIN_PASSWORD`] : [];
 }
+

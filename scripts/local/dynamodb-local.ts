@@ -94,7 +94,8 @@ function stopChild(child: ChildProcess): Promise<void> {
   });
 }
 
-function freePort(): Promise<number> {
+/** A port the system has free now on 127.0.0.1 (taken and let go at once). */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.unref();

@@ -55,6 +55,12 @@ describe('npm start against the shared engine, over HTTP', () => {
     expect((await json(anonymous)).name).toBe('AuthenticationRequired');
   });
 
+  it('started on PORT=0, reports the port it listens on as its own address (invite links and the UI use it)', async () => {
+    const config = await json(await get('/api/admin/ui-config', adminSecret));
+
+    expect(new URL(config.unleashUrl).port).toBe(new URL(server.url).port);
+  });
+
   it('serves the README tour: create a strategy type, list it, deprecate it', async () => {
     const name = unique('readme');
 
