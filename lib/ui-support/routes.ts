@@ -1,7 +1,7 @@
 import { admin, defineRoutes } from '../http/route.js';
 import {
   addonsSchema, feedbackCreateSchema, feedbackSchema, feedbackUpdateSchema, flagCreatorsSchema, lifecycleCountSchema,
-  maintenanceSchema, outdatedSdksSchema, personalDashboardProjectSchema, personalDashboardSchema, profileSchema,
+  instanceStatisticsSchema, maintenanceSchema, outdatedSdksSchema, personalDashboardProjectSchema, personalDashboardSchema, profileSchema,
   personalApiTokensSchema, projectStatusSchema, splashSchema, telemetrySettingsSchema, uiErrorSchema,
 } from './schemas.js';
 
@@ -46,6 +46,11 @@ export const uiSupportRoutes = defineRoutes('instance', {
   getMaintenance: {
     method: 'GET', path: '/api/admin/maintenance', access: admin('ADMIN'), status: 200,
     summary: 'Maintenance mode: always off', response: maintenanceSchema,
+  },
+  getInstanceStatistics: {
+    method: 'GET', path: '/api/admin/instance-admin/statistics', access: admin('READ_UI_CONFIG'), status: 200,
+    summary: "Admin settings' instance statistics: counts of users, tokens, flags, projects and the catalogues, read now",
+    response: instanceStatisticsSchema,
   },
   getTelemetrySettings: {
     method: 'GET', path: '/api/admin/telemetry/settings', access: admin('READ_UI_CONFIG'), status: 200,

@@ -8,6 +8,7 @@ export const uiSupportSamples = defineSamples(uiSupportRoutes, {
   'project-status': { operation: 'getProjectStatus', params: project, status: 200 },
   'project-status-unknown': { operation: 'getProjectStatus', params: { projectId: 'sample-unknown' }, status: 404 },
   'project-flag-creators': { operation: 'getProjectFlagCreators', params: project, status: 200 },
+  'instance-statistics': { operation: 'getInstanceStatistics', status: 200 },
   'project-outdated-sdks': { operation: 'getOutdatedSdks', params: project, status: 200 },
   'splash-seen': { operation: 'markSplashSeen', params: { splashId: 'personal-dashboard' }, status: 200 },
   'feedback': { operation: 'createFeedback', body: { feedbackId: 'pnps', neverShow: true }, status: 200 },

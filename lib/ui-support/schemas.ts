@@ -69,6 +69,31 @@ export const outdatedSdksSchema = z.object({ sdks: z.array(z.object({ sdkVersion
 
 export const maintenanceSchema = z.object({ enabled: z.boolean() });
 
+/** Unleash's instanceAdminStatsSchema, as far as this service keeps the figures. */
+export const instanceStatisticsSchema = z.object({
+  instanceId: z.string(),
+  timestamp: z.string(),
+  versionOSS: z.string(),
+  users: z.number().int(),
+  serviceAccounts: z.number().int(),
+  apiTokens: z.record(z.string(), z.number().int()),
+  featureToggles: z.number().int(),
+  projects: z.number().int(),
+  contextFields: z.number().int(),
+  roles: z.number().int(),
+  customRootRoles: z.number().int(),
+  customRootRolesInUse: z.number().int(),
+  groups: z.number().int(),
+  environments: z.number().int(),
+  segments: z.number().int(),
+  strategies: z.number().int(),
+  SAMLenabled: z.boolean(),
+  OIDCenabled: z.boolean(),
+  clientApps: z.array(z.object({ range: z.string(), count: z.number().int() })),
+  activeUsers: z.object({ last7: z.number().int(), last30: z.number().int(), last60: z.number().int(), last90: z.number().int() }),
+  sum: z.string(),
+});
+
 export const telemetrySettingsSchema = z.object({ versionInfoCollectionEnabled: z.boolean(), featureInfoCollectionEnabled: z.boolean() });
 
 export const addonsSchema = z.object({ addons: z.array(z.record(z.string(), z.unknown())), providers: z.array(z.record(z.string(), z.unknown())) });

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ROOT_ROLE } from '../../lib/roles/model.js';
 import { apiClient, type ApiResponse } from '../support/api.js';
 import { featureSteps } from '../support/features.js';
-import { adminToken, testServices } from '../support/services.js';
+import { adminToken, freshInstanceServices, testServices } from '../support/services.js';
 
 const services = testServices();
 const call = apiClient(services);
@@ -109,5 +109,31 @@ describe('the answers Unleash gives when there is nothing to show', () => {
       expect(res.status, field).toBe(400);
       expect(res.body.message).toContain(field);
     }
+  });
+});
+
+describe('Admin settings → Instance stats', () => {
+  it("counts the instance's users, tokens, flags, projects and catalogues as they are now", async () => {
+    // A table of its own: other test files add flags and projects to the shared one meanwhile.
+    const instance = await freshInstanceServices();
+    const own = apiClient(instance);
+    const ownToken = await adminToken(instance);
+    const stats = async () => {
+      const res = await own({ method: 'GET', path: '/api/admin/instance-admin/statistics', token: ownToken });
+      return ok(res);
+    };
+    const before = await stats();
+    const ownSteps = featureSteps(own, ownToken);
+    await ownSteps.createFeature(await ownSteps.createProject());
+
+    const after = await stats();
+
+    expect(after.instanceId).toBe(before.instanceId);
+    expect(after.featureToggles).toBe(before.featureToggles + 1);
+    expect(after.projects).toBe(before.projects + 1);
+    expect(after.apiTokens.admin).toBeGreaterThan(0);
+    expect(after.environments).toBeGreaterThanOrEqual(2);
+    expect(after.sum).toMatch(/^[0-9a-f]{64}$/);
+    expect(after.sum).not.toBe(before.sum);
   });
 });
