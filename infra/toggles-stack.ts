@@ -53,7 +53,8 @@ export class TogglesStack extends Stack {
       secretKey: secretKey.secret,
       tableHasIndexes: definition.indexes.length > 0,
       sdkMemorySize: memorySizeFromContext(this.node.tryGetContext('sdkMemorySize')),
-      adminUiUrl: adminUi?.url,
+      // Only when UNLEASH_URL names another address: by default it is the UI's URL already.
+      adminUiUrl: props.unleashUrl === undefined ? undefined : adminUi?.url,
     });
     api.addRouteTable(Object.values(routeTable), functions.byGroup);
     // `-c sdkFrontDoor=functionUrl`: a Lambda function URL on the client function too, with the SdkUrl output.

@@ -320,10 +320,7 @@ export class ClientFeatureService {
     if (!stored) throw new Error('no store for the SDK snapshot');
     const [state, head] = await Promise.all([this.clock.state(), stored.head()]);
     const entries = head && head.revision < state.revision ? await this.changeLog.changesSince(head.shards, state.shards) : [];
-    const changed = entries && !entries.some(({ change }) => 'everything' in change)
-      ? new Set(entries.flatMap(({ change }) => ('features' in change ? change.features : []))).size
-      : undefined;
-    if (!needsRewrite(head, state.revision, changed, now.getTime())) return 'recent';
+    if (!needsRewrite(head, state.revision, featuresNamedIn(entries)?.size, now.getTime())) return 'recent';
     const snapshot = await this.snapshotAt(state.revision);
     const pages = encodeSnapshot({ features: snapshot.features, segments: [...snapshot.segmentsById.values()] });
     const written = await stored.save({
@@ -337,8 +334,8 @@ export class ClientFeatureService {
   private async updated(base: VersionedSnapshot | undefined, state: RevisionState): Promise<VersionedSnapshot | undefined> {
     if (!base || base.shards.size === 0) return undefined;
     const entries = await this.changeLog.changesSince(base.shards, state.shards);
-    if (!entries || entries.some(({ change }) => 'everything' in change)) return undefined;
-    const names = new Set(entries.flatMap(({ change }) => ('features' in change ? change.features : [])));
+    const names = featuresNamedIn(entries);
+    if (!entries || !names) return undefined;
     const segmentsChanged = entries.some(({ change }) => 'segments' in change && change.segments === true);
     const [changed, segments] = await Promise.all([
       names.size > 0 ? this.featureStore.getMany([...names]) : [],
@@ -396,6 +393,12 @@ export class ClientFeatureService {
       return feature !== undefined && isServed(feature, query);
     }));
   }
+}
+
+/** The features the change-log entries name, or undefined when they cannot tell (missing entries, or an "everything" change). */
+function featuresNamedIn(entries: ChangeLogEntry[] | undefined): Set<string> | undefined {
+  if (!entries || entries.some(({ change }) => 'everything' in change)) return undefined;
+  return new Set(entries.flatMap(({ change }) => ('features' in change ? change.features : [])));
 }
 
 /** Stored bytes whose JSON text is only made (from the gzip) when a caller without gzip asks. */

@@ -81,7 +81,7 @@ export function segmentIdsOf(feature: Feature, query: ClientQuery): number[] {
 }
 
 /** Non-archived features in the query's projects that pass its prefix and tag filters, by name. */
-export function selectFeatures(features: Feature[], query: ClientQuery): Feature[] {
+export function selectFeatures(features: readonly Feature[], query: ClientQuery): Feature[] {
   return features.filter((feature) => isServed(feature, query)).sort((a, b) => compareText(a.name, b.name));
 }
 

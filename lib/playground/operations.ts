@@ -7,8 +7,8 @@ import { PlaygroundService, type EnvironmentFeature } from './service.js';
  * The playground's service is made here, not in the composition root, so only the function that
  * serves these routes (instance) loads the evaluation engine, as the Frontend API's does.
  */
-export const playgroundOperations = ({ featureStore, segmentStore, projects }: Services): OperationsFor<typeof playgroundRoutes> => {
-  const playground = new PlaygroundService(featureStore, segmentStore, () => projects.activeFeatureCount());
+export const playgroundOperations = ({ featureStore, segmentStore, projects, clientFeatures }: Services): OperationsFor<typeof playgroundRoutes> => {
+  const playground = new PlaygroundService(featureStore, segmentStore, () => projects.activeFeatureCount(), () => clientFeatures.everyFeature());
   return {
     evaluatePlayground: async ({ body }) => {
       const { features } = await playground.evaluate({ projects: body.projects, environments: [body.environment], context: body.context, split: false });

@@ -1,3 +1,4 @@
+import type { EveryFeature } from '../features/search-service.js';
 import type { Context } from 'unleash-client';
 import type { FeatureInterface } from 'unleash-client/lib/feature.js';
 import { selectFeatures, segmentList, toClientFeature, toClientStrategy, usedSegmentIds } from '../client/payload.js';
@@ -37,10 +38,12 @@ export interface EnvironmentFeature extends PlaygroundFeature {
  */
 export class PlaygroundService {
   constructor(
-    private readonly features: Pick<FeatureStore, 'listAll' | 'listProject'>,
+    private readonly features: Pick<FeatureStore, 'listProject'>,
     private readonly segments: Pick<SegmentStore, 'list'>,
     /** Active flags of every project, from the projects' counts (no flag read). */
     private readonly activeFeatureCount: () => Promise<number>,
+    /** Every flag, from the container's SDK snapshot (ADR 20) rather than a read of every flag per request. */
+    private readonly everyFeature: EveryFeature,
   ) {}
 
   async evaluate(query: PlaygroundQuery): Promise<{ features: EnvironmentFeature[]; removed: string[] }> {
@@ -76,8 +79,8 @@ export class PlaygroundService {
   }
 
   /** The requested projects' features (one Query each), or every feature. */
-  private async read(projects: string[] | undefined): Promise<Feature[]> {
-    if (!projects) return this.features.listAll();
+  private async read(projects: string[] | undefined): Promise<readonly Feature[]> {
+    if (!projects) return this.everyFeature();
     return (await Promise.all(projects.map((project) => this.features.listProject(project)))).flat();
   }
 }

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { adminSession } from '../support/api.js';
+import { adminSession, apiClient } from '../support/api.js';
 import { featureSteps } from '../support/features.js';
 import { projectSteps } from '../support/projects.js';
 import { countsSince } from '../../lib/store/request-counter.js';
-import { unique } from '../support/services.js';
+import { adminToken, freshInstanceServices, unique } from '../support/services.js';
 
 const { call, token, services } = adminSession();
 const steps = featureSteps(call, token);
@@ -120,14 +120,20 @@ describe("a project's context fields and environments", () => {
   });
 
   it('shows every environment with whether the project uses it, its tokens there and its features on there', async () => {
-    const project = await projects.createProject({ environments: ['development'] });
-    const on = await steps.createFeature(project);
-    await steps.createFeature(project);
-    await steps.turn(project, on, 'development', 'on');
-    await post('/api/admin/api-tokens', { tokenName: unique('t'), type: 'client', environment: 'development', projects: [project] });
-    await post('/api/admin/api-tokens', { tokenName: unique('t'), type: 'client', environment: 'production', projects: [project] });
+    // A table of its own: tokens for every project that other test files make meanwhile count too.
+    const instance = await freshInstanceServices();
+    const own = apiClient(instance);
+    const ownToken = await adminToken(instance);
+    const ownSteps = featureSteps(own, ownToken);
+    const project = await projectSteps(own, ownToken).createProject({ environments: ['development'] });
+    const on = await ownSteps.createFeature(project);
+    await ownSteps.createFeature(project);
+    await ownSteps.turn(project, on, 'development', 'on');
+    for (const environment of ['development', 'production']) {
+      await own({ method: 'POST', path: '/api/admin/api-tokens', token: ownToken, body: { tokenName: unique('t'), type: 'client', environment, projects: [project] } });
+    }
 
-    const res = await get(`/api/admin/environments/project/${project}`);
+    const res = await own({ method: 'GET', path: `/api/admin/environments/project/${project}`, token: ownToken });
     const byName = Object.fromEntries(res.body.environments.map((e: { name: string }) => [e.name, e]));
 
     expect(res.status).toBe(200);
