@@ -32,6 +32,8 @@ export class AuthenticationRequired extends DomainError {
   constructor(
     message: string,
     readonly loginPath?: string,
+    /** The ways to log in, when known (lib/auth/login-methods.ts): the UI offers single sign-on from them. */
+    readonly loginDetails?: { type: string; path: string; defaultHidden: boolean; options?: readonly object[] },
   ) {
     super(message);
   }

@@ -1,7 +1,7 @@
 import type { Operation } from './http/operation.js';
 import type { Group, RouteSpec } from './http/route.js';
 import { apiTokenRoutes } from './tokens/routes.js';
-import { oidcSettingsRoutes } from './oidc/routes.js';
+import { oidcRoutes } from './oidc/routes.js';
 import { clientRoutes } from './client/routes.js';
 import { frontendRoutes } from './frontend/routes.js';
 import { frontendSettingsRoutes } from './frontend/settings-routes.js';
@@ -40,7 +40,7 @@ import { authRoutes } from './auth/routes.js';
  */
 export const routeTable = mergeRows(
   instanceRoutes, insightRoutes, docsRoutes, strategyTypeRoutes, apiTokenRoutes, clientRoutes, frontendRoutes,
-  userRoutes, authRoutes, oidcSettingsRoutes, signupTokenRoutes, frontendSettingsRoutes, groupRoutes,
+  userRoutes, authRoutes, oidcRoutes, signupTokenRoutes, frontendSettingsRoutes, groupRoutes,
   projectRoutes, environmentRoutes, segmentRoutes, contextFieldRoutes, tagTypeRoutes,
   featureRoutes, featureEnvironmentRoutes, featureRelationRoutes, featureSearchRoutes, featureValidationRoutes, featureUsageRoutes, transferRoutes, stateRoutes,
   eventRoutes, applicationRoutes, playgroundRoutes, uiSupportRoutes,

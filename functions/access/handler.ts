@@ -1,7 +1,7 @@
 import type { Services } from '../../lib/composition/services.js';
 import { groupHandler } from '../../lib/composition/group-handler.js';
 import type { GroupOperations } from '../../lib/route-table.js';
-import { oidcSettingsOperations } from '../../lib/oidc/operations.js';
+import { oidcOperations } from '../../lib/oidc/operations.js';
 import { signupTokenOperations } from '../../lib/signup-tokens/operations.js';
 import { apiTokenOperations } from '../../lib/tokens/operations.js';
 import { userOperations } from '../../lib/users/operations.js';
@@ -12,7 +12,7 @@ import { authOperations } from '../../lib/auth/operations.js';
 export const defineOperations = (services: Services): GroupOperations<'access'> => ({
   ...apiTokenOperations(services),
   ...userOperations(services),
-  ...oidcSettingsOperations(services),
+  ...oidcOperations(services),
   ...signupTokenOperations(services),
   ...frontendSettingsOperations(services),
   ...authOperations(services),

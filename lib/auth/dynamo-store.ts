@@ -1,6 +1,6 @@
 import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { ResetToken } from './model.js';
-import type { ResetTokenStore } from './store.js';
+import type { PasswordLoginStore, ResetTokenStore } from './store.js';
 import { conditionalWrite } from '../store/dynamo-errors.js';
 import { keys } from '../store/table-design.js';
 
@@ -41,5 +41,24 @@ export class DynamoResetTokenStore implements ResetTokenStore {
       ConditionExpression: 'attribute_exists(pk) AND attribute_type(usedAt, :null) AND expiresAt > :seconds',
       ExpressionAttributeValues: { ':now': now.toISOString(), ':null': 'NULL', ':seconds': Math.floor(now.getTime() / 1000) },
     })));
+  }
+}
+
+/** Unleash's simple-auth setting, beside the other login settings in the SETTINGS partition. */
+export class DynamoPasswordLoginStore implements PasswordLoginStore {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  async disabled(): Promise<boolean> {
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: keys.passwordLoginSettings(), ConsistentRead: true }));
+    return Item?.disabled === true;
+  }
+
+  async setDisabled(disabled: boolean, by: string, at: string): Promise<void> {
+    await this.db.send(new PutCommand({
+      TableName: this.tableName, Item: { ...keys.passwordLoginSettings(), disabled, updatedBy: by, updatedAt: at },
+    }));
   }
 }

@@ -9,19 +9,24 @@ import { checkPasswordRules } from './password.js';
 import type { authRoutes } from './routes.js';
 import { toApiUserMeWire, toMeWire, toSessionUserWire } from './wire.js';
 
-export const authOperations = ({ auth, sessions, users, config }: Services): OperationsFor<typeof authRoutes> => {
+export const authOperations = ({ auth, sessions, users, config, oidcLogin, loginMethods }: Services): OperationsFor<typeof authRoutes> => {
   /** A login or signup posted from another site's page is refused: it would log the browser in as someone else. */
   const refuseCrossSite = (headers: Record<string, string | undefined>) => {
     if (isCrossSite(headers, sessions.ownOrigins)) throw new PermissionDenied('LOGIN', 'Log in from the pages of this service.');
   };
-  /** Unleash's logout: every session of the user ends, the browser forgets the cookie and its storage. */
-  const logout = async ({ cookies }: { cookies: readonly string[] }) => ({
-    headers: {
-      'set-cookie': await sessions.end(cookies),
-      'clear-site-data': '"cookies", "storage"',
-      location: `${config.baseUriPath}/signed-out`,
-    },
-  });
+  /**
+   * Unleash's logout: every session of the user ends, the browser forgets the cookie and its
+   * storage. After a single sign-on login with single sign-out on, the browser goes on to the
+   * provider's sign-out page, which sends it back to the signed-out page.
+   */
+  const logout = async ({ cookies }: { cookies: readonly string[] }) => {
+    const { cookie, idToken } = await sessions.end(cookies);
+    const signedOut = `${config.baseUriPath}/signed-out`;
+    const providerSignOut = await oidcLogin.signOutUrl(idToken, `${config.unleashUrl.replace(/\/+$/, '')}/signed-out`);
+    return {
+      headers: { 'set-cookie': cookie, 'clear-site-data': '"cookies", "storage"', location: providerSignOut ?? signedOut },
+    };
+  };
   return {
     login: async ({ body, headers }) => {
       refuseCrossSite(headers);
@@ -70,6 +75,8 @@ export const authOperations = ({ auth, sessions, users, config }: Services): Ope
       if (!(await auth.isInviteOpen(params.token))) throw new ValidationFailed('token: this invite link is unknown, disabled or has expired');
       return {};
     },
+    getPasswordLoginSettings: async () => ({ body: await loginMethods.passwordSettings() }),
+    setPasswordLoginSettings: async ({ body, caller }) => ({ body: await loginMethods.setPasswordDisabled(body.disabled, caller.tokenName) }),
     signUpWithInvite: async ({ params, body, headers }) => {
       refuseCrossSite(headers);
       const { user, cookie } = await auth.signUp(params.token, body);

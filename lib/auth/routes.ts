@@ -5,6 +5,7 @@ import {
   meSchema,
   myRolesQuerySchema,
   passwordChangeSchema,
+  passwordLoginSettingsSchema,
   passwordSchema,
   resetLinkRequestSchema,
   resetLinkSchema,
@@ -71,6 +72,15 @@ export const authRoutes = defineRoutes('access', {
   validateInvite: {
     method: 'GET', path: '/invite/{token}/validate', access: PUBLIC, status: 200,
     summary: 'Whether an invite link (public signup token) is open: 200, or 400',
+  },
+  getPasswordLoginSettings: {
+    method: 'GET', path: '/api/admin/auth/simple/settings', access: admin('ADMIN'), status: 200,
+    summary: 'Whether password login is turned off (it counts only while single sign-on is on)', response: passwordLoginSettingsSchema,
+  },
+  setPasswordLoginSettings: {
+    method: 'POST', path: '/api/admin/auth/simple/settings', access: admin('ADMIN'), status: 200,
+    summary: 'Turn password login off or on; off is refused while single sign-on is off, so nobody is locked out',
+    body: passwordLoginSettingsSchema, response: passwordLoginSettingsSchema,
   },
   signUpWithInvite: {
     method: 'POST', path: '/invite/{token}/signup', access: PUBLIC, status: 201,

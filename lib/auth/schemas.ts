@@ -71,3 +71,8 @@ export const inviteSignupSchema = z.object({
   name: z.string().trim().min(1).max(255),
   password: z.string().max(128),
 });
+
+/** Unleash's simple-auth settings: whether the password login is turned off. */
+export const passwordLoginSettingsSchema = z.strictObject({
+  disabled: z.boolean(),
+});

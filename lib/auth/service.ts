@@ -7,6 +7,7 @@ import type { UserStore } from '../users/store.js';
 import { loginWaitMs, newResetSecret, RESET_TOKEN_TTL_MS, resetPasswordUrl, resetSecretHash, type ResetToken } from './model.js';
 import { checkPasswordRules, hashPassword, verifyAgainstDecoy, verifyPassword } from './password.js';
 import type { ResetTokenStore } from './store.js';
+import type { LoginMethods } from './login-methods.js';
 
 /** A login's outcome: the user, and the Set-Cookie header of their new session. */
 export interface LoggedIn {
@@ -40,6 +41,7 @@ export class AuthService {
     private readonly sessions: Pick<SessionService, 'start'>,
     private readonly resetTokens: ResetTokenStore,
     private readonly signupTokens: Pick<SignupTokenService, 'isOpen' | 'signUp'>,
+    private readonly loginMethods: Pick<LoginMethods, 'requirePasswordLogin'>,
     private readonly unleashUrl: string,
     private readonly now: () => Date = () => new Date(),
   ) {}
@@ -49,6 +51,7 @@ export class AuthService {
    * checked), so neither the answer nor its timing says whether the user exists.
    */
   async login(login: string, password: string): Promise<LoggedIn> {
+    await this.loginMethods.requirePasswordLogin();
     const user = await this.users.findByLogin(login);
     const stored = user ? await this.credentials.credentials(user.id) : undefined;
     if (!user || !stored) {
@@ -125,6 +128,8 @@ export class AuthService {
 
   /** Unleash's public invite: creates the user with the link's role and password, and logs them in. */
   async signUp(secret: string, input: InviteSignup): Promise<LoggedIn> {
+    // A password signup would open the password login that is turned off.
+    await this.loginMethods.requirePasswordLogin();
     if (!(await this.signupTokens.isOpen(secret))) throw inviteClosed();
     // The password rules are checked where every user is created (UserService.create).
     const user = await this.signupTokens.signUp(secret, input, input.email);

@@ -7,3 +7,9 @@ export interface ResetTokenStore {
   /** Marks the token used, once: false when it was used already, has expired at `now` or is gone. */
   use(secretHash: string, now: Date): Promise<boolean>;
 }
+
+/** Whether password login is turned off (Unleash's simple-auth setting); one settings item. */
+export interface PasswordLoginStore {
+  disabled(): Promise<boolean>;
+  setDisabled(disabled: boolean, by: string, at: string): Promise<void>;
+}

@@ -27,7 +27,10 @@ import { DynamoInstanceStore } from '../instance/dynamo-store.js';
 import { DynamoSeedStore } from '../instance/dynamo-seed-store.js';
 import { FirstStart } from '../instance/first-start.js';
 import { UiConfigService } from '../instance/ui-config.js';
-import { DynamoOidcSettingsStore } from '../oidc/dynamo-store.js';
+import { DynamoOidcSettingsStore, DynamoPendingLoginStore } from '../oidc/dynamo-store.js';
+import { OidcLoginService } from '../oidc/login.js';
+import { IdentityProviders } from '../oidc/provider.js';
+import { LoginMethods } from '../auth/login-methods.js';
 import { OidcSettingsService } from '../oidc/service.js';
 import { DynamoProjectStore } from '../projects/dynamo-store.js';
 import { ProjectEnvironmentService } from '../projects/project-environments.js';
@@ -50,7 +53,7 @@ import { ExportService } from '../transfer/export-service.js';
 import { ImportService } from '../transfer/import-service.js';
 import { DynamoUserStore } from '../users/dynamo-store.js';
 import { AuthService } from '../auth/service.js';
-import { DynamoResetTokenStore } from '../auth/dynamo-store.js';
+import { DynamoPasswordLoginStore, DynamoResetTokenStore } from '../auth/dynamo-store.js';
 import { DynamoSessionStore } from '../sessions/dynamo-store.js';
 import { sessionSettingsOf } from '../sessions/model.js';
 import { groupRootRolesOf, SessionService } from '../sessions/service.js';
@@ -94,11 +97,19 @@ export function createServices(config: AppConfig, options: ClientServicesOptions
   const signupTokens = new SignupTokenService(stores.signupTokenStore, users, config.unleashUrl);
   // `options.now`: a test's clock for users, sessions and logins (a session past its TTL, an inactive user, without waiting).
   // A session reads its user and the groups' root roles on each request, so a changed role holds at once.
+  const oidcSettings = new OidcSettingsService(stores.oidcSettingsStore, new SecretBox(keyMaterialSource(config)));
+  const loginMethods = new LoginMethods(stores.passwordLoginStore, oidcSettings, config.baseUriPath, options.now);
+  const sessionSettings = sessionSettingsOf(config);
   const sessions = new SessionService(stores.sessionStore, {
     find: (id) => users.find(id),
     groupRootRolesOf: async (id) => groupRootRolesOf(await stores.groupStore.list(), id),
-  }, sessionSettingsOf(config), options.now);
-  const oidcSettings = new OidcSettingsService(stores.oidcSettingsStore, new SecretBox(keyMaterialSource(config)));
+  }, sessionSettings, loginMethods, options.now);
+  // OpenID Connect login (lib/oidc/login.ts): plain http to a provider only where the service runs on a laptop.
+  const oidcLogin = new OidcLoginService(
+    oidcSettings, new IdentityProviders({ allowHttp: config.dynamodbEndpoint !== undefined }, options.now), stores.pendingLoginStore,
+    users, stores.userStore, groups, sessions,
+    { unleashUrl: config.unleashUrl, baseUriPath: config.baseUriPath, cookie: sessionSettings.cookie }, options.now,
+  );
   const features = featureServices(
     featureStore, featureCatalog({ projects, strategyTypes, segmentStore, contextFields, tagTypes }), metrics, everyFeature,
   );
@@ -122,7 +133,11 @@ export function createServices(config: AppConfig, options: ClientServicesOptions
     apiTokens, strategyTypes, users, groups, oidcSettings,
     signupTokens, sessions,
     /** People's passwords: login, change, reset links, invite signup. */
-    auth: new AuthService(users, stores.userStore, sessions, stores.resetTokenStore, signupTokens, config.unleashUrl, options.now),
+    auth: new AuthService(users, stores.userStore, sessions, stores.resetTokenStore, signupTokens, loginMethods, config.unleashUrl, options.now),
+    /** Which ways to log in are open: the password, single sign-on (the UI's login page, the simple-auth setting). */
+    loginMethods,
+    /** Single sign-on through the OIDC settings' provider. */
+    oidcLogin,
     /** Writes a fresh install's data once per table (local start, tests, cloud bootstrap). */
     firstStart: new FirstStart(stores.seedStore),
     /** Each feature's copy in its project's partition, made on tables from before ADR 17 (bootstrap, local start). */
@@ -137,7 +152,7 @@ export function createServices(config: AppConfig, options: ClientServicesOptions
     uiConfig: new UiConfigService(
       { version: packageJson.version, unleashUrl: config.unleashUrl, baseUriPath: config.baseUriPath },
       stores.instanceStore,
-      oidcSettings,
+      loginMethods,
       frontendOrigins,
     ),
     features,
@@ -180,6 +195,8 @@ function adminStores({ db, tableName: table, revisions }: StoreContext) {
     userStore: new DynamoUserStore(db, table),
     groupStore: new DynamoGroupStore(db, table),
     oidcSettingsStore: new DynamoOidcSettingsStore(db, table),
+    pendingLoginStore: new DynamoPendingLoginStore(db, table),
+    passwordLoginStore: new DynamoPasswordLoginStore(db, table),
     signupTokenStore: new DynamoSignupTokenStore(db, table),
     sessionStore: new DynamoSessionStore(db, table),
     resetTokenStore: new DynamoResetTokenStore(db, table),

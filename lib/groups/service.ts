@@ -82,6 +82,35 @@ export class GroupService {
     return { group, users };
   }
 
+  /**
+   * Single sign-on's group syncing, as Unleash does it: the user joins every group whose
+   * `mappingsSSO` names one of `ssoGroups`, and leaves every group with mappings that names
+   * none of them. Groups without mappings are managed by hand and left alone. Each group that
+   * changes is written on its own, with the usual optimistic check, so a concurrent edit of a
+   * group is retried, never overwritten.
+   */
+  async syncSsoMemberships(userId: number, ssoGroups: readonly string[], actor: string): Promise<void> {
+    const names = new Set(ssoGroups);
+    const belongs = (group: Group) => group.mappingsSSO.some((name) => names.has(name));
+    const isMember = (group: Group) => group.members.some((member) => member.userId === userId);
+    const mapped = (await this.store.list()).filter((group) => group.mappingsSSO.length > 0 && belongs(group) !== isMember(group));
+    for (const { id } of mapped) {
+      await retryOnChange('group', async () => {
+        const before = await this.store.get(id);
+        // Deleted meanwhile, or already as it should be (another login of the same user).
+        if (!before || belongs(before) === isMember(before)) return true;
+        const userIds = belongs(before)
+          ? [...before.members.map((member) => member.userId), userId]
+          : before.members.map((member) => member.userId).filter((member) => member !== userId);
+        const members = replaceMembers(before.members, userIds, this.now().toISOString(), actor);
+        const outcome = await this.store.replace(before, { ...before, members, version: before.version + 1 }, newMembers(before.members, members), actor);
+        if (outcome.kind === 'changed') return undefined;
+        refuse(outcome, before.name);
+        return true;
+      });
+    }
+  }
+
   async delete(id: number, actor: string): Promise<void> {
     await retryOnChange('group', async () => ((await this.store.delete(await this.find(id), actor)) === 'done' ? true : undefined));
   }

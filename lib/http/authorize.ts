@@ -1,7 +1,8 @@
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2 } from 'aws-lambda';
 import type { Access } from './route.js';
-import { PermissionDenied } from '../errors.js';
+import { AuthenticationRequired, PermissionDenied } from '../errors.js';
+import type { LoginDetails } from '../auth/login-methods.js';
 import { roleGrants } from '../roles/permissions.js';
 import { isCrossSite, SAFE_METHODS } from '../sessions/csrf.js';
 import type { UserCaller } from '../sessions/model.js';
@@ -18,6 +19,8 @@ export interface SessionAuthenticator {
   callerOf(cookies: readonly string[]): Promise<UserCaller | undefined>;
   /** The service's public origin (UNLEASH_URL's), which a cookie-carried change must come from. */
   readonly ownOrigins: readonly string[];
+  /** The ways to log in, which a 401 names for the admin UI's login page. */
+  loginDetails(): Promise<LoginDetails>;
 }
 
 type EventWithCaller = APIGatewayProxyEventV2 & {
@@ -47,7 +50,13 @@ export const authorize = (
       (event as EventWithCaller).requestContext.authorizer = { lambda: person, revision: undefined };
       return;
     }
-    const { caller, revision } = await tokens.authenticate(event.headers.authorization);
+    const { caller, revision } = await tokens.authenticate(event.headers.authorization).catch(async (error: unknown) => {
+      // A person without a session is told how to log in (the UI's login page reads it): asked for only then.
+      if (usesSessions && error instanceof AuthenticationRequired && error.loginPath !== undefined) {
+        throw new AuthenticationRequired(error.message, error.loginPath, await sessions.loginDetails());
+      }
+      throw error;
+    });
     if (access.kind === 'admin' && caller.type !== 'admin') {
       throw new PermissionDenied(
         access.permission,

@@ -45,10 +45,14 @@ function responseFor(error: unknown, requestId: string, event: APIGatewayProxyEv
   );
 }
 
-/** Unleash's 401 says how to log in: the UI reads the type and path to show its login form. */
+/**
+ * Unleash's 401 says how to log in: the UI reads the type and path to show its login form, and
+ * `options` to offer single sign-on (left out when there is none, as Unleash's open-source 401).
+ * Without the details (a route with no sessions) the password form is named.
+ */
 function loginDetails(error: DomainError): Record<string, unknown> | undefined {
   if (!(error instanceof AuthenticationRequired) || error.loginPath === undefined) return undefined;
-  return { path: error.loginPath, type: 'password', defaultHidden: false };
+  return error.loginDetails ? { ...error.loginDetails } : { path: error.loginPath, type: 'password', defaultHidden: false };
 }
 
 /** Names every failing property path, e.g. `parameters.0.type: Invalid option: …`. */

@@ -35,6 +35,11 @@ export interface Reply<R extends RouteSpec> {
   body?: ResponseOf<R>;
   headers?: Record<string, string>;
   /**
+   * Set-Cookie values, one header each (API Gateway's `cookies`): a header map holds one
+   * `set-cookie`, and a single sign-on callback sets the session and clears the login's cookie.
+   */
+  cookies?: string[];
+  /**
    * The body already serialized, sent as is instead of `body`: the SDK payload is serialized
    * once per revision and scope, not once per poll. It is JSON unless `headers` names another
    * content type (the state export's YAML).

@@ -151,9 +151,10 @@ function routeHandler(spec: RouteSpec, operation: Operation<RouteSpec>, tokens: 
 }
 
 function resultOf(status: number, reply: Awaited<ReturnType<Operation<RouteSpec>>>): HttpResult {
-  if (reply.base64 !== undefined) return base64Result(status, reply.base64, reply.headers);
-  if (reply.json !== undefined) return jsonTextResult(status, reply.json, reply.headers);
-  return jsonResult(status, reply.body, reply.headers);
+  const result = reply.base64 !== undefined
+    ? base64Result(status, reply.base64, reply.headers)
+    : reply.json !== undefined ? jsonTextResult(status, reply.json, reply.headers) : jsonResult(status, reply.body, reply.headers);
+  return reply.cookies ? { ...result, cookies: reply.cookies } : result;
 }
 
 /** When Lambda stops this invocation; a context without a clock (a bare test double) sets none. */

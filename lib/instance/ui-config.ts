@@ -63,7 +63,7 @@ export interface OriginsSetting {
 
 /** Whether an OpenID Connect login is on (E19). */
 export interface LoginSettings {
-  isEnabled(): Promise<boolean>;
+  state(): Promise<{ oidc: boolean; password: boolean }>;
 }
 
 /**
@@ -75,18 +75,18 @@ export class UiConfigService {
   constructor(
     private readonly settings: UiConfigSettings,
     private readonly instance: InstanceStore,
-    private readonly oidc: LoginSettings,
+    private readonly logins: LoginSettings,
     private readonly origins: OriginsSetting,
   ) {}
 
   /**
    * While OIDC is on, `authenticationType` is `enterprise`: the login screen offers single
-   * sign-on, as Unleash Enterprise's does. `disablePasswordAuth` stays false, as in Unleash,
-   * where only the separate password-login setting turns it on (not OIDC); we have none.
+   * sign-on, as Unleash Enterprise's does. `disablePasswordAuth` is the simple-auth setting
+   * (lib/auth/login-methods.ts), as in Unleash where OIDC alone does not turn it on.
    */
   async get(): Promise<UiConfig> {
-    const [instanceId, oidcEnabled, frontendApiOrigins] = await Promise.all([
-      this.instance.instanceId(randomUUID()), this.oidc.isEnabled(), this.origins.read(),
+    const [instanceId, logins, frontendApiOrigins] = await Promise.all([
+      this.instance.instanceId(randomUUID()), this.logins.state(), this.origins.read(),
     ]);
     return {
       slogan: 'Feature toggles on AWS Lambda and DynamoDB, for the Unleash SDKs.',
@@ -95,7 +95,7 @@ export class UiConfigService {
       environment: 'Open Source',
       unleashUrl: this.settings.unleashUrl,
       baseUriPath: this.settings.baseUriPath,
-      disablePasswordAuth: false,
+      disablePasswordAuth: !logins.password,
       emailEnabled: false,
       maintenanceMode: false,
       segmentValuesLimit: RESOURCE_LIMITS.segmentValues,
@@ -105,7 +105,7 @@ export class UiConfigService {
       frontendApiOrigins,
       flags: {},
       links: [],
-      authenticationType: oidcEnabled ? 'enterprise' : 'open-source',
+      authenticationType: logins.oidc ? 'enterprise' : 'open-source',
       versionInfo: {
         current: { oss: this.settings.version, enterprise: '' },
         latest: {},

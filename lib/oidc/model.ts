@@ -17,6 +17,12 @@ export interface OidcSettings {
   emailDomains: string | null;
   acrValues: string | null;
   idTokenSigningAlgorithm: IdTokenSigningAlgorithm;
+  /** Whether a login puts the user into the groups whose `mappingsSSO` name the provider's groups. */
+  enableGroupSyncing: boolean;
+  /** Where the ID token's claims hold the user's groups, as a dotted path (`groups`, `realm_access.roles`). */
+  groupJsonPath: string | null;
+  /** Asks for the `groups` scope too, for providers that send the groups claim only then. */
+  addGroupsScope: boolean;
   updatedAt: string;
   updatedBy: string;
 }
@@ -46,7 +52,28 @@ export const DEFAULT_OIDC_SETTINGS: OidcSettingsView = {
   emailDomains: null,
   acrValues: null,
   idTokenSigningAlgorithm: 'RS256',
+  enableGroupSyncing: false,
+  groupJsonPath: null,
+  addGroupsScope: false,
 };
+
+/** A claim name, or a dotted path into nested claims: `groups`, `realm_access.roles`, `https://example.com/groups`. */
+export const GROUP_JSON_PATH = /^[^\s.](?:\S{0,198}[^\s.])?$/;
+
+/**
+ * The groups the claims hold at `path`: the claim named exactly so first (namespaced claims such
+ * as Auth0's `https://example.com/groups` hold dots), else the dotted path through nested
+ * objects (Keycloak's `realm_access.roles`). One string counts as one group; anything else
+ * found there (numbers, objects) is not a group name and is left out.
+ */
+export function groupsAt(claims: Record<string, unknown>, path: string): string[] {
+  const found = path in claims ? claims[path] : path.split('.').reduce<unknown>(
+    (value, key) => (value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>)[key] : undefined),
+    claims,
+  );
+  if (typeof found === 'string') return [found];
+  return Array.isArray(found) ? found.filter((group): group is string => typeof group === 'string') : [];
+}
 
 const DOMAIN = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i;
 
@@ -55,3 +82,27 @@ export function invalidEmailDomains(list: string): string[] {
   if (list.trim() === '') return [];
   return list.split(',').map((entry) => entry.trim()).filter((entry) => !DOMAIN.test(entry));
 }
+
+/**
+ * A login under way: made when the browser is sent to the provider, taken (once) by its
+ * callback. Only hashes of the state and of the browser's cookie are kept; the nonce and the
+ * PKCE verifier are needed in plain text to check the answer, and die with the item.
+ */
+export interface PendingLogin {
+  /** sha256 of the `state` sent to the provider: the key the callback finds it by. */
+  stateHash: string;
+  /** sha256 of the value of the cookie set on the browser that started the login (login CSRF). */
+  browserHash: string;
+  nonce: string;
+  codeVerifier: string;
+  /** Where in the UI the person goes once logged in (a path under the service). */
+  redirect: string;
+  /** Epoch ms. */
+  expiresAt: number;
+}
+
+/** How long a person may spend at the provider's login page before the login must start again. */
+export const PENDING_LOGIN_TTL_MS = 10 * 60 * 1000;
+
+/** The cookie that ties a callback to the browser that started the login. */
+export const LOGIN_BROWSER_COOKIE = 'unleash-oidc-login';

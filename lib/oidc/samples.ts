@@ -1,7 +1,7 @@
 import { defineSamples } from '../samples.js';
-import { oidcSettingsRoutes } from './routes.js';
+import { oidcRoutes } from './routes.js';
 
-export const oidcSettingsSamples = defineSamples(oidcSettingsRoutes, {
+export const oidcSamples = defineSamples(oidcRoutes, {
   'set-oidc-settings': {
     operation: 'setOidcSettings',
     body: {

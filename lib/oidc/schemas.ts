@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { ID_TOKEN_SIGNING_ALGORITHMS, invalidEmailDomains } from './model.js';
+import { GROUP_JSON_PATH, ID_TOKEN_SIGNING_ALGORITHMS, invalidEmailDomains } from './model.js';
 import { ROOT_ROLE_NAMES } from '../roles/model.js';
 
 /** E19's body. The secret is checked for presence only; it is never echoed in an error. */
@@ -21,6 +21,17 @@ export const oidcSettingsInputSchema = z.object({
     .optional(),
   acrValues: z.string().optional(),
   idTokenSigningAlgorithm: z.enum(ID_TOKEN_SIGNING_ALGORITHMS).optional(),
+  enableGroupSyncing: z.boolean().optional(),
+  // The admin UI sends an empty field as ''; that means no path.
+  groupJsonPath: z.preprocess(
+    (value) => (value === '' ? undefined : value),
+    z.string().trim().regex(GROUP_JSON_PATH, { error: 'must be a claim name or a dotted path into the claims, such as groups or realm_access.roles, without spaces' }).optional(),
+  ),
+  addGroupsScope: z.boolean().optional(),
+}).refine((settings) => !settings.enabled || settings.discoverUrl !== undefined, {
+  path: ['discoverUrl'], error: 'is required while OIDC is enabled: the URL of the provider\'s discovery document',
+}).refine((settings) => !settings.enableGroupSyncing || settings.groupJsonPath !== undefined, {
+  path: ['groupJsonPath'], error: 'is required while group syncing is on: where the ID token holds the groups, such as groups',
 });
 export type OidcSettingsInput = z.infer<typeof oidcSettingsInputSchema>;
 
@@ -37,5 +48,13 @@ export const oidcSettingsSchema = z.object({
   emailDomains: z.string().optional(),
   acrValues: z.string().optional(),
   idTokenSigningAlgorithm: z.string(),
+  enableGroupSyncing: z.boolean(),
+  groupJsonPath: z.string().optional(),
+  addGroupsScope: z.boolean(),
 });
 export type OidcSettingsWire = z.infer<typeof oidcSettingsSchema>;
+
+/** The start of a login: `redirect` is where in the UI to land afterwards (the login page passes it on). */
+export const oidcLoginQuerySchema = z.object({
+  redirect: z.string().max(2048).optional(),
+});

@@ -10,6 +10,7 @@ import {
   type OidcSettingsView,
 } from './model.js';
 import type { OidcSettingsStore } from './store.js';
+import type { ProviderSettings } from './provider.js';
 
 /** E19's body: fields left out take the defaults, since a POST replaces the settings. */
 export interface OidcInput {
@@ -24,6 +25,9 @@ export interface OidcInput {
   emailDomains?: string | undefined;
   acrValues?: string | undefined;
   idTokenSigningAlgorithm?: IdTokenSigningAlgorithm | undefined;
+  enableGroupSyncing?: boolean | undefined;
+  groupJsonPath?: string | undefined;
+  addGroupsScope?: boolean | undefined;
 }
 
 export class OidcSettingsService {
@@ -51,6 +55,9 @@ export class OidcSettingsService {
       emailDomains: input.emailDomains ?? null,
       acrValues: input.acrValues ?? null,
       idTokenSigningAlgorithm: input.idTokenSigningAlgorithm ?? DEFAULT_OIDC_SETTINGS.idTokenSigningAlgorithm,
+      enableGroupSyncing: input.enableGroupSyncing ?? DEFAULT_OIDC_SETTINGS.enableGroupSyncing,
+      groupJsonPath: input.groupJsonPath ?? null,
+      addGroupsScope: input.addGroupsScope ?? DEFAULT_OIDC_SETTINGS.addGroupsScope,
       updatedAt: this.now().toISOString(),
       updatedBy: by,
     };
@@ -63,10 +70,26 @@ export class OidcSettingsService {
     return (await this.store.get())?.enabled ?? false;
   }
 
-  /** The client secret in plain text, for a login flow; the API never answers it. */
+  /** The client secret in plain text; the API never answers it. */
   async clientSecret(): Promise<string | undefined> {
     const stored = await this.store.get();
     return stored ? this.box.open(stored.sealedSecret, SECRET_PURPOSE) : undefined;
+  }
+
+  /**
+   * The settings a login runs on, with the client secret in plain text (the API never answers
+   * it); undefined while OIDC is off or no discovery URL is saved.
+   */
+  async forLogin(): Promise<(OidcSettings & { provider: ProviderSettings }) | undefined> {
+    const stored = await this.store.get();
+    if (!stored?.enabled || !stored.discoverUrl) return undefined;
+    return {
+      ...stored,
+      provider: {
+        discoverUrl: stored.discoverUrl, clientId: stored.clientId, clientSecret: await this.box.open(stored.sealedSecret, SECRET_PURPOSE),
+        idTokenSigningAlgorithm: stored.idTokenSigningAlgorithm,
+      },
+    };
   }
 
   /** The mask sent back keeps the stored secret; anything else is sealed as the new secret. */

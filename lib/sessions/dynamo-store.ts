@@ -24,6 +24,7 @@ export class DynamoSessionStore implements SessionStore {
         createdAt: session.createdAt,
         passwordVersion: session.passwordVersion,
         expiresAt: Math.ceil(session.expiresAt / 1000),
+        ...(session.idToken ? { idToken: session.idToken } : {}),
       },
     }));
   }
@@ -37,6 +38,7 @@ export class DynamoSessionStore implements SessionStore {
     return {
       userId, secretHash, createdAt: Item.createdAt as string, passwordVersion: (Item.passwordVersion as number | undefined) ?? 0,
       expiresAt: (Item.expiresAt as number) * 1000,
+      ...(typeof Item.idToken === 'string' ? { idToken: Item.idToken } : {}),
     };
   }
 

@@ -18,6 +18,8 @@ export interface Session {
   passwordVersion: number;
   /** Epoch ms. DynamoDB's TTL deletes the item some time after; reads check it against the clock. */
   expiresAt: number;
+  /** A single sign-on login's ID token: logout hands it to the provider for single sign-out. */
+  idToken?: string;
 }
 
 /** A new session's cookie value, `<user id>.<secret>`: the id names the partition the session lives in. */

@@ -14,6 +14,7 @@ import {
   type UserCaller,
 } from './model.js';
 import type { SessionStore } from './store.js';
+import type { LoginDetails } from '../auth/login-methods.js';
 
 /** What sessions need of users: the user a session stands for, and the root roles of their groups. */
 export interface SessionUsers {
@@ -30,20 +31,31 @@ export class SessionService {
     private readonly store: SessionStore,
     private readonly users: SessionUsers,
     private readonly settings: SessionSettings,
+    /** The ways to log in that a 401 names (lib/auth/login-methods.ts). */
+    private readonly logins: { details(): Promise<LoginDetails> },
     private readonly now: () => Date = () => new Date(),
   ) {}
+
+  /** What a 401 on an admin route tells the UI about logging in: the password form, single sign-on. */
+  loginDetails(): Promise<LoginDetails> {
+    return this.logins.details();
+  }
 
   /** The service's public origin, which a change carried by a session cookie must come from. */
   get ownOrigins(): readonly string[] {
     return this.settings.ownOrigins;
   }
 
-  /** Starts a session for the user, as of the password they logged in with; answers the Set-Cookie header that carries it. */
-  async start(user: Pick<User, 'id' | 'passwordVersion'>): Promise<string> {
+  /**
+   * Starts a session for the user, as of the password they logged in with; answers the
+   * Set-Cookie header that carries it. A single sign-on login keeps its ID token for logout.
+   */
+  async start(user: Pick<User, 'id' | 'passwordVersion'>, sso: { idToken?: string } = {}): Promise<string> {
     const { value, secretHash } = newSessionValue(user.id);
     const now = this.now();
     await this.store.insert({
       userId: user.id, secretHash, createdAt: now.toISOString(), passwordVersion: user.passwordVersion ?? 0, expiresAt: now.getTime() + SESSION_TTL_MS,
+      ...(sso.idToken ? { idToken: sso.idToken } : {}),
     });
     return sessionCookie(value, this.settings.cookie, SESSION_TTL_MS);
   }
@@ -67,12 +79,17 @@ export class SessionService {
     });
   }
 
-  /** Ends the session the cookies name and every other session of its user, as Unleash's logout does. */
-  async end(cookies: readonly string[]): Promise<string> {
+  /**
+   * Ends the session the cookies name and every other session of its user, as Unleash's logout
+   * does; answers the Set-Cookie header that clears the cookie, and the ended session's ID token
+   * when it came from single sign-on.
+   */
+  async end(cookies: readonly string[]): Promise<{ cookie: string; idToken: string | undefined }> {
     const named = this.sessionNamed(cookies);
     // Only a session that exists ends the others: a made-up cookie naming a user id ends nothing.
-    if (named && (await this.store.get(named.userId, named.secretHash))) await this.store.deleteAllOf(named.userId);
-    return clearedSessionCookie(this.settings.cookie);
+    const session = named ? await this.store.get(named.userId, named.secretHash) : undefined;
+    if (session) await this.store.deleteAllOf(session.userId);
+    return { cookie: clearedSessionCookie(this.settings.cookie), idToken: session?.idToken };
   }
 
   private sessionNamed(cookies: readonly string[]) {

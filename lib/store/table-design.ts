@@ -50,6 +50,8 @@
  * | every session of a user (logout)   | pk = SESSIONS#<user id>, begins_with(sk, SESSION#) | table |
  * | a password reset token             | pk = RESET_TOKENS, sk = RESET_TOKEN#<sha256(secret)> (TTL) | table |
  * | read the OIDC settings             | pk = SETTINGS, sk = SETTING#oidc                   | table |
+ * | whether password login is off      | pk = SETTINGS, sk = SETTING#simple-auth            | table |
+ * | an OIDC login under way, by state  | pk = OIDC_LOGIN#<sha256(state)>, sk = OIDC_LOGIN (TTL; taken by DeleteItem) | table |
  * | read the Frontend API's CORS origins | pk = SETTINGS, sk = SETTING#frontend             | table |
  * | change events of a month, by time  | pk = EVENTS#<yyyy-mm>, sk between <from> and <to>  | table |
  * | one feature's change events, by time | gsi1pk = FEATURE_EVENTS#<name>, gsi1sk between <from> and <to> | eventsByFeature |
@@ -238,6 +240,9 @@ export const keys = {
   signupTokens: (): CollectionPrefix => ({ pk: 'SIGNUP_TOKENS', skPrefix: 'SIGNUP_TOKEN#' }),
 
   oidcSettings: (): ItemKey => ({ pk: 'SETTINGS', sk: 'SETTING#oidc' }),
+  passwordLoginSettings: (): ItemKey => ({ pk: 'SETTINGS', sk: 'SETTING#simple-auth' }),
+  /** Each login under way in a partition of its own: a burst of logins spreads, and one DeleteItem takes it. */
+  oidcLogin: (stateHash: string): ItemKey => ({ pk: `OIDC_LOGIN#${stateHash}`, sk: 'OIDC_LOGIN' }),
   frontendSettings: (): ItemKey => ({ pk: 'SETTINGS', sk: 'SETTING#frontend' }),
 
   snapshot: (date: string): ItemKey => ({ pk: 'SNAPSHOTS', sk: `SNAPSHOT#${date}` }),

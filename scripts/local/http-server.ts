@@ -201,7 +201,9 @@ async function invoke(handler: LambdaHandler, event: Parameters<LambdaHandler>[0
 
 export function send(res: ServerResponse, result: APIGatewayProxyResultV2) {
   const structured = typeof result === 'string' ? { statusCode: 200, body: result } : result;
-  const headers: Record<string, string | number | boolean> = { ...(structured.headers ?? {}) };
+  const headers: Record<string, string | number | boolean | string[]> = { ...(structured.headers ?? {}) };
+  // API Gateway sends each of `cookies` as a Set-Cookie header of its own.
+  if (typeof result !== 'string' && result.cookies?.length) headers['set-cookie'] = [...result.cookies];
   if (structured.body && !Object.keys(headers).some((name) => name.toLowerCase() === 'content-type')) {
     headers['content-type'] = 'application/json';
   }

@@ -7,7 +7,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { apiTokenSamples } from '../../lib/tokens/samples.js';
-import { oidcSettingsSamples } from '../../lib/oidc/samples.js';
+import { oidcSamples } from '../../lib/oidc/samples.js';
 import { clientSamples } from '../../lib/client/samples.js';
 import { frontendSamples, frontendSettingsSamples } from '../../lib/frontend/samples.js';
 import { contextFieldSamples } from '../../lib/context-fields/samples.js';
@@ -44,7 +44,7 @@ import { toApiGatewayEvent } from './api-gateway-event.js';
 export const SAMPLE_SCENARIOS: Record<string, Sample> = withDerivedSamples(
   mergeSamples(
     instanceSamples, docsSamples, insightSamples, strategyTypeSamples, apiTokenSamples,
-    featureSamples, transferSamples, stateSamples, userSamples, authSamples, groupSamples, oidcSettingsSamples,
+    featureSamples, transferSamples, stateSamples, userSamples, authSamples, groupSamples, oidcSamples,
     signupTokenSamples, environmentSamples, projectSamples, segmentSamples, contextFieldSamples,
     tagTypeSamples, clientSamples, frontendSamples, frontendSettingsSamples,
     eventSamples, applicationSamples, playgroundSamples, uiSupportSamples,

@@ -36,7 +36,9 @@ function expectInterfaceError(res: ApiResponse, secret: string): void {
   expect(res.headers['content-type']).toMatch(/^application\/json/);
   // A 401 for a missing login also names the login form, as Unleash's does (the admin UI shows it from these).
   const keys = Object.keys(res.body ?? {}).sort();
-  const loginForm = res.status === 401 && keys.includes('type') ? ['defaultHidden', 'path', 'type'] : [];
+  const loginForm = res.status === 401 && keys.includes('type')
+    ? ['defaultHidden', 'path', 'type', ...(keys.includes('options') ? ['options'] : [])]
+    : [];
   expect(keys).toEqual(['id', 'message', 'name', ...loginForm].sort());
   expect(res.body.id).toMatch(UUID_V4);
   expect(res.body.name).toBe(ERROR_NAMES[res.status]);

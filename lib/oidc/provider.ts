@@ -1,0 +1,90 @@
+import { createHash } from 'node:crypto';
+import * as client from 'openid-client';
+import { BoundedCache } from '../bounded-cache.js';
+import type { IdTokenSigningAlgorithm } from './model.js';
+
+/** What a login needs of the saved settings to talk to the provider. */
+export interface ProviderSettings {
+  discoverUrl: string;
+  clientId: string;
+  clientSecret: string;
+  idTokenSigningAlgorithm: IdTokenSigningAlgorithm;
+}
+
+export interface ProviderOptions {
+  /**
+   * Plain http to the provider: only where the service itself runs on a laptop (DynamoDB
+   * Local), for a provider on the same machine or network. In the cloud a provider is https.
+   */
+  allowHttp: boolean;
+  /** How long one request to the provider may take, in seconds: a login waits for it, the rest of the service does not. */
+  timeoutSeconds?: number;
+  /** How long a discovered configuration (endpoints, keys) is kept before it is fetched again. */
+  refreshMs?: number;
+}
+
+/** The provider could not be asked (down, slow, not an OIDC discovery document): a login cannot start or finish. */
+export class ProviderUnavailable extends Error {}
+
+/**
+ * The identity providers this container talks to, through `openid-client` (a certified relying
+ * party library): the discovery document is fetched once per settings and kept for
+ * `refreshMs`, and with it the provider's keys, which the library fetches when a token names a
+ * key it has not seen. Every ID token's signature is checked against those published keys
+ * (`enableNonRepudiationChecks`; without it the library trusts the TLS channel alone) and its
+ * `alg` against the configured algorithm (`id_token_signed_response_alg`).
+ */
+export class IdentityProviders {
+  private readonly configurations = new BoundedCache<string, { configuration: Promise<client.Configuration>; until: number }>({ maxEntries: 8 });
+
+  constructor(
+    private readonly options: ProviderOptions,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  async configurationFor(settings: ProviderSettings): Promise<client.Configuration> {
+    const key = createHash('sha256').update(JSON.stringify(settings)).digest('hex');
+    const at = this.now().getTime();
+    const known = this.configurations.get(key);
+    if (known && at < known.until) return known.configuration;
+    const configuration = this.discover(settings);
+    const entry = { configuration, until: at + (this.options.refreshMs ?? 10 * 60_000) };
+    this.configurations.set(key, entry);
+    // A failed discovery is not kept: the next login asks again.
+    configuration.catch(() => {
+      if (this.configurations.get(key) === entry) this.configurations.delete(key);
+    });
+    return configuration;
+  }
+
+  private async discover(settings: ProviderSettings): Promise<client.Configuration> {
+    const url = new URL(settings.discoverUrl);
+    const insecure = url.protocol === 'http:';
+    if (insecure && !this.options.allowHttp) {
+      throw new ProviderUnavailable(`The discovery URL ${url.origin} is plain http; an identity provider must be reached over https.`);
+    }
+    try {
+      const configuration = await client.discovery(
+        url,
+        settings.clientId,
+        { id_token_signed_response_alg: settings.idTokenSigningAlgorithm },
+        // client_secret_basic: OpenID Connect's default token endpoint authentication, which every provider takes.
+        client.ClientSecretBasic(settings.clientSecret),
+        {
+          timeout: this.options.timeoutSeconds ?? 5,
+          execute: [client.enableNonRepudiationChecks, ...(insecure ? [client.allowInsecureRequests] : [])],
+        },
+      );
+      return configuration;
+    } catch (error) {
+      throw new ProviderUnavailable(`The identity provider's discovery document at ${url.href} could not be read (${describe(error)}).`, { cause: error });
+    }
+  }
+}
+
+/** A failure's message with its cause's, as openid-client nests the network error under a generic one. */
+export function describe(error: unknown): string {
+  const parts: string[] = [];
+  for (let current: unknown = error; current instanceof Error && parts.length < 3; current = current.cause) parts.push(current.message);
+  return parts.join(': ') || String(error);
+}
