@@ -30,6 +30,8 @@ export interface ApiResponse {
   /** The body as text, decoded as API Gateway and an HTTP client would (base64, then gzip). */
   text: string;
   isBase64Encoded: boolean;
+  /** Set-Cookie values answered in API Gateway's `cookies` (one header each on the wire). */
+  cookies: string[];
 }
 
 /**
@@ -70,6 +72,7 @@ export function apiClient(services: Services) {
       body: String(answered['content-type'] ?? '').includes('json') && body ? JSON.parse(body) : undefined,
       text: body,
       isBase64Encoded: result.isBase64Encoded === true,
+      cookies: result.cookies ?? [],
     };
   };
 }

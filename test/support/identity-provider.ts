@@ -82,6 +82,7 @@ export async function startIdentityProvider(options: { redirectUris: string[]; p
     // Claims go into the ID token itself, as Okta, Entra ID and Keycloak put them by default.
     conformIdTokenClaims: false,
     pkce: { required: () => true },
+    enabledJWA: { idTokenSigningAlgValues: ['RS256', 'RS384', 'RS512'] },
     features: { devInteractions: { enabled: true }, rpInitiatedLogout: { enabled: true } },
     async findAccount(_ctx, sub) {
       const account = accounts.get(sub);
