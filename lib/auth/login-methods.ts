@@ -7,7 +7,12 @@ export interface LoginOption {
   type: 'oidc';
   /** The button's text. */
   message: string;
-  /** Where the button goes: the login's start, under the base path. */
+  /**
+   * Where the button goes: the login's start at UNLEASH_URL, absolute. The provider sends the
+   * browser back to UNLEASH_URL's callback, so the login must start on that origin too (its
+   * cookie ties the two); a page opened at another name of the same server (127.0.0.1 for
+   * localhost) would otherwise start a login its callback cannot finish.
+   */
   path: string;
 }
 
@@ -37,7 +42,7 @@ export class LoginMethods {
   constructor(
     private readonly passwords: PasswordLoginStore,
     private readonly oidc: { isEnabled(): Promise<boolean> },
-    private readonly baseUriPath: string,
+    private readonly urls: { unleashUrl: string; baseUriPath: string },
     private readonly now: () => Date = () => new Date(),
   ) {}
 
@@ -50,9 +55,9 @@ export class LoginMethods {
     const { oidc, password } = await this.state();
     return {
       type: 'password',
-      path: loginPathOf(this.baseUriPath),
+      path: loginPathOf(this.urls.baseUriPath),
       defaultHidden: !password,
-      ...(oidc ? { options: [{ type: 'oidc', message: 'Sign in with OpenID Connect', path: `${this.baseUriPath}/auth/oidc/login` }] } : {}),
+      ...(oidc ? { options: [{ type: 'oidc', message: 'Sign in with OpenID Connect', path: `${this.urls.unleashUrl.replace(/\/+$/, '')}/auth/oidc/login` }] } : {}),
     };
   }
 
@@ -74,7 +79,7 @@ export class LoginMethods {
   /** Refuses a password login, signup or reset while password login is off. */
   async requirePasswordLogin(): Promise<void> {
     if (!(await this.state()).password) {
-      throw new AuthenticationRequired('Password login is disabled on this instance. Sign in with single sign-on.', loginPathOf(this.baseUriPath));
+      throw new AuthenticationRequired('Password login is disabled on this instance. Sign in with single sign-on.', loginPathOf(this.urls.baseUriPath));
     }
   }
 }

@@ -35,6 +35,10 @@ export const authSamples = defineSamples(authRoutes, {
   },
   'validate-weak-password': { operation: 'validatePassword', body: { password: 'short' }, status: 400 },
   'validate-unknown-invite': { operation: 'validateInvite', params: { token: UNKNOWN_TOKEN }, status: 400 },
+  'get-password-login-settings': { operation: 'getPasswordLoginSettings', status: 200 },
+  // Turning password login on always works; off needs single sign-on on (test/integration/oidc-login.test.ts).
+  'set-password-login-settings': { operation: 'setPasswordLoginSettings', body: { disabled: false }, status: 200 },
+  'set-password-login-settings-not-boolean': { operation: 'setPasswordLoginSettings', body: { disabled: 'yes' }, status: 400 },
   'sign-up-with-unknown-invite': {
     operation: 'signUpWithInvite',
     params: { token: UNKNOWN_TOKEN },

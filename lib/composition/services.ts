@@ -98,7 +98,7 @@ export function createServices(config: AppConfig, options: ClientServicesOptions
   // `options.now`: a test's clock for users, sessions and logins (a session past its TTL, an inactive user, without waiting).
   // A session reads its user and the groups' root roles on each request, so a changed role holds at once.
   const oidcSettings = new OidcSettingsService(stores.oidcSettingsStore, new SecretBox(keyMaterialSource(config)));
-  const loginMethods = new LoginMethods(stores.passwordLoginStore, oidcSettings, config.baseUriPath, options.now);
+  const loginMethods = new LoginMethods(stores.passwordLoginStore, oidcSettings, config, options.now);
   const sessionSettings = sessionSettingsOf(config);
   const sessions = new SessionService(stores.sessionStore, {
     find: (id) => users.find(id),

@@ -44,7 +44,7 @@ export class OidcLoginService {
     private readonly settings: Pick<OidcSettingsService, 'forLogin'>,
     private readonly providers: IdentityProviders,
     private readonly pending: PendingLoginStore,
-    private readonly users: Pick<UserService, 'findByLogin' | 'create'>,
+    private readonly users: Pick<UserService, 'findByEmail' | 'create'>,
     private readonly logins: Pick<UserStore, 'recordLogin'>,
     private readonly groups: Pick<GroupService, 'syncSsoMemberships'>,
     private readonly sessions: Pick<SessionService, 'start'>,
@@ -107,9 +107,8 @@ export class OidcLoginService {
       throw new LoginRefused(`The identity provider says the e-mail address ${email} is not verified.`);
     }
     const user = await this.userFor(email, claims, settings);
-    if (settings.enableGroupSyncing && settings.groupJsonPath) {
-      await this.groups.syncSsoMemberships(user.id, groupsAt(claims, settings.groupJsonPath), SSO_ACTOR);
-    }
+    const ssoGroups = settings.enableGroupSyncing && settings.groupJsonPath ? groupsAt(claims, settings.groupJsonPath) : undefined;
+    if (ssoGroups) await this.groups.syncSsoMemberships(user.id, ssoGroups, SSO_ACTOR);
     await this.logins.recordLogin(user.id, this.now().toISOString());
     const session = await this.sessions.start(user, { idToken: claims.idToken });
     return { location: login.redirect, cookies: [session, this.forgetBrowserCookie()] };
@@ -170,7 +169,8 @@ export class OidcLoginService {
 
   /** The user of the token's e-mail; with autoCreate, a new one with the default root role. */
   private async userFor(email: string, claims: Record<string, unknown>, settings: LoginSettings): Promise<User> {
-    const existing = await this.users.findByLogin(email);
+    // By e-mail only: a username may be anything a person chose (an invite signup), even someone else's address.
+    const existing = await this.users.findByEmail(email);
     if (existing) return existing;
     if (!settings.autoCreate) {
       throw new LoginRefused(`There is no user with the e-mail address ${email} here. Ask an administrator to add you.`);
@@ -185,7 +185,7 @@ export class OidcLoginService {
     } catch (error) {
       // Two first logins at once: the other one created the user.
       if (error instanceof Conflict) {
-        const created = await this.users.findByLogin(email);
+        const created = await this.users.findByEmail(email);
         if (created) return created;
       }
       throw error;

@@ -64,15 +64,18 @@ export const GROUP_JSON_PATH = /^[^\s.](?:\S{0,198}[^\s.])?$/;
  * The groups the claims hold at `path`: the claim named exactly so first (namespaced claims such
  * as Auth0's `https://example.com/groups` hold dots), else the dotted path through nested
  * objects (Keycloak's `realm_access.roles`). One string counts as one group; anything else
- * found there (numbers, objects) is not a group name and is left out.
+ * in the list (numbers, objects) is not a group name and is left out. Undefined when nothing
+ * list-like is there: a token without the claim (Entra ID leaves it out past 200 groups, a
+ * provider set up without it) says nothing of the groups, and must not empty them, as Unleash
+ * syncs only when the claim is a list.
  */
-export function groupsAt(claims: Record<string, unknown>, path: string): string[] {
+export function groupsAt(claims: Record<string, unknown>, path: string): string[] | undefined {
   const found = path in claims ? claims[path] : path.split('.').reduce<unknown>(
     (value, key) => (value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>)[key] : undefined),
     claims,
   );
   if (typeof found === 'string') return [found];
-  return Array.isArray(found) ? found.filter((group): group is string => typeof group === 'string') : [];
+  return Array.isArray(found) ? found.filter((group): group is string => typeof group === 'string') : undefined;
 }
 
 const DOMAIN = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i;

@@ -80,6 +80,13 @@ export class UserService {
     return id === undefined ? undefined : this.store.get(id);
   }
 
+  /** The user with this e-mail address (compared without case), if any; never one whose username it is. */
+  async findByEmail(email: string): Promise<User | undefined> {
+    const value = email.trim().toLowerCase();
+    const id = value ? await this.store.idOfLogin('email', value) : undefined;
+    return id === undefined ? undefined : this.store.get(id);
+  }
+
   /** The user of this id, or undefined when there is none (a session whose user was deleted). */
   find(id: number): Promise<User | undefined> {
     return this.store.get(id);

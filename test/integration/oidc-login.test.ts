@@ -184,6 +184,31 @@ describe('OIDC login against a real provider', () => {
     expect((await me(second.session)).body.permissions).not.toContainEqual(expect.objectContaining({ permission: 'ADMIN' }));
   });
 
+  it('leaves the memberships alone when the token carries no groups claim (Entra ID past 200 groups, a provider without it)', async () => {
+    const group = await createGroup({ name: unique('kept'), mappingsSSO: ['keepers'] });
+    const { login, email } = account(['keepers']);
+    await signIn(login);
+    const user = (await userNamed(email))!;
+
+    idp.accounts.set(login, { email });
+    await signIn(login);
+
+    expect(await memberIds(group)).toContain(user.id);
+  });
+
+  it("matches users by e-mail only: a username that is someone's address does not take their login", async () => {
+    const login = unique('victim');
+    const email = `${login}@example.com`;
+    const squatter = await services.users.create({ username: email, email: `${unique('squatter')}@example.com`, rootRole: 'Viewer', password: GOOD_PASSWORD }, 'test');
+    idp.accounts.set(login, { email });
+
+    const { session } = await signIn(login);
+
+    const who = (await me(session)).body.user;
+    expect(who.id).not.toBe(squatter.id);
+    expect(who.email).toBe(email);
+  });
+
   it('reads the groups at a dotted path (Keycloak realm roles)', async () => {
     await configure({ groupJsonPath: 'realm_access.roles' });
     try {
@@ -341,7 +366,7 @@ describe('an unreachable provider, and OIDC off', () => {
       expect(refusal(start)).toMatch(/could not be reached/);
       const unauthenticated = await call({ method: 'GET', path: '/api/admin/user' });
       expect(unauthenticated.status).toBe(401);
-      expect(unauthenticated.body.options).toEqual([{ type: 'oidc', message: 'Sign in with OpenID Connect', path: '/auth/oidc/login' }]);
+      expect(unauthenticated.body.options).toEqual([{ type: 'oidc', message: 'Sign in with OpenID Connect', path: `${UNLEASH_URL}/auth/oidc/login` }]);
       expect((await call({ method: 'GET', path: '/api/admin/projects', token })).status).toBe(200);
     } finally {
       await configure();

@@ -63,8 +63,28 @@ describe('E19 OIDC settings', () => {
       ...settings({ defaultRootRoleId: 2, acrValues: 'mfa' }),
       secret: SECRET_MASK,
       enableSingleSignOut: false,
+      enableGroupSyncing: false,
+      addGroupsScope: false,
     });
     expect((await read()).body).toEqual(res.body);
+  });
+
+  it('keeps the group syncing settings (they were once dropped on save)', async () => {
+    const res = await save(settings({ enableGroupSyncing: true, groupJsonPath: 'realm_access.roles', addGroupsScope: true }));
+
+    expect(res.status).toBe(200);
+    expect((await read()).body).toMatchObject({ enableGroupSyncing: true, groupJsonPath: 'realm_access.roles', addGroupsScope: true });
+  });
+
+  it('refuses to enable OIDC without a discovery URL, and group syncing without a group path', async () => {
+    const { discoverUrl: _url, ...withoutUrl } = settings();
+    const noUrl = await save(withoutUrl);
+    const noPath = await save(settings({ enableGroupSyncing: true }));
+
+    expect(noUrl.status).toBe(400);
+    expect(noUrl.body.message).toMatch(/^discoverUrl: is required while OIDC is enabled/);
+    expect(noPath.status).toBe(400);
+    expect(noPath.body.message).toMatch(/^groupJsonPath: is required while group syncing is on/);
   });
 
   it('stores the secret encrypted: the item holds no plain text, and only the key opens it', async () => {
