@@ -17,7 +17,10 @@ export interface ProviderOptions {
    * Local), for a provider on the same machine or network. In the cloud a provider is https.
    */
   allowHttp: boolean;
-  /** How long one request to the provider may take, in seconds: a login waits for it, the rest of the service does not. */
+  /**
+   * How long one request to the provider may take, in seconds (default 3): a callback may make
+   * two (token, and keys the first time) within the function's 10 s, beside its DynamoDB work.
+   */
   timeoutSeconds?: number;
   /** How long a discovered configuration (endpoints, keys) is kept before it is fetched again. */
   refreshMs?: number;
@@ -71,7 +74,7 @@ export class IdentityProviders {
         // client_secret_basic: OpenID Connect's default token endpoint authentication, which every provider takes.
         client.ClientSecretBasic(settings.clientSecret),
         {
-          timeout: this.options.timeoutSeconds ?? 5,
+          timeout: this.options.timeoutSeconds ?? 3,
           execute: [client.enableNonRepudiationChecks, ...(insecure ? [client.allowInsecureRequests] : [])],
         },
       );
