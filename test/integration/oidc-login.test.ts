@@ -4,6 +4,7 @@ import type { Services } from '../../lib/composition/services.js';
 import { createServices } from '../../lib/composition/services.js';
 import { PENDING_LOGIN_TTL_MS } from '../../lib/oidc/model.js';
 import { prepareLocalTable } from '../../lib/store/create-table.js';
+import { countsSince } from '../../lib/store/request-counter.js';
 import { apiClient, type ApiResponse } from '../support/api.js';
 import { namedAdminToken } from '../support/access.js';
 import { startIdentityProvider, type IdentityProvider, type Tamper } from '../support/identity-provider.js';
@@ -152,6 +153,20 @@ describe('OIDC login against a real provider', () => {
     expect(callback.headers.location).toBe('/projects/default');
     expect((await me(session)).body.user).toMatchObject({ id: existing.id, rootRole: 2 });
     expect((await services.users.get(existing.id)).name).toBe(existing.name);
+  });
+
+  it("a returning user's login costs 9 DynamoDB requests: the start's 2, the callback's 7", async () => {
+    const { login } = account(['nobody-maps-this']);
+    const browser = new ProviderBrowser();
+    await signIn(login, { browser });
+    const before = services.dynamoRequests.snapshot();
+
+    await signIn(login, { browser });
+
+    // Start: the settings, the login under way. Callback: take it, the settings, the e-mail guard
+    // and the user, the groups (syncing), the login time, the session.
+    const spent = countsSince(before, services.dynamoRequests.snapshot());
+    expect(spent.byOperation).toEqual({ GetItem: 4, PutItem: 2, DeleteItem: 1, Query: 1, UpdateItem: 1 });
   });
 
   it('never redirects to another site after the login', async () => {

@@ -83,6 +83,8 @@ export async function startIdentityProvider(options: { redirectUris: string[]; p
     conformIdTokenClaims: false,
     pkce: { required: () => true },
     enabledJWA: { idTokenSigningAlgValues: ['RS256', 'RS384', 'RS512'] },
+    // Explicit lifetimes (seconds): the defaults work but each logs a notice on first use.
+    ttl: { Interaction: 600, Session: 3600, Grant: 3600, AccessToken: 600, IdToken: 600, AuthorizationCode: 60 },
     features: { devInteractions: { enabled: true }, rpInitiatedLogout: { enabled: true } },
     async findAccount(_ctx, sub) {
       const account = accounts.get(sub);
