@@ -24,6 +24,18 @@ export class ValidationFailed extends DomainError {
 }
 
 /**
+ * How to log in, as a 401 tells the admin UI (Unleash's authentication details): the password
+ * form's `path`, whether it is hidden, and other ways in (single sign-on). Built by
+ * lib/auth/login-methods.ts; declared here so the HTTP edge that answers it needs no resource.
+ */
+export interface LoginDetails {
+  type: 'password';
+  path: string;
+  defaultHidden: boolean;
+  options?: readonly { type: string; message: string; path: string }[];
+}
+
+/**
  * No credentials, or credentials nobody issued. `loginPath`, when given, is where people log in:
  * the answer names it with the login type, as Unleash's does, and the UI shows its login form.
  */
@@ -33,7 +45,7 @@ export class AuthenticationRequired extends DomainError {
     message: string,
     readonly loginPath?: string,
     /** The ways to log in, when known (lib/auth/login-methods.ts): the UI offers single sign-on from them. */
-    readonly loginDetails?: { type: string; path: string; defaultHidden: boolean; options?: readonly object[] },
+    readonly loginDetails?: LoginDetails,
   ) {
     super(message);
   }

@@ -1,31 +1,6 @@
-import { AuthenticationRequired, ValidationFailed } from '../errors.js';
+import { AuthenticationRequired, ValidationFailed, type LoginDetails } from '../errors.js';
 import { loginPathOf } from '../tokens/authenticator.js';
 import type { PasswordLoginStore } from './store.js';
-
-/** One way to log in besides the password form, as the admin UI lists them on its login page. */
-export interface LoginOption {
-  type: 'oidc';
-  /** The button's text. */
-  message: string;
-  /**
-   * Where the button goes: the login's start at UNLEASH_URL, absolute. The provider sends the
-   * browser back to UNLEASH_URL's callback, so the login must start on that origin too (its
-   * cookie ties the two); a page opened at another name of the same server (127.0.0.1 for
-   * localhost) would otherwise start a login its callback cannot finish.
-   */
-  path: string;
-}
-
-/** What a 401 tells the admin UI about logging in (Unleash's authentication details). */
-export interface LoginDetails {
-  type: 'password';
-  /** The password form's endpoint. */
-  path: string;
-  /** Hides the password form: password login is off. */
-  defaultHidden: boolean;
-  /** Present while single sign-on is on. */
-  options?: LoginOption[];
-}
 
 export interface LoginMethodsState {
   oidc: boolean;
@@ -57,6 +32,9 @@ export class LoginMethods {
       type: 'password',
       path: loginPathOf(this.urls.baseUriPath),
       defaultHidden: !password,
+      // The button's target is absolute, at UNLEASH_URL: the provider sends the browser back to
+      // UNLEASH_URL's callback, so the login must start on that origin too (its cookie ties the
+      // two). A page opened at another name of the server (127.0.0.1 for localhost) could not finish.
       ...(oidc ? { options: [{ type: 'oidc', message: 'Sign in with OpenID Connect', path: `${this.urls.unleashUrl.replace(/\/+$/, '')}/auth/oidc/login` }] } : {}),
     };
   }

@@ -1,8 +1,7 @@
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2 } from 'aws-lambda';
 import type { Access } from './route.js';
-import { AuthenticationRequired, PermissionDenied } from '../errors.js';
-import type { LoginDetails } from '../auth/login-methods.js';
+import { AuthenticationRequired, PermissionDenied, type LoginDetails } from '../errors.js';
 import { roleGrants } from '../roles/permissions.js';
 import { isCrossSite, SAFE_METHODS } from '../sessions/csrf.js';
 import type { UserCaller } from '../sessions/model.js';

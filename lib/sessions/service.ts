@@ -14,7 +14,7 @@ import {
   type UserCaller,
 } from './model.js';
 import type { SessionStore } from './store.js';
-import type { LoginDetails } from '../auth/login-methods.js';
+import type { LoginDetails } from '../errors.js';
 
 /** What sessions need of users: the user a session stands for, and the root roles of their groups. */
 export interface SessionUsers {
