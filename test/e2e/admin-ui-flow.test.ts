@@ -1,14 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
-import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { installedUi, UI_FETCH_COMMAND } from '../../lib/ui/release.js';
-import { BrowserFaults, type ExpectedFailure, type StubbedHost } from '../support/browser-faults.js';
-import { CHROMIUM, CHROMIUM_ARGS } from '../support/chromium.js';
+import type { ExpectedFailure } from '../support/browser-faults.js';
 import { startServerProcess, stopStartedServers, type StartedServer } from '../support/local-server.js';
 import { unique } from '../support/services.js';
 import { GOOD_PASSWORD } from '../support/sessions.js';
+import { closeWelcome, UiBrowser } from '../support/ui-browser.js';
 
 const ARTIFACTS = 'test-artifacts/admin-ui-flow';
 
@@ -38,14 +37,7 @@ const EXPECTED: ExpectedFailure[] = [
   },
 ];
 
-/** The UI's page loads fonts and avatars from the internet; the test machine may have none. */
-const STUBBED: StubbedHost[] = [
-  { host: 'fonts.googleapis.com', answer: { status: 200, contentType: 'text/css', body: '' }, reason: "index.html's Google Fonts stylesheets (the app falls back to system fonts)" },
-  { host: 'gravatar.com', answer: { status: 204 }, reason: "each user's avatar (the app shows initials instead)" },
-];
-
 /** Generous bounds for the UI to react on a loaded two-core machine; waits end as soon as it has. */
-const UI_WAIT = 30_000;
 const SDK_POLL = { timeout: 30_000, interval: 250 };
 const STEP = 90_000;
 
@@ -99,18 +91,13 @@ describe("a flag's life in Unleash's admin UI, in Chromium", () => {
   const editor: Person = { name: 'Erin Editor', email: `${unique('erin')}@example.com` };
   const viewer: Person = { name: 'Vic Viewer', email: `${unique('vic')}@example.com` };
   let server: StartedServer;
-  let browser: Browser | undefined;
-  let faults: BrowserFaults;
+  let ui: UiBrowser | undefined;
   let adminPage: Page;
   let editorPage: Page;
   let inviteLink: string;
-  let shots = 0;
 
   beforeAll(async () => {
     if (!installedUi()) throw new Error(`The admin UI is not installed: run \`${UI_FETCH_COMMAND}\``);
-    if (!existsSync(CHROMIUM)) throw new Error(`No Chromium at ${CHROMIUM}: apt-get install chromium, or set CHROMIUM_PATH`);
-    rmSync(ARTIFACTS, { recursive: true, force: true });
-    mkdirSync(ARTIFACTS, { recursive: true });
     server = await startOnFreePort({
       DYNAMODB_ENDPOINT: inject('dynamodb').endpoint,
       TABLE_NAME: unique('ui-flow'),
@@ -119,36 +106,23 @@ describe("a flag's life in Unleash's admin UI, in Chromium", () => {
     });
     // npm start tells the UI (and so invite links) its address as http://localhost:<port>.
     const port = new URL(server.url).port;
-    faults = new BrowserFaults([server.url, `http://localhost:${port}`], EXPECTED, STUBBED);
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, timeout: 30_000 });
+    ui = await UiBrowser.launch([server.url, `http://localhost:${port}`], EXPECTED, ARTIFACTS);
   });
 
   // Runs last (after hooks run as a stack): whatever beforeAll got to, even a start that timed out.
   afterAll(stopStartedServers);
   afterAll(async () => {
-    // Closing the browser closes every context and page; a stray Chromium would outlive the run.
-    await browser?.close();
+    await ui?.close();
     await server?.stop();
   });
 
   // Whatever went wrong in any browser during a step fails that step.
   afterEach(async () => {
-    expect((await faults?.take()) ?? []).toEqual([]);
+    expect((await ui?.faults.take()) ?? []).toEqual([]);
   });
 
-  /** A fresh browser context (its own cookies), watched for faults, with a page to use. */
-  async function person(who: string): Promise<{ page: Page; signedIn: () => void }> {
-    const context = await browser!.newContext({ viewport: { width: 1400, height: 1000 } });
-    const { signedIn } = await faults.watch(context, who);
-    const page = await context.newPage();
-    page.setDefaultTimeout(UI_WAIT);
-    return { page, signedIn };
-  }
-
-  async function shot(page: Page, name: string): Promise<void> {
-    shots += 1;
-    await page.screenshot({ path: `${ARTIFACTS}/${String(shots).padStart(2, '0')}-${name}.png` });
-  }
+  const person = (who: string) => ui!.person(who);
+  const shot = (page: Page, name: string) => ui!.shot(page, name);
 
   /** Logs in through the UI's form; the first time, closes the welcome dialog the dashboard opens. */
   async function logIn(page: Page, signedIn: () => void, username: string, password: string): Promise<void> {
@@ -158,11 +132,7 @@ describe("a flag's life in Unleash's admin UI, in Chromium", () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     expect((await login).status()).toBe(200);
     signedIn();
-    await page.getByTestId('HEADER_USER_AVATAR').waitFor();
-    // Unleash's key concepts, once per user: closing it records that (the splash endpoint).
-    const seen = page.waitForResponse((res) => res.url().endsWith('/api/admin/splash/personalDashboardKeyConcepts'));
-    await page.getByRole('button', { name: "Got it, let's get started!" }).click();
-    expect((await seen).status()).toBe(200);
+    await closeWelcome(page);
   }
 
   /** Signs up through the invite link in a fresh context, then logs in as the UI then asks. */

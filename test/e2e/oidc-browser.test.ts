@@ -1,18 +1,17 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createDocumentClient } from '../../lib/store/document-client.js';
 import { keys } from '../../lib/store/table-design.js';
 import { formatSecret } from '../../lib/tokens/model.js';
 import { installedUi, UI_FETCH_COMMAND } from '../../lib/ui/release.js';
 import { adminOverHttp } from '../support/api.js';
-import { BrowserFaults, type ExpectedFailure, type StubbedHost } from '../support/browser-faults.js';
-import { CHROMIUM, CHROMIUM_ARGS } from '../support/chromium.js';
+import type { ExpectedFailure } from '../support/browser-faults.js';
 import { startIdentityProvider, type Account, type IdentityProvider, type Tamper } from '../support/identity-provider.js';
 import { startServerProcess, stopStartedServers, type StartedServer } from '../support/local-server.js';
 import { unique } from '../support/services.js';
+import { closeWelcome, UiBrowser } from '../support/ui-browser.js';
 
 const ARTIFACTS = 'test-artifacts/oidc-browser';
 
@@ -27,14 +26,6 @@ const EXPECTED: ExpectedFailure[] = [
   },
 ];
 
-/** The UI's page loads fonts and avatars from the internet; the test machine may have none. */
-const STUBBED: StubbedHost[] = [
-  { host: 'fonts.googleapis.com', answer: { status: 200, contentType: 'text/css', body: '' }, reason: "index.html's Google Fonts stylesheets (the app falls back to system fonts)" },
-  { host: 'gravatar.com', answer: { status: 204 }, reason: "each user's avatar (the app shows initials instead)" },
-];
-
-/** Generous bounds for the UI to react on a loaded two-core machine; waits end as soon as it has. */
-const UI_WAIT = 30_000;
 const STEP = 90_000;
 const VIEWER = 3;
 const SSO_BUTTON = 'Sign in with OpenID Connect';
@@ -55,11 +46,9 @@ describe('single sign-on through a real OpenID provider, in Chromium', () => {
   const tableName = unique('oidc-browser');
   let server: StartedServer;
   let provider: IdentityProvider | undefined;
-  let browser: Browser | undefined;
-  let faults: BrowserFaults;
+  let ui: UiBrowser | undefined;
   /** UNLEASH_URL: the callback and the signed-out page the provider knows are under it. */
   let base: string;
-  let shots = 0;
   /** The admin API with the admin token: the test's own view of what the service holds. */
   const api = adminOverHttp(() => server.url, adminToken);
   /** The first person's page, signed in through the provider: logged out at the end. */
@@ -68,9 +57,6 @@ describe('single sign-on through a real OpenID provider, in Chromium', () => {
 
   beforeAll(async () => {
     if (!installedUi()) throw new Error(`The admin UI is not installed: run \`${UI_FETCH_COMMAND}\``);
-    if (!existsSync(CHROMIUM)) throw new Error(`No Chromium at ${CHROMIUM}: apt-get install chromium, or set CHROMIUM_PATH`);
-    rmSync(ARTIFACTS, { recursive: true, force: true });
-    mkdirSync(ARTIFACTS, { recursive: true });
     // PORT=0: npm start settles the port first, so UNLEASH_URL is http://localhost:<that port>.
     server = await startServerProcess({
       DYNAMODB_ENDPOINT: inject('dynamodb').endpoint,
@@ -93,21 +79,20 @@ describe('single sign-on through a real OpenID provider, in Chromium', () => {
       // The provider issues the groups claim for the groups scope only, as Okta does.
       addGroupsScope: true,
     });
-    faults = new BrowserFaults([base, server.url, provider.issuer], EXPECTED, STUBBED);
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, timeout: 30_000 });
+    ui = await UiBrowser.launch([base, server.url, provider.issuer], EXPECTED, ARTIFACTS);
   });
 
   // Runs last (after hooks run as a stack): whatever beforeAll got to, even a start that timed out.
   afterAll(stopStartedServers);
   afterAll(async () => {
-    await browser?.close();
+    await ui?.close();
     await provider?.close();
     await server?.stop();
   });
 
   afterEach(async () => {
     if (provider) provider.tamper = 'none';
-    expect((await faults?.take()) ?? []).toEqual([]);
+    expect((await ui?.faults.take()) ?? []).toEqual([]);
   });
 
   async function userNamed(email: string): Promise<{ id: number; rootRole: number } | undefined> {
@@ -115,19 +100,9 @@ describe('single sign-on through a real OpenID provider, in Chromium', () => {
     return (users as Array<{ id: number; email: string; rootRole: number }>).find((user) => user.email === email);
   }
 
-  /** A fresh browser context (its own cookies, at the service and at the provider), watched for faults. */
-  async function person(who: string): Promise<{ page: Page; signedIn: () => void }> {
-    const context = await browser!.newContext({ viewport: { width: 1400, height: 1000 } });
-    const { signedIn } = await faults.watch(context, who);
-    const page = await context.newPage();
-    page.setDefaultTimeout(UI_WAIT);
-    return { page, signedIn };
-  }
-
-  async function shot(page: Page, name: string): Promise<void> {
-    shots += 1;
-    await page.screenshot({ path: `${ARTIFACTS}/${String(shots).padStart(2, '0')}-${name}.png` });
-  }
+  /** A fresh browser context: its own cookies, at the service and at the provider. */
+  const person = (who: string) => ui!.person(who);
+  const shot = (page: Page, name: string) => ui!.shot(page, name);
 
   /**
    * From the UI's login page through the single sign-on button to the provider's sign-in page,
@@ -149,10 +124,7 @@ describe('single sign-on through a real OpenID provider, in Chromium', () => {
   async function signInFirstTime(page: Page, signedIn: () => void, login: string, atProvider?: () => Promise<void>): Promise<void> {
     await throughProvider(page, login, atProvider);
     signedIn();
-    await page.getByTestId('HEADER_USER_AVATAR').waitFor();
-    const seen = page.waitForResponse((res) => res.url().endsWith('/api/admin/splash/personalDashboardKeyConcepts'));
-    await page.getByRole('button', { name: "Got it, let's get started!" }).click();
-    expect((await seen).status()).toBe(200);
+    await closeWelcome(page);
   }
 
   /** What the page's session is, as the UI asks; undefined when it has none. */
