@@ -22,7 +22,7 @@ export const authOperations = ({ auth, sessions, users, config, oidcLogin, login
   const logout = async ({ cookies }: { cookies: readonly string[] }) => {
     const { cookie, idToken } = await sessions.end(cookies);
     const signedOut = `${config.baseUriPath}/signed-out`;
-    const providerSignOut = await oidcLogin.signOutUrl(idToken, `${config.unleashUrl.replace(/\/+$/, '')}/signed-out`);
+    const providerSignOut = await oidcLogin.signOutUrl(idToken);
     return {
       headers: { 'set-cookie': cookie, 'clear-site-data': '"cookies", "storage"', location: providerSignOut ?? signedOut },
     };

@@ -28,7 +28,7 @@ import { DynamoSeedStore } from '../instance/dynamo-seed-store.js';
 import { FirstStart } from '../instance/first-start.js';
 import { UiConfigService } from '../instance/ui-config.js';
 import { DynamoOidcSettingsStore, DynamoPendingLoginStore } from '../oidc/dynamo-store.js';
-import { OidcLoginService } from '../oidc/login.js';
+import { OidcLoginService, publicUrlOf } from '../oidc/login.js';
 import { IdentityProviders } from '../oidc/provider.js';
 import { LoginMethods } from '../auth/login-methods.js';
 import { OidcSettingsService } from '../oidc/service.js';
@@ -98,7 +98,12 @@ export function createServices(config: AppConfig, options: ClientServicesOptions
   // `options.now`: a test's clock for users, sessions and logins (a session past its TTL, an inactive user, without waiting).
   // A session reads its user and the groups' root roles on each request, so a changed role holds at once.
   const oidcSettings = new OidcSettingsService(stores.oidcSettingsStore, new SecretBox(keyMaterialSource(config)));
-  const loginMethods = new LoginMethods(stores.passwordLoginStore, oidcSettings, config, options.now);
+  const publicUrl = publicUrlOf(config);
+  const loginMethods = new LoginMethods(
+    stores.passwordLoginStore, oidcSettings, { oidcLoginUrl: `${publicUrl.replace(/\/+$/, '')}/auth/oidc/login`, baseUriPath: config.baseUriPath }, options.now,
+  );
+  // Saved OIDC settings change what the login page offers: this container answers them at once.
+  oidcSettings.onChange(() => loginMethods.forget());
   const sessionSettings = sessionSettingsOf(config);
   const sessions = new SessionService(stores.sessionStore, {
     find: (id) => users.find(id),
@@ -108,7 +113,7 @@ export function createServices(config: AppConfig, options: ClientServicesOptions
   const oidcLogin = new OidcLoginService(
     oidcSettings, new IdentityProviders({ allowHttp: config.dynamodbEndpoint !== undefined }, options.now), stores.pendingLoginStore,
     users, stores.userStore, groups, sessions,
-    { unleashUrl: config.unleashUrl, baseUriPath: config.baseUriPath, cookie: sessionSettings.cookie }, options.now,
+    { publicUrl, secureCookies: sessionSettings.cookie.secure }, options.now,
   );
   const features = featureServices(
     featureStore, featureCatalog({ projects, strategyTypes, segmentStore, contextFields, tagTypes }), metrics, everyFeature,

@@ -63,7 +63,7 @@ export interface OriginsSetting {
 
 /** Whether an OpenID Connect login is on (E19). */
 export interface LoginSettings {
-  state(): Promise<{ oidc: boolean; password: boolean }>;
+  rememberedState(): Promise<{ oidc: boolean; password: boolean }>;
 }
 
 /**
@@ -86,7 +86,7 @@ export class UiConfigService {
    */
   async get(): Promise<UiConfig> {
     const [instanceId, logins, frontendApiOrigins] = await Promise.all([
-      this.instance.instanceId(randomUUID()), this.logins.state(), this.origins.read(),
+      this.instance.instanceId(randomUUID()), this.logins.rememberedState(), this.origins.read(),
     ]);
     return {
       slogan: 'Feature toggles on AWS Lambda and DynamoDB, for the Unleash SDKs.',

@@ -4,7 +4,7 @@ import { Conflict } from '../errors.js';
 import { log } from '../log.js';
 import type { GroupService } from '../groups/service.js';
 import type { SessionService } from '../sessions/service.js';
-import { cookieValue, type CookieSettings } from '../sessions/model.js';
+import { cookieValue } from '../sessions/model.js';
 import type { User } from '../users/model.js';
 import type { UserService } from '../users/service.js';
 import type { UserStore } from '../users/store.js';
@@ -23,10 +23,25 @@ export interface LoginStep {
 }
 
 export interface OidcLoginSettings {
-  /** UNLEASH_URL: the callback the provider sends the browser back to is under it. */
-  unleashUrl: string;
-  baseUriPath: string;
-  cookie: CookieSettings;
+  /**
+   * Where people's browsers reach the service: ADMIN_UI_URL when the UI is served elsewhere than
+   * UNLEASH_URL (a custom API domain beside the CloudFront distribution), else UNLEASH_URL. The
+   * login starts, the provider calls back and the person lands there, so the cookies set on the
+   * way are the UI's.
+   */
+  publicUrl: string;
+  /** Whether cookies are sent only over https (lib/sessions/model.ts). */
+  secureCookies: boolean;
+}
+
+/**
+ * Where browsers reach the service: ADMIN_UI_URL when set (the UI beside a custom API domain),
+ * else UNLEASH_URL with BASE_URI_PATH's path when UNLEASH_URL has none.
+ */
+export function publicUrlOf(config: { unleashUrl: string; adminUiUrl?: string | undefined; baseUriPath: string }): string {
+  if (config.adminUiUrl) return config.adminUiUrl;
+  const url = new URL(config.unleashUrl);
+  return url.pathname === '/' && config.baseUriPath ? `${url.origin}${config.baseUriPath}` : config.unleashUrl;
 }
 
 /** The actor change events name for what a login does by itself (a user created, groups synced). */
@@ -52,9 +67,19 @@ export class OidcLoginService {
     private readonly now: () => Date = () => new Date(),
   ) {}
 
+  /** The public URL without a trailing slash; its path is the base path people see. */
+  private get base(): URL {
+    return new URL(this.config.publicUrl.replace(/\/+$/, ''));
+  }
+
   /** The callback the provider is configured with: `<UNLEASH_URL>/auth/oidc/callback`. */
   get callbackUrl(): string {
-    return `${this.config.unleashUrl.replace(/\/+$/, '')}/auth/oidc/callback`;
+    return `${this.base.href.replace(/\/+$/, '')}/auth/oidc/callback`;
+  }
+
+  /** The signed-out page, where single sign-out sends the browser back to. */
+  get signedOutUrl(): string {
+    return `${this.base.href.replace(/\/+$/, '')}/signed-out`;
   }
 
   /** Sends the browser to the provider's login page; `redirect` is where in the UI it lands afterwards. */
@@ -77,7 +102,7 @@ export class OidcLoginService {
       code_challenge_method: 'S256',
       ...(settings.acrValues ? { acr_values: settings.acrValues } : {}),
     });
-    return { location: location.href, cookies: [this.browserCookie(browser, PENDING_LOGIN_TTL_MS)] };
+    return { location: location.href, cookies: [this.browserCookie(state, browser, PENDING_LOGIN_TTL_MS)] };
   }
 
   /**
@@ -90,7 +115,7 @@ export class OidcLoginService {
     if (!login || login.expiresAt <= this.now().getTime()) {
       throw new LoginRefused('This sign-in link has expired or was already used. Sign in again.');
     }
-    const browser = cookieValue(cookies, LOGIN_BROWSER_COOKIE);
+    const browser = cookieValue(cookies, browserCookieName(login.stateHash));
     if (!browser || hashOf(browser) !== login.browserHash) {
       throw new LoginRefused('This sign-in was started in another browser or tab whose cookies were cleared. Sign in again from this browser.');
     }
@@ -99,11 +124,17 @@ export class OidcLoginService {
     }
     const { settings, configuration } = await this.provider();
     const claims = await this.verifiedClaims(configuration, query, login);
+    // The person's browser carries acr_values and could drop them: the answer must show the level asked for.
+    const acrValues = settings.acrValues?.split(' ').filter(Boolean) ?? [];
+    if (acrValues.length > 0 && !acrValues.includes(String(claims.acr ?? ''))) {
+      throw new LoginRefused(`The identity provider did not confirm the required authentication level (acr ${acrValues.join(' or ')}); sign in again as it asks.`);
+    }
     const email = typeof claims.email === 'string' ? claims.email.trim().toLowerCase() : '';
     if (!email) {
       throw new LoginRefused("The identity provider's ID token carries no e-mail address. Ask for the email scope and claim in its settings.");
     }
-    if (claims.email_verified === false) {
+    // Some providers send the flag as a string.
+    if (claims.email_verified === false || claims.email_verified === 'false') {
       throw new LoginRefused(`The identity provider says the e-mail address ${email} is not verified.`);
     }
     const user = await this.userFor(email, claims, settings);
@@ -111,25 +142,25 @@ export class OidcLoginService {
     if (ssoGroups) await this.groups.syncSsoMemberships(user.id, ssoGroups, SSO_ACTOR);
     await this.logins.recordLogin(user.id, this.now().toISOString());
     const session = await this.sessions.start(user, { idToken: claims.idToken });
-    return { location: login.redirect, cookies: [session, this.forgetBrowserCookie()] };
+    return { location: login.redirect, cookies: [session, ...this.forgetBrowserCookie(state)] };
   }
 
   /** The provider's sign-out page for single sign-out, when it is on and the provider has one; else undefined. */
-  async signOutUrl(idToken: string | undefined, signedOut: string): Promise<string | undefined> {
+  async signOutUrl(idToken: string | undefined): Promise<string | undefined> {
     if (!idToken) return undefined;
     const { settings, configuration } = await this.provider().catch(() => ({ settings: undefined, configuration: undefined }));
     if (!settings?.enableSingleSignOut || !configuration?.serverMetadata().end_session_endpoint) return undefined;
-    return client.buildEndSessionUrl(configuration, { id_token_hint: idToken, post_logout_redirect_uri: signedOut }).href;
+    return client.buildEndSessionUrl(configuration, { id_token_hint: idToken, post_logout_redirect_uri: this.signedOutUrl }).href;
   }
 
   /** The page people are sent to when a login is refused: the UI's login page shows `errorMsg`. */
   refusedLocation(message: string): string {
-    return `${this.config.baseUriPath}/login?errorMsg=${encodeURIComponent(message)}`;
+    return `${this.basePath}/login?errorMsg=${encodeURIComponent(message)}`;
   }
 
-  /** Clears the cookie of a login under way, once it is over either way. */
-  forgetBrowserCookie(): string {
-    return this.browserCookie('', 0);
+  /** Clears the cookie of a login under way (named by its state), once it is over either way; nothing without a state. */
+  forgetBrowserCookie(state: string | undefined): string[] {
+    return state ? [this.browserCookie(state, '', 0)] : [];
   }
 
   private async provider() {
@@ -192,25 +223,40 @@ export class OidcLoginService {
     }
   }
 
-  /** Only a path under this service: never another site (an open redirect). */
+  /**
+   * Only a path under this service, never another site (an open redirect): resolved against the
+   * public URL as a browser would (which drops tabs and newlines, so `/\t/evil.example` is
+   * `//evil.example`) and kept only when it stays on that origin. Anything else lands on the UI's start.
+   */
   private landingOf(redirect: string | undefined): string {
-    const base = this.config.baseUriPath;
-    if (!redirect || !redirect.startsWith('/') || redirect.startsWith('//') || redirect.includes('\\')) return `${base}/`;
-    return redirect.startsWith(`${base}/`) && base !== '' ? redirect : `${base}${redirect}`;
+    const start = `${this.basePath}/`;
+    if (!redirect || redirect.length > 2048 || !redirect.startsWith('/') || /[\x00-\x1f\\]/.test(redirect)) return start;
+    const target = new URL(redirect.startsWith(`${this.basePath}/`) && this.basePath ? redirect : `${this.basePath}${redirect}`, this.base.origin);
+    if (target.origin !== this.base.origin || !target.pathname.startsWith(start)) return start;
+    return `${target.pathname}${target.search}${target.hash}`;
   }
 
-  private browserCookie(value: string, maxAgeMs: number): string {
+  /** The path people see the service under (BASE_URI_PATH, or ADMIN_UI_URL's path). */
+  private get basePath(): string {
+    return this.base.pathname.replace(/\/+$/, '');
+  }
+
+  /** One cookie per login under way, named by its state: two tabs' logins do not overwrite each other's. */
+  private browserCookie(state: string, value: string, maxAgeMs: number): string {
     return [
-      `${LOGIN_BROWSER_COOKIE}=${value}`,
-      `Path=${this.config.baseUriPath}/auth/oidc`,
+      `${browserCookieName(hashOf(state))}=${value}`,
+      `Path=${this.basePath}/auth/oidc`,
       `Max-Age=${Math.floor(maxAgeMs / 1000)}`,
       'HttpOnly',
       // Lax: sent on the provider's top-level redirect back to the callback, not on other sites' requests.
       'SameSite=Lax',
-      ...(this.config.cookie.secure ? ['Secure'] : []),
+      ...(this.config.secureCookies ? ['Secure'] : []),
     ].join('; ');
   }
 }
+
+/** The cookie of one login under way: the prefix and the start of its state's hash. */
+const browserCookieName = (stateHash: string): string => `${LOGIN_BROWSER_COOKIE}-${stateHash.slice(0, 16)}`;
 
 type LoginSettings = OidcSettings & { provider: ProviderSettings };
 

@@ -63,11 +63,13 @@ export const GROUP_JSON_PATH = /^[^\s.](?:\S{0,198}[^\s.])?$/;
 /**
  * The groups the claims hold at `path`: the claim named exactly so first (namespaced claims such
  * as Auth0's `https://example.com/groups` hold dots), else the dotted path through nested
- * objects (Keycloak's `realm_access.roles`). One string counts as one group; anything else
- * in the list (numbers, objects) is not a group name and is left out. Undefined when nothing
- * list-like is there: a token without the claim (Entra ID leaves it out past 200 groups, a
- * provider set up without it) says nothing of the groups, and must not empty them, as Unleash
- * syncs only when the claim is a list.
+ * objects (Keycloak's `realm_access.roles`). One string counts as one group; anything else in
+ * the list (numbers, objects) is not a group name and is left out.
+ *
+ * No claim there means no groups: the person's browser carries the authorization request, and
+ * could leave the groups scope out to keep memberships the provider has taken away. Only a token
+ * that says its groups are elsewhere (Entra ID past 200 groups: `_claim_names.groups`, or
+ * `hasgroups`) answers undefined, and leaves the memberships as they are.
  */
 export function groupsAt(claims: Record<string, unknown>, path: string): string[] | undefined {
   const found = path in claims ? claims[path] : path.split('.').reduce<unknown>(
@@ -75,7 +77,9 @@ export function groupsAt(claims: Record<string, unknown>, path: string): string[
     claims,
   );
   if (typeof found === 'string') return [found];
-  return Array.isArray(found) ? found.filter((group): group is string => typeof group === 'string') : undefined;
+  if (Array.isArray(found)) return found.filter((group): group is string => typeof group === 'string');
+  const elsewhere = claims._claim_names !== null && typeof claims._claim_names === 'object' && (path.split('.')[0] as string) in claims._claim_names;
+  return elsewhere || claims.hasgroups === true ? undefined : [];
 }
 
 const DOMAIN = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i;

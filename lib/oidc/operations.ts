@@ -1,17 +1,27 @@
+import { randomUUID } from 'node:crypto';
 import type { Services } from '../composition/services.js';
+import { log } from '../log.js';
 import type { OperationsFor } from '../http/operation.js';
 import { LoginRefused } from './login.js';
+import { describe } from './provider.js';
 import type { oidcRoutes } from './routes.js';
 import { toOidcSettingsWire } from './wire.js';
 
 export const oidcOperations = ({ oidcSettings, oidcLogin }: Services): OperationsFor<typeof oidcRoutes> => {
   /**
-   * A login the service refuses goes back to the UI's login page, which shows the message
-   * (Unleash's `errorMsg`); what the browser held of the login is cleared.
+   * A browser mid-login always gets a page, never a JSON error: a refused login goes back to
+   * the UI's login page, which shows the message (Unleash's `errorMsg`); a failure on our side
+   * (the store throttling, a write refused as too late) is logged and shown as one, to try
+   * again. What the browser held of the login is cleared.
    */
-  const refused = (error: unknown) => {
-    if (!(error instanceof LoginRefused)) throw error;
-    return { headers: { location: oidcLogin.refusedLocation(error.message), 'cache-control': 'no-store' }, cookies: [oidcLogin.forgetBrowserCookie()] };
+  const refused = (state: string | undefined) => (error: unknown) => {
+    let message = error instanceof LoginRefused ? error.message : '';
+    if (!message) {
+      const reference = randomUUID();
+      log.error('OIDC login failed on our side', { reference, error: describe(error) });
+      message = `The sign-in could not be finished on our side; try again in a moment. (Reference ${reference})`;
+    }
+    return { headers: { location: oidcLogin.refusedLocation(message), 'cache-control': 'no-store' }, cookies: oidcLogin.forgetBrowserCookie(state) };
   };
   const redirect = ({ location, cookies }: { location: string; cookies: string[] }) => ({
     headers: { location, 'cache-control': 'no-store' }, cookies,
@@ -19,7 +29,7 @@ export const oidcOperations = ({ oidcSettings, oidcLogin }: Services): Operation
   return {
     getOidcSettings: async () => ({ body: toOidcSettingsWire(await oidcSettings.get()) }),
     setOidcSettings: async ({ body, caller }) => ({ body: toOidcSettingsWire(await oidcSettings.set(body, caller.tokenName)) }),
-    startOidcLogin: async ({ query }) => oidcLogin.begin(query.redirect).then(redirect, refused),
-    finishOidcLogin: async ({ query, cookies }) => oidcLogin.complete(query, cookies).then(redirect, refused),
+    startOidcLogin: async ({ query }) => oidcLogin.begin(query.redirect).then(redirect, refused(undefined)),
+    finishOidcLogin: async ({ query, cookies }) => oidcLogin.complete(query, cookies).then(redirect, refused(query.state)),
   };
 };

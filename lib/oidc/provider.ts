@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import * as client from 'openid-client';
 import { BoundedCache } from '../bounded-cache.js';
+import { timeLeft } from '../request-deadline.js';
+import { WRITE_BUDGET_MS } from '../time-budget.js';
 import type { IdTokenSigningAlgorithm } from './model.js';
 
 /** What a login needs of the saved settings to talk to the provider. */
@@ -17,11 +19,8 @@ export interface ProviderOptions {
    * Local), for a provider on the same machine or network. In the cloud a provider is https.
    */
   allowHttp: boolean;
-  /**
-   * How long one request to the provider may take, in seconds (default 3): a callback may make
-   * two (token, and keys the first time) within the function's 10 s, beside its DynamoDB work.
-   */
-  timeoutSeconds?: number;
+  /** How long one request to the provider may take at most, in ms (default 3,000); see `providerFetch`. */
+  timeoutMs?: number;
   /** How long a discovered configuration (endpoints, keys) is kept before it is fetched again. */
   refreshMs?: number;
 }
@@ -61,29 +60,47 @@ export class IdentityProviders {
   }
 
   private async discover(settings: ProviderSettings): Promise<client.Configuration> {
-    const url = new URL(settings.discoverUrl);
-    const insecure = url.protocol === 'http:';
-    if (insecure && !this.options.allowHttp) {
-      throw new ProviderUnavailable(`The discovery URL ${url.origin} is plain http; an identity provider must be reached over https.`);
-    }
     try {
-      const configuration = await client.discovery(
+      const url = new URL(settings.discoverUrl);
+      const insecure = url.protocol === 'http:';
+      if (insecure && !this.options.allowHttp) {
+        throw new ProviderUnavailable(`The discovery URL ${url.origin} is plain http; an identity provider must be reached over https.`);
+      }
+      return await client.discovery(
         url,
         settings.clientId,
         { id_token_signed_response_alg: settings.idTokenSigningAlgorithm },
         // client_secret_basic: OpenID Connect's default token endpoint authentication, which every provider takes.
         client.ClientSecretBasic(settings.clientSecret),
         {
-          timeout: this.options.timeoutSeconds ?? 3,
+          [client.customFetch]: providerFetch(this.options.timeoutMs ?? 3_000),
           execute: [client.enableNonRepudiationChecks, ...(insecure ? [client.allowInsecureRequests] : [])],
         },
       );
-      return configuration;
     } catch (error) {
-      throw new ProviderUnavailable(`The identity provider's discovery document at ${url.href} could not be read (${describe(error)}).`, { cause: error });
+      if (error instanceof ProviderUnavailable) throw error;
+      throw new ProviderUnavailable(`The identity provider's discovery document at ${settings.discoverUrl} could not be read (${describe(error)}).`, { cause: error });
     }
   }
 }
+
+/**
+ * Every request to the provider ends in time for the request's own writes: at most `maxMs`,
+ * and never past the point where the request's writes may no longer start (lib/time-budget.ts:
+ * WRITE_BUDGET_MS before the function's end, plus a moment for the reads in between). A slow
+ * provider then refuses the login with "try again" instead of a session write refused as too late.
+ */
+function providerFetch(maxMs: number): client.CustomFetch {
+  return (url, options) => {
+    const left = timeLeft();
+    const ms = left === undefined ? maxMs : Math.max(0, Math.min(maxMs, left - WRITE_BUDGET_MS - READS_MS));
+    const signal = options.signal ? AbortSignal.any([options.signal, AbortSignal.timeout(ms)]) : AbortSignal.timeout(ms);
+    return fetch(url, { ...options, signal } as RequestInit);
+  };
+}
+
+/** What a callback reads after the provider answers, before its first write. */
+const READS_MS = 500;
 
 /** A failure's message with its cause's, as openid-client nests the network error under a generic one. */
 export function describe(error: unknown): string {

@@ -56,5 +56,6 @@ export type OidcSettingsWire = z.infer<typeof oidcSettingsSchema>;
 
 /** The start of a login: `redirect` is where in the UI to land afterwards (the login page passes it on). */
 export const oidcLoginQuerySchema = z.object({
-  redirect: z.string().max(2048).optional(),
+  // Any text: one that is not a path of this service lands on the UI's start (lib/oidc/login.ts).
+  redirect: z.string().optional(),
 });

@@ -31,6 +31,8 @@ export interface OidcInput {
 }
 
 export class OidcSettingsService {
+  private readonly listeners: (() => void)[] = [];
+
   constructor(
     private readonly store: OidcSettingsStore,
     private readonly box: SecretBox,
@@ -62,7 +64,13 @@ export class OidcSettingsService {
       updatedBy: by,
     };
     await this.store.put(settings);
+    for (const listener of this.listeners) listener();
     return toView(settings);
+  }
+
+  /** Called after each save (the login options this container remembers). */
+  onChange(listener: () => void): void {
+    this.listeners.push(listener);
   }
 
   /** For the UI configuration (E16): whether an OIDC login is on. */

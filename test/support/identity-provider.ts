@@ -30,7 +30,9 @@ export type Tamper =
   /** Re-signed with the provider's own key, expired an hour ago. */
   | 'expired'
   /** The authorization request's nonce swapped before the provider sees it. */
-  | 'nonce';
+  | 'nonce'
+  /** The token endpoint never answers (a provider down mid-login). */
+  | 'hang';
 
 export interface IdentityProvider {
   issuer: string;
@@ -136,6 +138,8 @@ export async function startIdentityProvider(options: { redirectUris: string[]; p
     }
     const isToken = req.method === 'POST' && path === '/token';
     if (isToken) state.tokenRequests += 1;
+    // Left unanswered; close() ends the connection.
+    if (isToken && state.tamper === 'hang') return;
     const forward = httpRequest({ host: '127.0.0.1', port: innerPort, method: req.method, path, headers: req.headers }, (answer) => {
       if (!isToken || state.tamper === 'none' || state.tamper === 'nonce' || answer.statusCode !== 200) {
         res.writeHead(answer.statusCode ?? 502, answer.headers);

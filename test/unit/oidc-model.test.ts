@@ -21,11 +21,17 @@ describe('groupsAt: the groups an ID token holds at groupJsonPath', () => {
     expect(groupsAt({ groups: [] }, 'groups')).toEqual([]);
   });
 
-  it('is undefined without a list there: a token without the claim says nothing of the groups', () => {
-    expect(groupsAt({ groups: { a: 1 } }, 'groups')).toBeUndefined();
-    expect(groupsAt({}, 'groups')).toBeUndefined();
-    expect(groupsAt({}, 'realm_access.roles')).toBeUndefined();
-    expect(groupsAt({ realm_access: ['r'] }, 'realm_access.roles')).toBeUndefined();
+  it('finds no groups where the claim is missing: leaving the groups scope out must not keep memberships', () => {
+    expect(groupsAt({ groups: { a: 1 } }, 'groups')).toEqual([]);
+    expect(groupsAt({}, 'groups')).toEqual([]);
+    expect(groupsAt({}, 'realm_access.roles')).toEqual([]);
+    expect(groupsAt({ realm_access: ['r'] }, 'realm_access.roles')).toEqual([]);
+  });
+
+  it('is undefined only when the token says its groups are elsewhere (Entra ID past 200 groups)', () => {
+    expect(groupsAt({ _claim_names: { groups: 'src1' }, _claim_sources: { src1: {} } }, 'groups')).toBeUndefined();
+    expect(groupsAt({ hasgroups: true }, 'groups')).toBeUndefined();
+    expect(groupsAt({ _claim_names: { roles: 'src1' } }, 'groups')).toEqual([]);
   });
 });
 
