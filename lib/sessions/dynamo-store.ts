@@ -5,7 +5,8 @@ import { queryCollection } from '../store/query.js';
 import { keys } from '../store/table-design.js';
 
 /**
- * A user's sessions share the user's partition, so logging out everywhere is one Query. The
+ * A user's sessions share the user's partition, so logging out everywhere is one Query (a single
+ * sign-on session's ID token item too: its sort key starts with the session's). The
  * item's `expiresAt` is in epoch seconds, the table's TTL attribute: DynamoDB deletes ended
  * sessions by itself.
  */
@@ -15,7 +16,14 @@ export class DynamoSessionStore implements SessionStore {
     private readonly tableName: string,
   ) {}
 
-  async insert(session: Session): Promise<void> {
+  async insert(session: Session, idToken?: string): Promise<void> {
+    const expiresAt = Math.ceil(session.expiresAt / 1000);
+    // The token first: a session that exists always finds its token for logout.
+    if (idToken) {
+      await this.db.send(new PutCommand({
+        TableName: this.tableName, Item: { ...keys.sessionIdToken(session.userId, session.secretHash), idToken, expiresAt },
+      }));
+    }
     await this.db.send(new PutCommand({
       TableName: this.tableName,
       Item: {
@@ -23,10 +31,15 @@ export class DynamoSessionStore implements SessionStore {
         userId: session.userId,
         createdAt: session.createdAt,
         passwordVersion: session.passwordVersion,
-        expiresAt: Math.ceil(session.expiresAt / 1000),
-        ...(session.idToken ? { idToken: session.idToken } : {}),
+        expiresAt,
+        ...(idToken ? { sso: true } : {}),
       },
     }));
+  }
+
+  async idTokenOf(userId: number, secretHash: string): Promise<string | undefined> {
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: keys.sessionIdToken(userId, secretHash), ConsistentRead: true }));
+    return typeof Item?.idToken === 'string' ? Item.idToken : undefined;
   }
 
   async get(userId: number, secretHash: string): Promise<Session | undefined> {
@@ -38,7 +51,7 @@ export class DynamoSessionStore implements SessionStore {
     return {
       userId, secretHash, createdAt: Item.createdAt as string, passwordVersion: (Item.passwordVersion as number | undefined) ?? 0,
       expiresAt: (Item.expiresAt as number) * 1000,
-      ...(typeof Item.idToken === 'string' ? { idToken: Item.idToken } : {}),
+      ...(Item.sso === true ? { sso: true } : {}),
     };
   }
 

@@ -55,8 +55,8 @@ export class SessionService {
     const now = this.now();
     await this.store.insert({
       userId: user.id, secretHash, createdAt: now.toISOString(), passwordVersion: user.passwordVersion ?? 0, expiresAt: now.getTime() + SESSION_TTL_MS,
-      ...(sso.idToken ? { idToken: sso.idToken } : {}),
-    });
+      ...(sso.idToken ? { sso: true } : {}),
+    }, sso.idToken);
     return sessionCookie(value, this.settings.cookie, SESSION_TTL_MS);
   }
 
@@ -88,8 +88,9 @@ export class SessionService {
     const named = this.sessionNamed(cookies);
     // Only a session that exists ends the others: a made-up cookie naming a user id ends nothing.
     const session = named ? await this.store.get(named.userId, named.secretHash) : undefined;
+    const idToken = session?.sso ? await this.store.idTokenOf(session.userId, session.secretHash) : undefined;
     if (session) await this.store.deleteAllOf(session.userId);
-    return { cookie: clearedSessionCookie(this.settings.cookie), idToken: session?.idToken };
+    return { cookie: clearedSessionCookie(this.settings.cookie), idToken };
   }
 
   private sessionNamed(cookies: readonly string[]) {

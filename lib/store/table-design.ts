@@ -47,6 +47,7 @@
  * | get / list public signup tokens    | pk = SIGNUP_TOKENS, sk = SIGNUP_TOKEN#<secret> / … | table |
  * | a user's password hash             | pk = USER_PASSWORDS, sk = USER_PASSWORD#<id, 10 digits> | table |
  * | a session by its cookie            | pk = SESSIONS#<user id>, sk = SESSION#<sha256(secret)> (TTL) | table |
+ * | a single sign-on session's ID token | pk = SESSIONS#<user id>, sk = SESSION#<sha256(secret)>#ID_TOKEN (TTL) | table |
  * | every session of a user (logout)   | pk = SESSIONS#<user id>, begins_with(sk, SESSION#) | table |
  * | a password reset token             | pk = RESET_TOKENS, sk = RESET_TOKEN#<sha256(secret)> (TTL) | table |
  * | read the OIDC settings             | pk = SETTINGS, sk = SETTING#oidc                   | table |
@@ -233,6 +234,8 @@ export const keys = {
   userPassword: (id: number): ItemKey => ({ pk: 'USER_PASSWORDS', sk: `USER_PASSWORD#${String(id).padStart(10, '0')}` }),
   /** A user's sessions share a partition: logging out everywhere is one Query. The cookie names the user id. */
   session: (userId: number, secretHash: string): ItemKey => ({ pk: `SESSIONS#${userId}`, sk: `SESSION#${secretHash}` }),
+  /** Beside its session, so ending every session of the user (one Query on SESSION#) ends it too. */
+  sessionIdToken: (userId: number, secretHash: string): ItemKey => ({ pk: `SESSIONS#${userId}`, sk: `SESSION#${secretHash}#ID_TOKEN` }),
   sessionsOf: (userId: number): CollectionPrefix => ({ pk: `SESSIONS#${userId}`, skPrefix: 'SESSION#' }),
   resetToken: (secretHash: string): ItemKey => ({ pk: 'RESET_TOKENS', sk: `RESET_TOKEN#${secretHash}` }),
 
