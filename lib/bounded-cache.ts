@@ -70,3 +70,36 @@ export class BoundedCache<K, V> {
     }
   }
 }
+
+/**
+ * Answers remembered for a while per key, as promises: callers at the same time share one
+ * (one read, one discovery), and one that fails is forgotten at once, so the next caller asks
+ * again. Bounded like BoundedCache.
+ */
+export class ExpiringPromises<K, V> {
+  private readonly entries: BoundedCache<K, { promise: Promise<V>; until: number }>;
+
+  constructor(maxEntries: number) {
+    this.entries = new BoundedCache({ maxEntries });
+  }
+
+  /** The remembered answer for `key` while `at` is before its end, else `make(key)`'s, remembered for `ttlMs`. */
+  get(key: K, at: number, ttlMs: number, make: (key: K) => Promise<V>): Promise<V> {
+    const known = this.entries.get(key);
+    if (known && at < known.until) return known.promise;
+    const entry = { promise: make(key), until: at + ttlMs };
+    this.entries.set(key, entry);
+    entry.promise.catch(() => {
+      if (this.entries.get(key) === entry) this.entries.delete(key);
+    });
+    return entry.promise;
+  }
+
+  delete(key: K): void {
+    this.entries.delete(key);
+  }
+
+  clear(): void {
+    this.entries.clear();
+  }
+}

@@ -1,10 +1,11 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import * as client from 'openid-client';
 import { Conflict } from '../errors.js';
 import { log } from '../log.js';
 import type { GroupService } from '../groups/service.js';
 import type { SessionService } from '../sessions/service.js';
-import { cookieValue } from '../sessions/model.js';
+import { cookieHeader, cookieValue } from '../sessions/model.js';
+import { hashSecret } from '../tokens/model.js';
 import type { User } from '../users/model.js';
 import type { UserService } from '../users/service.js';
 import type { UserStore } from '../users/store.js';
@@ -67,19 +68,24 @@ export class OidcLoginService {
     private readonly now: () => Date = () => new Date(),
   ) {}
 
-  /** The public URL without a trailing slash; its path is the base path people see. */
-  private get base(): URL {
-    return new URL(this.config.publicUrl.replace(/\/+$/, ''));
-  }
-
   /** The callback the provider is configured with: `<UNLEASH_URL>/auth/oidc/callback`. */
   get callbackUrl(): string {
-    return `${this.base.href.replace(/\/+$/, '')}/auth/oidc/callback`;
+    return `${this.root}/auth/oidc/callback`;
   }
 
   /** The signed-out page, where single sign-out sends the browser back to. */
   get signedOutUrl(): string {
-    return `${this.base.href.replace(/\/+$/, '')}/signed-out`;
+    return `${this.root}/signed-out`;
+  }
+
+  /** The public URL without a trailing slash. */
+  private get root(): string {
+    return this.config.publicUrl.replace(/\/+$/, '');
+  }
+
+  /** The path people see the service under (BASE_URI_PATH, or ADMIN_UI_URL's path). */
+  private get basePath(): string {
+    return new URL(this.root).pathname.replace(/\/+$/, '');
   }
 
   /** Sends the browser to the provider's login page; `redirect` is where in the UI it lands afterwards. */
@@ -90,7 +96,7 @@ export class OidcLoginService {
     const codeVerifier = client.randomPKCECodeVerifier();
     const browser = randomBytes(32).toString('base64url');
     await this.pending.insert({
-      stateHash: hashOf(state), browserHash: hashOf(browser), nonce, codeVerifier,
+      stateHash: hashSecret(state), browserHash: hashSecret(browser), nonce, codeVerifier,
       redirect: this.landingOf(redirect), expiresAt: this.now().getTime() + PENDING_LOGIN_TTL_MS,
     });
     const location = client.buildAuthorizationUrl(configuration, {
@@ -111,12 +117,12 @@ export class OidcLoginService {
    */
   async complete(query: Record<string, string | undefined>, cookies: readonly string[]): Promise<LoginStep> {
     const state = query.state;
-    const login = state ? await this.pending.take(hashOf(state)) : undefined;
+    const login = state ? await this.pending.take(hashSecret(state)) : undefined;
     if (!login || login.expiresAt <= this.now().getTime()) {
       throw new LoginRefused('This sign-in link has expired or was already used. Sign in again.');
     }
     const browser = cookieValue(cookies, browserCookieName(login.stateHash));
-    if (!browser || hashOf(browser) !== login.browserHash) {
+    if (!browser || hashSecret(browser) !== login.browserHash) {
       throw new LoginRefused('This sign-in was started in another browser or tab whose cookies were cleared. Sign in again from this browser.');
     }
     if (query.error) {
@@ -231,27 +237,16 @@ export class OidcLoginService {
   private landingOf(redirect: string | undefined): string {
     const start = `${this.basePath}/`;
     if (!redirect || redirect.length > 2048 || !redirect.startsWith('/') || /[\x00-\x1f\\]/.test(redirect)) return start;
-    const target = new URL(redirect.startsWith(`${this.basePath}/`) && this.basePath ? redirect : `${this.basePath}${redirect}`, this.base.origin);
-    if (target.origin !== this.base.origin || !target.pathname.startsWith(start)) return start;
+    const { origin } = new URL(this.root);
+    const target = new URL(redirect.startsWith(`${this.basePath}/`) && this.basePath ? redirect : `${this.basePath}${redirect}`, origin);
+    if (target.origin !== origin || !target.pathname.startsWith(start)) return start;
     return `${target.pathname}${target.search}${target.hash}`;
-  }
-
-  /** The path people see the service under (BASE_URI_PATH, or ADMIN_UI_URL's path). */
-  private get basePath(): string {
-    return this.base.pathname.replace(/\/+$/, '');
   }
 
   /** One cookie per login under way, named by its state: two tabs' logins do not overwrite each other's. */
   private browserCookie(state: string, value: string, maxAgeMs: number): string {
-    return [
-      `${browserCookieName(hashOf(state))}=${value}`,
-      `Path=${this.basePath}/auth/oidc`,
-      `Max-Age=${Math.floor(maxAgeMs / 1000)}`,
-      'HttpOnly',
-      // Lax: sent on the provider's top-level redirect back to the callback, not on other sites' requests.
-      'SameSite=Lax',
-      ...(this.config.secureCookies ? ['Secure'] : []),
-    ].join('; ');
+    // Lax (as the session's): sent on the provider's top-level redirect back to the callback.
+    return cookieHeader(browserCookieName(hashSecret(state)), value, { path: `${this.basePath}/auth/oidc`, secure: this.config.secureCookies }, maxAgeMs);
   }
 }
 
@@ -259,8 +254,6 @@ export class OidcLoginService {
 const browserCookieName = (stateHash: string): string => `${LOGIN_BROWSER_COOKIE}-${stateHash.slice(0, 16)}`;
 
 type LoginSettings = OidcSettings & { provider: ProviderSettings };
-
-const hashOf = (value: string): string => createHash('sha256').update(value, 'utf8').digest('hex');
 
 function isNetworkFailure(error: unknown): boolean {
   for (let current: unknown = error; current instanceof Error; current = current.cause) {

@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import * as client from 'openid-client';
-import { BoundedCache } from '../bounded-cache.js';
+import { ExpiringPromises } from '../bounded-cache.js';
+import { hashSecret } from '../tokens/model.js';
 import { timeLeft } from '../request-deadline.js';
 import { WRITE_BUDGET_MS } from '../time-budget.js';
 import type { IdTokenSigningAlgorithm } from './model.js';
@@ -37,7 +37,7 @@ export class ProviderUnavailable extends Error {}
  * `alg` against the configured algorithm (`id_token_signed_response_alg`).
  */
 export class IdentityProviders {
-  private readonly configurations = new BoundedCache<string, { configuration: Promise<client.Configuration>; until: number }>({ maxEntries: 8 });
+  private readonly configurations = new ExpiringPromises<string, client.Configuration>(8);
 
   constructor(
     private readonly options: ProviderOptions,
@@ -45,18 +45,8 @@ export class IdentityProviders {
   ) {}
 
   async configurationFor(settings: ProviderSettings): Promise<client.Configuration> {
-    const key = createHash('sha256').update(JSON.stringify(settings)).digest('hex');
-    const at = this.now().getTime();
-    const known = this.configurations.get(key);
-    if (known && at < known.until) return known.configuration;
-    const configuration = this.discover(settings);
-    const entry = { configuration, until: at + (this.options.refreshMs ?? 10 * 60_000) };
-    this.configurations.set(key, entry);
-    // A failed discovery is not kept: the next login asks again.
-    configuration.catch(() => {
-      if (this.configurations.get(key) === entry) this.configurations.delete(key);
-    });
-    return configuration;
+    const key = hashSecret(JSON.stringify(settings));
+    return this.configurations.get(key, this.now().getTime(), this.options.refreshMs ?? 10 * 60_000, () => this.discover(settings));
   }
 
   private async discover(settings: ProviderSettings): Promise<client.Configuration> {

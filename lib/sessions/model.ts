@@ -1,6 +1,6 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { RootRoleId } from '../roles/model.js';
-import type { Caller } from '../tokens/model.js';
+import { hashSecret, type Caller } from '../tokens/model.js';
 
 /** Unleash's cookie name, so the UI and people's tools see what they know. */
 export const SESSION_COOKIE = 'unleash-session';
@@ -29,17 +29,16 @@ export interface Session {
 /** A new session's cookie value, `<user id>.<secret>`: the id names the partition the session lives in. */
 export function newSessionValue(userId: number): { value: string; secretHash: string } {
   const secret = randomBytes(32).toString('base64url');
-  return { value: `${userId}.${secret}`, secretHash: hashOf(secret) };
+  return { value: `${userId}.${secret}`, secretHash: hashSecret(secret) };
 }
 
 /** The user id and secret hash a cookie value names; undefined for anything not shaped like one. */
 export function parseSessionValue(value: string): { userId: number; secretHash: string } | undefined {
   const match = /^([1-9]\d{0,14})\.([A-Za-z0-9_-]{43})$/.exec(value);
   if (!match) return undefined;
-  return { userId: Number(match[1]), secretHash: hashOf(match[2] as string) };
+  return { userId: Number(match[1]), secretHash: hashSecret(match[2] as string) };
 }
 
-const hashOf = (secret: string): string => createHash('sha256').update(secret, 'utf8').digest('hex');
 
 /** The value of one cookie among a request's cookies (API Gateway's `cookies`, or `Cookie` headers). */
 export function cookieValue(cookies: readonly string[], name: string): string | undefined {
@@ -81,15 +80,20 @@ export function sessionSettingsOf(
 }
 
 /**
- * The Set-Cookie header. HttpOnly: page scripts never read it. SameSite=Lax, as Unleash sets
- * it: the browser sends it on top-level navigations from other sites (a link to a flag in a chat
- * opens the console logged in) but not on their forms, fetches or frames; Strict would make
+ * The session's Set-Cookie header. HttpOnly: page scripts never read it. SameSite=Lax, as Unleash
+ * sets it: the browser sends it on top-level navigations from other sites (a link to a flag in a
+ * chat opens the console logged in) but not on their forms, fetches or frames; Strict would make
  * such a link land logged out. Requests that change something are checked for a same-origin
  * `Origin` too (lib/http/authorize.ts).
  */
 export function sessionCookie(value: string, settings: CookieSettings, maxAgeMs: number): string {
+  return cookieHeader(SESSION_COOKIE, value, settings, maxAgeMs);
+}
+
+/** A Set-Cookie header for a cookie only the service reads (HttpOnly, SameSite=Lax; see sessionCookie). */
+export function cookieHeader(name: string, value: string, settings: CookieSettings, maxAgeMs: number): string {
   return [
-    `${SESSION_COOKIE}=${value}`,
+    `${name}=${value}`,
     `Path=${settings.path}`,
     `Max-Age=${Math.max(0, Math.floor(maxAgeMs / 1000))}`,
     'HttpOnly',

@@ -1,4 +1,4 @@
-import { BoundedCache } from '../bounded-cache.js';
+import { ExpiringPromises } from '../bounded-cache.js';
 import type { RevisionState } from '../revision.js';
 import { AuthenticationRequired } from '../errors.js';
 import { hashSecret, hashesMatch, type Caller } from './model.js';
@@ -39,11 +39,6 @@ interface KnownToken {
   expiresAt: number;
 }
 
-interface Lookup {
-  token: Promise<KnownToken | undefined>;
-  until: number;
-}
-
 /**
  * Resolves the `Authorization` header to a caller. Every request of every route needs this, so
  * lookups are remembered per process: with the revision check, a warm SDK poll then makes at
@@ -54,7 +49,7 @@ interface Lookup {
  * that interval (ADR 11). The TTL bounds a lookup where no counter is read.
  */
 export class TokenAuthenticator {
-  private readonly lookups: BoundedCache<string, Lookup>;
+  private readonly lookups: ExpiringPromises<string, KnownToken | undefined>;
   /** The token-change counter the remembered lookups are valid for. */
   private tokenChanges = -1;
 
@@ -64,7 +59,7 @@ export class TokenAuthenticator {
     private readonly options: TokenCacheOptions,
     private readonly now: () => Date = () => new Date(),
   ) {
-    this.lookups = new BoundedCache({ maxEntries: options.maxEntries ?? 1000 });
+    this.lookups = new ExpiringPromises(options.maxEntries ?? 1000);
   }
 
   async authenticate(authorization: string | undefined): Promise<Authentication> {
@@ -95,15 +90,11 @@ export class TokenAuthenticator {
   /** Concurrent requests with the same secret share one read; a failed read is not remembered. */
   private lookup(secretHash: string, at: number): Promise<KnownToken | undefined> {
     if (this.options.ttlMs <= 0) return this.read(secretHash);
-    const known = this.lookups.get(secretHash);
-    if (known && at < known.until) return known.token;
-    const entry: Lookup = { token: this.read(secretHash), until: at + this.options.ttlMs };
-    this.lookups.set(secretHash, entry);
-    entry.token.catch(() => {
-      if (this.lookups.get(secretHash) === entry) this.lookups.delete(secretHash);
-    });
-    return entry.token;
+    return this.lookups.get(secretHash, at, this.options.ttlMs, this.readToken);
   }
+
+  /** `read`, bound once: the SDK poll's lookup allocates no closure. */
+  private readonly readToken = (secretHash: string) => this.read(secretHash);
 
   private async read(secretHash: string): Promise<KnownToken | undefined> {
     const token = await this.store.findByHash(secretHash);

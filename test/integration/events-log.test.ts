@@ -1,18 +1,11 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { countsSince } from '../../lib/store/request-counter.js';
-import { apiClient, type ApiResponse } from '../support/api.js';
+import { adminSession, type ApiResponse } from '../support/api.js';
 import { featureSteps } from '../support/features.js';
-import { adminToken, testServices, unique } from '../support/services.js';
+import { unique } from '../support/services.js';
 
-const services = testServices();
-const call = apiClient(services);
-let token: string;
-let steps: ReturnType<typeof featureSteps>;
-
-beforeAll(async () => {
-  token = await adminToken(services);
-  steps = featureSteps(call, token);
-});
+const { services, call, token } = adminSession();
+const steps = featureSteps(call, token);
 
 const today = () => new Date().toISOString().slice(0, 10);
 const search = (query: Record<string, string>) =>

@@ -1,20 +1,17 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PLAYGROUND_LIMIT } from '../../lib/playground/service.js';
 import { countsSince } from '../../lib/store/request-counter.js';
-import { apiClient } from '../support/api.js';
+import { adminSession } from '../support/api.js';
 import { featureSteps } from '../support/features.js';
-import { adminToken, testServices, unique } from '../support/services.js';
+import { unique } from '../support/services.js';
 
-const services = testServices();
-const call = apiClient(services);
-let token: string;
+const { services, call, token } = adminSession();
 let project: string;
 let frontendToken: string;
 const flags: Record<'forAlice' | 'withVariant' | 'off' | 'child' | 'inSegment', string> = { forAlice: '', withVariant: '', off: '', child: '', inSegment: '' };
 
 /** A project of its own: alice's flag, a flag with a variant, one off, one depending on alice's, one behind a segment. */
 beforeAll(async () => {
-  token = await adminToken(services);
   const steps = featureSteps(call, token);
   project = await steps.createProject({ environments: ['development', 'production'] });
   for (const key of Object.keys(flags) as Array<keyof typeof flags>) flags[key] = await steps.createFeature(project, `${project}-${key}`);

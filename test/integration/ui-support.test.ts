@@ -1,18 +1,11 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ROOT_ROLE } from '../../lib/roles/model.js';
-import { apiClient, type ApiResponse } from '../support/api.js';
+import { adminSession, apiClient, type ApiResponse } from '../support/api.js';
 import { featureSteps } from '../support/features.js';
-import { adminToken, freshInstanceServices, testServices } from '../support/services.js';
+import { adminToken, freshInstanceServices } from '../support/services.js';
 
-const services = testServices();
-const call = apiClient(services);
-let token: string;
-let steps: ReturnType<typeof featureSteps>;
-
-beforeAll(async () => {
-  token = await adminToken(services);
-  steps = featureSteps(call, token);
-});
+const { call, token } = adminSession();
+const steps = featureSteps(call, token);
 
 const get = (path: string) => call({ method: 'GET', path, token });
 const ok = (res: ApiResponse) => {
