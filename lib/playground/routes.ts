@@ -3,7 +3,8 @@ import { advancedPlaygroundRequestSchema, advancedPlaygroundResponseSchema, play
 
 /**
  * The playground: every flag of some projects evaluated for a context, as an SDK would. A POST
- * that changes nothing; at most 15,000 evaluations a request (environments × flags × contexts).
+ * that changes nothing; at most 15,000 evaluations a request (environments × flags × contexts), and
+ * at most 15,000 contexts (the combinations of comma-separated values) whatever the flags.
  */
 export const playgroundRoutes = defineRoutes('instance', {
   evaluatePlayground: {

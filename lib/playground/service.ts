@@ -13,7 +13,10 @@ import { ValidationFailed } from '../errors.js';
 import { contextChoices, engineContext, playgroundContexts, type FlatContext } from './context.js';
 import type { PlaygroundFeature, PlaygroundStrategy } from './schemas.js';
 
-/** Most flag evaluations one request may ask for (environments × flags × contexts), Unleash's advanced playground limit. */
+/**
+ * Most flag evaluations one request may ask for (environments × flags × contexts), Unleash's
+ * advanced playground limit; a request's contexts on their own are held to it too.
+ */
 export const PLAYGROUND_LIMIT = 15_000;
 
 export interface PlaygroundQuery {
@@ -50,6 +53,9 @@ export class PlaygroundService {
     // Every project's flags are counted before they are read: past the limit, refused at once
     // instead of reading them all (tens of thousands take longer than the function has).
     const given = contextChoices(query.context, query.split);
+    // The contexts are counted from the request alone, before any is built or a flag read: with
+    // no flag to evaluate the evaluations are 0, yet building the contexts would cost memory.
+    contextsWithinLimit(given.count);
     const projects = query.projects === undefined || query.projects === '*' ? undefined : [...new Set(query.projects)];
     if (!projects) withinLimit(given.count, (await this.activeFeatureCount()) * query.environments.length);
     const [features, segments] = await Promise.all([this.read(projects), this.segments.list()]);
@@ -78,11 +84,24 @@ export class PlaygroundService {
     return { features: evaluated, removed: given.removed };
   }
 
-  /** The requested projects' features (one Query each), or every feature. */
+  /**
+   * A few requested projects' features, one Query each; more, or every project, from the
+   * container's snapshot, which `selectFeatures` then filters by project: a request naming
+   * hundreds of projects would otherwise send as many Queries at once.
+   */
   private async read(projects: string[] | undefined): Promise<readonly Feature[]> {
-    if (!projects) return this.everyFeature();
+    if (!projects || projects.length > PROJECTS_READ_ONE_BY_ONE) return this.everyFeature();
     return (await Promise.all(projects.map((project) => this.features.listProject(project)))).flat();
   }
+}
+
+/** Up to this many named projects are read one by one (as the feature search does); more, and the snapshot answers. */
+const PROJECTS_READ_ONE_BY_ONE = 10;
+
+function contextsWithinLimit(contexts: number): void {
+  if (contexts <= PLAYGROUND_LIMIT) return;
+  const count = Number.isSafeInteger(contexts) ? String(contexts) : `more than ${Number.MAX_SAFE_INTEGER}`;
+  throw new ValidationFailed(`context: its comma-separated values make ${count} contexts, more than the ${PLAYGROUND_LIMIT} allowed; choose fewer values`);
 }
 
 function withinLimit(contexts: number, per: number): void {

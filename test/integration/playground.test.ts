@@ -6,6 +6,8 @@ import { featureSteps } from '../support/features.js';
 import { unique } from '../support/services.js';
 
 const { services, call, token } = adminSession();
+/** What a warm container's playground costs: the revision check (and what changed since, if anything did) and the segments. */
+const MAX_REQUESTS_OF_A_PLAYGROUND = 3;
 let project: string;
 let frontendToken: string;
 const flags: Record<'forAlice' | 'withVariant' | 'off' | 'child' | 'inSegment', string> = { forAlice: '', withVariant: '', off: '', child: '', inSegment: '' };
@@ -130,5 +132,47 @@ describe('the advanced playground (POST /api/admin/playground/advanced)', () => 
     expect(none.body.message).toContain('environments');
     expect(malformed.status).toBe(400);
     expect(malformed.body.message).toContain('environments');
+  });
+
+  it(`refuses more than ${PLAYGROUND_LIMIT} contexts with no flag to evaluate, counted from the request before a context is built or a flag read`, async () => {
+    const digits = '0,1,2,3,4,5,6,7,8,9';
+    // 12 × 12 × 12 × 12 = 20,736 contexts, and 10^7: the projects hold no flag, so the evaluations (contexts × flags) are 0.
+    const twelve = Array.from({ length: 12 }, (_, i) => `v${i}`).join(',');
+    const justOver = { appName: 'web', a: twelve, b: twelve, c: twelve, d: twelve };
+    const tenMillion = Object.fromEntries([['appName', 'web'], ...['a', 'b', 'c', 'd', 'e', 'f', 'g'].map((field) => [field, digits])]);
+    const before = services.dynamoRequests.snapshot();
+
+    const over = await advanced({ environments: ['development'], projects: [], context: justOver });
+    const huge = await advanced({ environments: ['development'], projects: [unique('empty')], context: tenMillion });
+
+    expect(over.status, over.text).toBe(400);
+    expect(over.body).toMatchObject({ name: 'ValidationError', message: `context: its comma-separated values make 20736 contexts, more than the ${PLAYGROUND_LIMIT} allowed; choose fewer values` });
+    expect(huge.status, huge.text).toBe(400);
+    expect(huge.body.message).toContain(`make 10000000 contexts, more than the ${PLAYGROUND_LIMIT} allowed`);
+    // Refused from the request alone: not a flag, segment or revision read, so nothing was built either.
+    expect(countsSince(before, services.dynamoRequests.snapshot()).total).toBe(0);
+  });
+
+  it(`still evaluates ${PLAYGROUND_LIMIT} contexts when the request has room for them`, async () => {
+    const values = Array.from({ length: PLAYGROUND_LIMIT }, (_, i) => `u${i}`).join(',');
+
+    const res = await advanced({ environments: ['development'], projects: [], context: { appName: 'web', userId: values } });
+
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.features).toEqual([]);
+  });
+
+  it('answers a request naming 1,000 projects from the SDK snapshot, with a bounded number of DynamoDB requests, for the projects that exist', async () => {
+    const named = [...Array.from({ length: 999 }, (_, i) => unique(`missing-${i}`)), project];
+    await advanced({ environments: ['development'], projects: named, context: { appName: 'web' } });
+    const before = services.dynamoRequests.snapshot();
+
+    const res = await advanced({ environments: ['development'], projects: named, context: { appName: 'web', userId: 'alice' } });
+
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.features.map((flag: { name: string }) => flag.name).sort()).toEqual(Object.values(flags).sort());
+    expect(byName(res.body.features)[flags.forAlice].environments.development[0]).toMatchObject({ isEnabled: true, projectId: project });
+    // The revision check of the snapshot and the segments: a handful of requests, not one per project.
+    expect(countsSince(before, services.dynamoRequests.snapshot()).total).toBeLessThanOrEqual(MAX_REQUESTS_OF_A_PLAYGROUND);
   });
 });
