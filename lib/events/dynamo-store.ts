@@ -20,15 +20,13 @@ export class DynamoEventStore implements EventReader {
     private readonly tableName: string,
   ) {}
 
+  /** One Query a month (the service bounds how many months), all sent at once. */
   async between(from: Date, to: Date): Promise<ChangeEvent[]> {
-    const events: ChangeEvent[] = [];
-    for (const month of monthsBetween(from, to)) {
-      events.push(...(await this.readAll({
-        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
-        ExpressionAttributeValues: { ':pk': keys.eventsOfMonth(month).pk, ...timeRange(from, to) },
-      })));
-    }
-    return events;
+    const months = await Promise.all(monthsBetween(from, to).map((month) => this.readAll({
+      KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+      ExpressionAttributeValues: { ':pk': keys.eventsOfMonth(month).pk, ...timeRange(from, to) },
+    })));
+    return months.flat();
   }
 
   async ofFeature(featureName: string, from: Date, to: Date): Promise<ChangeEvent[]> {
@@ -63,11 +61,12 @@ function toEvent(item: Record<string, unknown>): ChangeEvent {
   return event as unknown as ChangeEvent;
 }
 
-/** `yyyy-mm` of every month that overlaps [from, to]. */
+/** `yyyy-mm` of every month that overlaps [from, to), `to` excluded as the reads exclude it. */
 function monthsBetween(from: Date, to: Date): string[] {
   const months: string[] = [];
-  const cursor = new Date(Date.UTC(from.getUTCFullYear(), from.getUTCMonth(), 1));
-  while (cursor <= to) {
+  // setUTCFullYear, not Date.UTC, which reads years 0-99 as 1900-1999.
+  const cursor = new Date(new Date(0).setUTCFullYear(from.getUTCFullYear(), from.getUTCMonth(), 1));
+  while (cursor < to) {
     months.push(cursor.toISOString().slice(0, 7));
     cursor.setUTCMonth(cursor.getUTCMonth() + 1);
   }

@@ -5,7 +5,7 @@ import { eventCreatorsSchema, eventSearchQuerySchema, eventSearchResponseSchema,
 export const eventRoutes = defineRoutes('instance', {
   searchEvents: {
     method: 'GET', path: '/api/admin/search/events', access: admin('READ_FEATURE'), status: 200,
-    summary: 'Search the event log: filters (IS:value), a date window (from, to), newest first, a page (offset, limit)',
+    summary: 'Search the event log: filters (IS:value), a date window (from, to; at most the 12 months up to to), newest first, a page (offset, limit)',
     query: eventSearchQuerySchema, response: eventSearchResponseSchema,
   },
   getFeatureEvents: {

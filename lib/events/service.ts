@@ -22,6 +22,9 @@ export interface EventSearch {
   limit: number;
 }
 
+/** How many months back from its last day a search by time reads at most. */
+export const EVENT_SEARCH_MONTHS = 12;
+
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** The window of a search by time that names no first day: the month the admin UI asks for by default. */
 const DEFAULT_WINDOW_MS = 31 * DAY_MS;
@@ -32,8 +35,9 @@ const FEATURE_EVENTS_PAGE = 50;
  * The event log (Unleash's event search), read from the change events the stores record with
  * each change. A search naming features reads each feature's own events (the `eventsByFeature`
  * index, all its history unless `from` says otherwise); any other search reads the months of
- * its time window only. The rest of the filters, the order (newest first) and the page apply to
- * what was read, so `total` counts every match in the window.
+ * its time window only, at most EVENT_SEARCH_MONTHS of them. The rest of the filters, the order
+ * (newest first) and the page apply to what was read, so `total` counts every match in the
+ * window.
  */
 export class EventSearchService {
   constructor(
@@ -54,14 +58,30 @@ export class EventSearchService {
   }
 
   private async read(search: EventSearch) {
-    const to = search.to ? new Date(search.to.getTime() + DAY_MS) : new Date(this.now().getTime() + 1);
+    const now = this.now().getTime();
+    // No event is recorded later than now (a day's leeway for clocks that differ), so a `to`
+    // past it reads nothing more and is brought back to it.
+    const to = new Date(Math.min(search.to ? search.to.getTime() + DAY_MS : now + 1, now + DAY_MS));
     if (search.feature) {
       const from = search.from ?? new Date(0);
       const names = [...new Set(search.feature.values)];
       return (await Promise.all(names.map((name) => this.events.ofFeature(name, from, to)))).flat();
     }
-    return this.events.between(search.from ?? new Date(to.getTime() - DEFAULT_WINDOW_MS), to);
+    const from = search.from ?? new Date(to.getTime() - DEFAULT_WINDOW_MS);
+    return this.events.between(new Date(Math.max(from.getTime(), earliestMonthBefore(to))), to);
   }
+}
+
+/**
+ * Events are kept by month, one Query each (more for a month of more than a page), so a window
+ * reaching back to year 1 would read some 24,000 empty months one after another. A search by
+ * time reads the EVENT_SEARCH_MONTHS months up to its last day at most; older events are found
+ * with an earlier `to`, or by naming their feature (one Query of its own log, whatever the dates).
+ */
+function earliestMonthBefore(to: Date): number {
+  const last = new Date(to.getTime() - 1);
+  // setUTCFullYear, not Date.UTC, which reads years 0-99 as 1900-1999.
+  return new Date(0).setUTCFullYear(last.getUTCFullYear(), last.getUTCMonth() - (EVENT_SEARCH_MONTHS - 1), 1);
 }
 
 function matchesSearch(event: UnleashEvent, search: EventSearch): boolean {

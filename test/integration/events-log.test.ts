@@ -1,8 +1,16 @@
-import { describe, expect, it } from 'vitest';
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Services } from '../../lib/composition/services.js';
+import { eventItem } from '../../lib/events/dynamo-store.js';
+import { changeEvent } from '../../lib/events/model.js';
+import { EVENT_SEARCH_MONTHS } from '../../lib/events/service.js';
 import { countsSince } from '../../lib/store/request-counter.js';
-import { adminSession, type ApiResponse } from '../support/api.js';
+import { createDocumentClient } from '../../lib/store/document-client.js';
+import { prepareLocalTable } from '../../lib/store/create-table.js';
+import { formatSecret } from '../../lib/tokens/model.js';
+import { adminSession, apiClient, type ApiResponse } from '../support/api.js';
 import { featureSteps } from '../support/features.js';
-import { unique } from '../support/services.js';
+import { storeAdminToken, testServices, unique } from '../support/services.js';
 
 const { services, call, token } = adminSession();
 const steps = featureSteps(call, token);
@@ -106,6 +114,60 @@ describe('the event log (GET /api/admin/search/events)', () => {
     expectBadRequest(await search({ type: 'IS_NOT:feature-created' }), 'type');
     expectBadRequest(await search({ limit: '1001' }), 'limit');
     expectBadRequest(await search({ offset: '-1' }), 'offset');
+  });
+});
+
+describe('a search by time, on a table of its own (each month one page)', () => {
+  const tableName = unique('events-by-time');
+  let own: { services: Services; call: ReturnType<typeof apiClient>; token: string };
+  beforeAll(async () => {
+    await prepareLocalTable({ region: 'local', endpoint: inject('dynamodb').endpoint }, tableName);
+    const services = testServices({ TABLE_NAME: tableName });
+    await services.firstStart.ensure();
+    const token = formatSecret(['*'], '*');
+    await storeAdminToken(services, token);
+    own = { services, call: apiClient(services), token };
+  });
+  const ownSearch = (query: Record<string, string>) =>
+    own.call({ method: 'GET', path: `/api/admin/search/events?${new URLSearchParams(query).toString()}`, token: own.token });
+
+  it(`reads at most ${EVENT_SEARCH_MONTHS} months whatever the window asks for, year 1 and 1970 included, and finds the events in them`, async () => {
+    const ownSteps = featureSteps(own.call, own.token);
+    const project = await ownSteps.createProject();
+    const names = [await ownSteps.createFeature(project), await ownSteps.createFeature(project)];
+    const windows = [{ from: 'IS:0001-01-01' }, { from: 'IS:1970-01-01' }, { from: 'IS:0001-01-01', to: 'IS:9999-12-31' }];
+    await ownSearch({}); // the token's first lookup, which later requests find in the cache
+
+    for (const window of windows) {
+      const before = own.services.dynamoRequests.snapshot();
+      const res = await ownSearch({ ...window, project: `IS:${project}`, type: 'IS:feature-created' });
+      const spent = countsSince(before, own.services.dynamoRequests.snapshot());
+
+      expect(res.status, `${JSON.stringify(window)}: ${res.text}`).toBe(200);
+      expect(res.body.events.map((e: { featureName: string }) => e.featureName), JSON.stringify(window)).toEqual([...names].reverse());
+      expect(res.body.total).toBe(2);
+      // One Query a month, never one per month since `from`.
+      expect(spent.byOperation, JSON.stringify(window)).toEqual({ Query: expect.any(Number) });
+      expect(spent.total, JSON.stringify(window)).toBeLessThanOrEqual(EVENT_SEARCH_MONTHS);
+    }
+  });
+
+  it(`finds an event older than ${EVENT_SEARCH_MONTHS} months with a window that ends near it, in as many Queries as the window has months`, async () => {
+    const old = changeEvent('project-created', { project: unique('old') }, 'test');
+    old.createdAt = '2019-06-15T12:00:00.000Z';
+    const { endpoint } = inject('dynamodb');
+    const direct = createDocumentClient({ region: 'local', endpoint });
+    await direct.send(new TransactWriteCommand({ TransactItems: [eventItem(tableName, old)] }));
+    direct.destroy();
+    const before = own.services.dynamoRequests.snapshot();
+
+    const near = await ownSearch({ from: 'IS:0001-01-01', to: 'IS:2019-06-30', project: `IS:${old.project}` });
+    const spent = countsSince(before, own.services.dynamoRequests.snapshot());
+    const sinceYearOne = await ownSearch({ from: 'IS:0001-01-01', project: `IS:${old.project}` });
+
+    expect(near.body.events.map((e: { id: string }) => e.id)).toEqual([old.id]);
+    expect(spent.byOperation).toEqual({ Query: EVENT_SEARCH_MONTHS });
+    expect(sinceYearOne.body).toEqual({ events: [], total: 0 });
   });
 });
 
