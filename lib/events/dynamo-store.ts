@@ -20,13 +20,19 @@ export class DynamoEventStore implements EventReader {
     private readonly tableName: string,
   ) {}
 
-  /** One Query a month (the service bounds how many months), all sent at once. */
+  /**
+   * One Query a month, one after another: callers other than the event search ask for windows
+   * that start at their oldest feature, and all at once those months would be a burst of Queries.
+   */
   async between(from: Date, to: Date): Promise<ChangeEvent[]> {
-    const months = await Promise.all(monthsBetween(from, to).map((month) => this.readAll({
-      KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
-      ExpressionAttributeValues: { ':pk': keys.eventsOfMonth(month).pk, ...timeRange(from, to) },
-    })));
-    return months.flat();
+    const events: ChangeEvent[] = [];
+    for (const month of monthsBetween(from, to)) {
+      events.push(...(await this.readAll({
+        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+        ExpressionAttributeValues: { ':pk': keys.eventsOfMonth(month).pk, ...timeRange(from, to) },
+      })));
+    }
+    return events;
   }
 
   async ofFeature(featureName: string, from: Date, to: Date): Promise<ChangeEvent[]> {
