@@ -48,7 +48,9 @@ export const uiSupportRoutes = defineRoutes('instance', {
     summary: 'Maintenance mode: always off', response: maintenanceSchema,
   },
   getInstanceStatistics: {
-    method: 'GET', path: '/api/admin/instance-admin/statistics', access: admin('READ_UI_CONFIG'), status: 200,
+    // Unleash lets any logged-in user read it; the UI shows it only in Admin settings, and each
+    // read counts the whole table, so it is not left to every Viewer.
+    method: 'GET', path: '/api/admin/instance-admin/statistics', access: admin('ADMIN'), status: 200,
     summary: "Admin settings' instance statistics: counts of users, tokens, flags, projects and the catalogues, read now",
     response: instanceStatisticsSchema,
   },

@@ -46,7 +46,9 @@ export const userRoutes = defineRoutes('access', {
     status: 200, summary: 'Check a password against the password rules (400 names the rule it breaks)', body: passwordSchema,
   },
   listUsersAndGroups: {
-    method: 'GET', path: '/api/admin/user-admin/access', access: admin('READ_UI_CONFIG'),
+    // Unleash lets any logged-in user read it, for its project access dialogs; this service has
+    // no project access to assign, and the list holds every person's e-mail address.
+    method: 'GET', path: '/api/admin/user-admin/access', access: admin('ADMIN'),
     status: 200, summary: 'The users and groups to pick from in access dialogs: names, e-mails and member counts only',
     response: usersAndGroupsSchema,
   },

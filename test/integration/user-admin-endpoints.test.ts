@@ -98,12 +98,14 @@ describe('POST /api/admin/user-admin/validate-password', () => {
 });
 
 describe('GET /api/admin/user-admin/access', () => {
-  it("lists every user and group for the access dialogs, to a Viewer too, without roles, logins or invite links", async () => {
+  it("lists every user and group for the access dialogs to an Admin session, without roles, logins or invite links", async () => {
     const viewer = await userWithPassword(services, 'Viewer');
     const member = await userWithPassword(services, 'Editor');
     const group = await services.groups.create({ name: unique('team'), rootRole: 2, userIds: [member.id, viewer.id] }, 'test');
+    // A Viewer's and an Editor's refusal: test/integration/admin-only-reads.test.ts.
+    const admin = await userWithPassword(services, 'Admin');
 
-    const res = await asUser(await logIn(call, viewer.username as string), 'GET', '/api/admin/user-admin/access');
+    const res = await asUser(await logIn(call, admin.username as string), 'GET', '/api/admin/user-admin/access');
 
     expect(res.status).toBe(200);
     expect(usersAndGroupsSchema.strict().safeParse({ ...res.body, users: [] }).success).toBe(true);
