@@ -30,8 +30,9 @@ export const GROUP_TABLE_ACCESS: Record<Group, TableAccess> = {
   // The state export only reads.
   state: { reads: READS, writes: [] },
   access: { reads: READS, writes: ITEM_WRITES },
-  // Insights, UI configuration and health read; the UI configuration records the instance id once.
-  instance: { reads: READS, writes: ['dynamodb:UpdateItem'], writablePartitions: [keys.instance().pk] },
+  // Insights, UI configuration and health read; the UI configuration records the instance id once;
+  // deleting an application removes its registrations and their places in the scopes' counts.
+  instance: { reads: READS, writes: ['dynamodb:UpdateItem', 'dynamodb:DeleteItem'], writablePartitions: [keys.instance().pk, keys.clientApps().pk] },
   // The SDK path never changes what SDKs see (design §3): it writes only SDK usage.
   client: { reads: READS, writes: ['dynamodb:PutItem', 'dynamodb:UpdateItem'], writablePartitions: SDK_USAGE_PARTITIONS },
   // The Frontend API evaluates what the SDK path serves and reports usage the same way.

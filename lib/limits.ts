@@ -33,6 +33,16 @@ export const BODY_LIMITS = { default: 100 * 1024, batch: 500 * 1024 } as const;
 export const SDK_REPORT_LIMITS = { toggles: 1000, strategies: 100 } as const;
 
 /**
+ * What SDK registrations may hold (lib/client/dynamo-application-store.ts). A registration's
+ * appName is chosen by whoever holds the token, and frontend tokens ship in web pages: each
+ * token scope (environment and projects) keeps at most `perScope` applications, a new name past
+ * it is not stored, and a registration not renewed for `expiryDays` (Unleash removes
+ * applications unseen for 30 days) is no longer listed and is removed by DynamoDB's TTL; its
+ * place in the scope is free from the next UTC day.
+ */
+export const APPLICATION_REGISTRATIONS = { perScope: 1_000, expiryDays: 30 } as const;
+
+/**
  * The deprecated full lists (`GET /api/admin/features`, E15, and the state export) read every
  * feature before answering. Past this many active features that read alone takes seconds of the
  * function's 10 (one partition serves 3,000 read units a second; 20,000 features are ~6,000

@@ -7,13 +7,17 @@ import {
 export const applicationRoutes = defineRoutes('instance', {
   listApplications: {
     method: 'GET', path: '/api/admin/metrics/applications', access: admin('READ_FEATURE'), status: 200,
-    summary: 'Applications that registered through an SDK, by name: a page (offset, limit) and a name search (query)',
+    summary: 'Applications that registered through an SDK, by name: a page (offset, limit; fewer than limit past 4 MB of them) and a name search (query)',
     query: applicationSearchQuerySchema, response: applicationsSchema,
   },
   getApplication: {
     method: 'GET', path: '/api/admin/metrics/applications/{appName}', access: admin('READ_FEATURE'), status: 200,
     summary: 'One application: its SDK, the strategy types it knows, the projects and environments it used',
     response: applicationSchema,
+  },
+  deleteApplication: {
+    method: 'DELETE', path: '/api/admin/metrics/applications/{appName}', access: admin('UPDATE_APPLICATION'), status: 200,
+    summary: "Delete an application: its registrations in every token scope (200 whether or not it was registered; it is listed again when its SDK registers again)",
   },
   getApplicationOverview: {
     method: 'GET', path: '/api/admin/metrics/applications/{appName}/overview', access: admin('READ_FEATURE'), status: 200,

@@ -1,7 +1,7 @@
 import { NotFound } from '../errors.js';
 import { ALL } from '../tokens/model.js';
 import { applicationOf, isFrontendSdk, type Application } from './model.js';
-import type { ApplicationReader } from './store.js';
+import type { ApplicationRegistrations } from './store.js';
 
 export interface ApplicationSearch {
   query?: string | undefined;
@@ -17,11 +17,15 @@ export interface ApplicationSearch {
  * an application's `featureCount` is not known (0).
  */
 export class ApplicationService {
-  constructor(private readonly registrations: ApplicationReader) {}
+  constructor(
+    private readonly registrations: ApplicationRegistrations,
+    /** Registrations lapse by this clock (a test moves it), not by when DynamoDB's TTL sweep runs. */
+    private readonly now: () => Date = () => new Date(),
+  ) {}
 
   async list(search: ApplicationSearch, project?: string): Promise<{ applications: Application[]; total: number }> {
     const byName = new Map<string, Parameters<typeof applicationOf>[0]>();
-    for (const registration of await this.registrations.list()) {
+    for (const registration of await this.registrations.list(this.now())) {
       // A project's applications: those registered with a token of that project or of every project.
       if (project !== undefined && !registration.projects.some((scope) => scope === project || scope === ALL)) continue;
       byName.set(registration.appName, [...(byName.get(registration.appName) ?? []), registration]);
@@ -33,9 +37,18 @@ export class ApplicationService {
   }
 
   async get(appName: string): Promise<Application> {
-    const registrations = await this.registrations.ofApplication(appName);
+    const registrations = await this.registrations.ofApplication(appName, this.now());
     if (registrations.length === 0) throw new NotFound(`Could not find application with appName ${appName}`);
     return applicationOf(registrations);
+  }
+
+  /**
+   * Removes an application: its registrations in every token scope, which frees their places
+   * under the scopes' cap. As in Unleash, a name with no registration is removed all the same
+   * (no 404), and no change event is recorded (registrations are SDK usage, not configuration).
+   */
+  async remove(appName: string): Promise<void> {
+    await this.registrations.remove(appName, this.now());
   }
 
   /** Unleash's application overview: per environment, its instances and SDKs. */
@@ -64,7 +77,7 @@ export class ApplicationService {
 
   /** The instances of an application seen in one environment: the newest of each token scope. */
   async instances(appName: string, environment: string) {
-    const registrations = await this.registrations.ofApplication(appName);
+    const registrations = await this.registrations.ofApplication(appName, this.now());
     return {
       instances: registrations
         .filter((registration) => registration.environment === environment && registration.instanceId)

@@ -27,3 +27,27 @@ export function projectApplicationWire(application: Application): z.input<typeof
     sdks: [...versions].map(([name, known]) => ({ name, versions: [...known].filter(Boolean).sort() })),
   };
 }
+
+/**
+ * What one page of applications may hold: 4 MB of JSON. Lambda returns at most 6 MB, counted
+ * after gzip and the base64 that carries it (4/3): 4 MB that do not compress still fit, so a
+ * page is never refused as too large, whatever the SDKs registered (an application may name
+ * 100 strategy types of 100 characters).
+ */
+export const PAGE_BYTES = 4 * 1024 * 1024;
+
+/**
+ * The first applications of a page that fit in PAGE_BYTES, at least one. A page past it holds
+ * fewer than its limit; the total still counts every match, so the next page starts at the
+ * offset plus the number answered.
+ */
+export function withinPageBytes<T>(applications: T[]): T[] {
+  let bytes = 0;
+  const fitting: T[] = [];
+  for (const application of applications) {
+    bytes += Buffer.byteLength(JSON.stringify(application)) + 1;
+    if (bytes > PAGE_BYTES && fitting.length > 0) break;
+    fitting.push(application);
+  }
+  return fitting;
+}

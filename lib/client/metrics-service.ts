@@ -1,4 +1,5 @@
 import { DomainError, ServiceUnavailable } from '../errors.js';
+import { APPLICATION_REGISTRATIONS } from '../limits.js';
 import { log } from '../log.js';
 import { DEFAULT_SDK_ENVIRONMENT } from '../projects/defaults.js';
 import { ALL, type Caller } from '../tokens/model.js';
@@ -46,6 +47,8 @@ export class ClientMetricsService {
     /** Decides which features a token may report on, from the SDK path's shared snapshot. */
     private readonly features: Pick<ClientFeatureService, 'servedNames'>,
     private readonly now: () => Date = () => new Date(),
+    /** How many applications a token scope keeps (a test gives a small number). */
+    private readonly registrations: { perScope: number } = APPLICATION_REGISTRATIONS,
   ) {}
 
   /**
@@ -53,10 +56,17 @@ export class ClientMetricsService {
    * does not say how Unleash keeps a project-scoped token from rewriting an application another
    * project registered; here a registration replaces only the one made under the same scope,
    * so a token of another project adds its own record instead of clobbering the first.
+   *
+   * Whoever holds a frontend token (it ships in web pages) chooses the appName, so a scope keeps
+   * at most APPLICATION_REGISTRATIONS.perScope live applications and each lapses when not
+   * registered again for APPLICATION_REGISTRATIONS.expiryDays. A new name past the cap is
+   * not stored and only logged: the SDK is answered as always (the Node SDK only warns on a
+   * failed register, and a refusal would tell the sender nothing it could act on).
    */
   async register(caller: Caller, report: RegistrationReport): Promise<void> {
     if (!report.appName) return warn('register without a usable appName; nothing stored');
-    await this.applications.save({
+    const now = this.now();
+    const stored = await this.applications.register({
       appName: report.appName,
       instanceId: report.instanceId ?? null,
       sdkVersion: report.sdkVersion ?? null,
@@ -65,8 +75,14 @@ export class ClientMetricsService {
       projects: reportingProjects(caller),
       started: report.started === undefined ? null : String(report.started),
       interval: report.interval ?? null,
-      lastSeen: this.now().toISOString(),
-    });
+      lastSeen: now.toISOString(),
+      expiresAt: Math.floor(now.getTime() / 1000) + APPLICATION_REGISTRATIONS.expiryDays * 24 * 60 * 60,
+    }, { perScope: this.registrations.perScope, now });
+    if (!stored) {
+      log.warn('register of a new application past the token scope’s cap; nothing stored', {
+        appName: report.appName, perScope: this.registrations.perScope,
+      });
+    }
   }
 
   /**

@@ -30,6 +30,13 @@ export const clientSamples = defineSamples(clientRoutes, {
     headers: { ...SDK, 'unleash-interval': 'undefined' },
     status: 202,
   },
+  // An application of its own, for the admin sample that deletes one (applications/delete-application).
+  'register-retired-app': {
+    operation: 'registerClient',
+    body: { appName: 'retired-app-{{UNIQUE}}', instanceId: 'sample-instance', sdkVersion: 'unleash-node-sdk:6.12.1', strategies: ['default'] },
+    headers: { ...SDK, 'unleash-interval': 'undefined' },
+    status: 202,
+  },
   'metrics': {
     operation: 'reportClientMetrics',
     body: {

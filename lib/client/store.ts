@@ -66,13 +66,29 @@ export interface ClientApplication {
   /** The metrics interval in ms. */
   interval: number | null;
   lastSeen: string;
+  /**
+   * When it lapses unless registered again (epoch seconds; the table's TTL). Registrations
+   * stored before registrations expired have none and lapse `expiryDays` after `lastSeen`.
+   */
+  expiresAt?: number | undefined;
 }
 
 export type ClientApplicationScope = Pick<ClientApplication, 'environment' | 'projects'>;
 
+/** The bounds a registration is stored within (lib/limits.ts's APPLICATION_REGISTRATIONS by default). */
+export interface RegistrationBounds {
+  /** At most this many live applications per token scope; a new name past it is not stored. */
+  perScope: number;
+  now: Date;
+}
+
 export interface ClientApplicationStore {
-  /** Replaces the registration of the same appName and scope only. */
-  save(application: ClientApplication): Promise<void>;
-  /** `scope` defaults to every project of the default SDK environment (a `*` token's record). */
-  get(appName: string, scope?: ClientApplicationScope): Promise<ClientApplication | undefined>;
+  /**
+   * Replaces the registration of the same appName and scope only. A name the scope does not
+   * hold yet is stored only while the scope holds fewer than `perScope` live ones: answers
+   * whether it was stored. A few DynamoDB requests whatever the scope holds.
+   */
+  register(application: ClientApplication & { expiresAt: number }, bounds: RegistrationBounds): Promise<boolean>;
+  /** `scope` defaults to every project of the default SDK environment (a `*` token's record); lapsed ones are not found. */
+  get(appName: string, scope?: ClientApplicationScope, now?: Date): Promise<ClientApplication | undefined>;
 }

@@ -61,7 +61,7 @@ export function createClientServices(config: AppConfig, store: StoreContext = co
     clientFeatures,
     /** The revision as this process last read it (the Frontend API's CORS origins ride on it too). */
     clock,
-    clientMetrics: new ClientMetricsService(metricsQueueFor(config, metricsStore, options), clientApplications, clientFeatures),
+    clientMetrics: new ClientMetricsService(metricsQueueFor(config, metricsStore, options), clientApplications, clientFeatures, options.now),
   };
 }
 
@@ -70,6 +70,8 @@ export type ClientServices = ReturnType<typeof createClientServices>;
 export interface ClientServicesOptions {
   /** Where SDK metrics reports go: the local runtime's queue (scripts/local/metrics-queue.ts). */
   metricsQueue?: MetricsQueue;
+  /** A test's clock: when registrations lapse and which hour a report counts in. */
+  now?: () => Date;
 }
 
 /**

@@ -53,7 +53,7 @@ import { ExportService } from '../transfer/export-service.js';
 import { ImportService } from '../transfer/import-service.js';
 import { DynamoUserStore } from '../users/dynamo-store.js';
 import { AuthService } from '../auth/service.js';
-import { DynamoPasswordLoginStore, DynamoResetTokenStore } from '../auth/dynamo-store.js';
+import { DynamoLoginFailureStore, DynamoPasswordLoginStore, DynamoResetTokenStore } from '../auth/dynamo-store.js';
 import { DynamoSessionStore } from '../sessions/dynamo-store.js';
 import { sessionSettingsOf } from '../sessions/model.js';
 import { groupRootRolesOf, SessionService } from '../sessions/service.js';
@@ -138,7 +138,9 @@ export function createServices(config: AppConfig, options: ClientServicesOptions
     apiTokens, strategyTypes, users, groups, oidcSettings,
     signupTokens, sessions,
     /** People's passwords: login, change, reset links, invite signup. */
-    auth: new AuthService(users, stores.userStore, sessions, stores.resetTokenStore, signupTokens, loginMethods, config.unleashUrl, options.now),
+    auth: new AuthService(
+      users, stores.userStore, sessions, stores.resetTokenStore, stores.loginFailureStore, signupTokens, loginMethods, config.unleashUrl, options.now,
+    ),
     /** Which ways to log in are open: the password, single sign-on (the UI's login page, the simple-auth setting). */
     loginMethods,
     /** Single sign-on through the OIDC settings' provider. */
@@ -205,6 +207,7 @@ function adminStores({ db, tableName: table, revisions }: StoreContext) {
     signupTokenStore: new DynamoSignupTokenStore(db, table),
     sessionStore: new DynamoSessionStore(db, table),
     resetTokenStore: new DynamoResetTokenStore(db, table),
+    loginFailureStore: new DynamoLoginFailureStore(db, table),
     seedStore: new DynamoSeedStore(db, table),
     instanceStore: new DynamoInstanceStore(db, table),
     snapshotStore: new DynamoSnapshotStore(db, table),

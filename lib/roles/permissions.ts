@@ -78,6 +78,7 @@ const GRANTED_BY: Record<Permission, typeof EVERYONE | readonly string[]> = {
   CREATE_API_TOKEN: [],
   DELETE_API_TOKEN: [],
   UPDATE_CORS: [],
+  UPDATE_APPLICATION: ['UPDATE_APPLICATION'],
 };
 
 const ROLE_NAME_BY_ID = new Map<RootRoleId, RootRoleName>(
