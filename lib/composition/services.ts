@@ -27,7 +27,8 @@ import { DynamoInstanceStore } from '../instance/dynamo-store.js';
 import { DynamoSeedStore } from '../instance/dynamo-seed-store.js';
 import { FirstStart } from '../instance/first-start.js';
 import { UiConfigService } from '../instance/ui-config.js';
-import { DynamoOidcSettingsStore, DynamoPendingLoginStore } from '../oidc/dynamo-store.js';
+import { DynamoOidcSettingsStore } from '../oidc/dynamo-store.js';
+import { SsoAccounts } from '../oidc/accounts.js';
 import { OidcLoginService, publicUrlOf } from '../oidc/login.js';
 import { IdentityProviders } from '../oidc/provider.js';
 import { LoginMethods } from '../auth/login-methods.js';
@@ -97,7 +98,9 @@ export function createServices(config: AppConfig, options: ClientServicesOptions
   const signupTokens = new SignupTokenService(stores.signupTokenStore, users, config.unleashUrl);
   // `options.now`: a test's clock for users, sessions and logins (a session past its TTL, an inactive user, without waiting).
   // A session reads its user and the groups' root roles on each request, so a changed role holds at once.
-  const oidcSettings = new OidcSettingsService(stores.oidcSettingsStore, new SecretBox(keyMaterialSource(config)));
+  // One box for the client secret and the login under way (lib/oidc/login.ts): one key material, a key per purpose.
+  const secretBox = new SecretBox(keyMaterialSource(config));
+  const oidcSettings = new OidcSettingsService(stores.oidcSettingsStore, secretBox);
   const publicUrl = publicUrlOf(config);
   const loginMethods = new LoginMethods(
     stores.passwordLoginStore, oidcSettings, { oidcLoginUrl: `${publicUrl.replace(/\/+$/, '')}/auth/oidc/login`, baseUriPath: config.baseUriPath }, options.now,
@@ -111,8 +114,8 @@ export function createServices(config: AppConfig, options: ClientServicesOptions
   }, sessionSettings, loginMethods, options.now);
   // OpenID Connect login (lib/oidc/login.ts): plain http to a provider only where the service runs on a laptop.
   const oidcLogin = new OidcLoginService(
-    oidcSettings, new IdentityProviders({ allowHttp: config.dynamodbEndpoint !== undefined }, options.now), stores.pendingLoginStore,
-    users, stores.userStore, groups, sessions,
+    oidcSettings, new IdentityProviders({ allowHttp: config.dynamodbEndpoint !== undefined }, options.now), secretBox,
+    new SsoAccounts(users), stores.userStore, groups, sessions,
     { publicUrl, secureCookies: sessionSettings.cookie.secure }, options.now,
   );
   const features = featureServices(
@@ -202,7 +205,6 @@ function adminStores({ db, tableName: table, revisions }: StoreContext) {
     userStore: new DynamoUserStore(db, table),
     groupStore: new DynamoGroupStore(db, table),
     oidcSettingsStore: new DynamoOidcSettingsStore(db, table),
-    pendingLoginStore: new DynamoPendingLoginStore(db, table),
     passwordLoginStore: new DynamoPasswordLoginStore(db, table),
     signupTokenStore: new DynamoSignupTokenStore(db, table),
     sessionStore: new DynamoSessionStore(db, table),

@@ -1,6 +1,6 @@
-import { DeleteCommand, GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { OidcSettings, PendingLogin } from './model.js';
-import type { OidcSettingsStore, PendingLoginStore } from './store.js';
+import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { OidcSettings } from './model.js';
+import type { OidcSettingsStore } from './store.js';
 import { keys } from '../store/table-design.js';
 
 /** One item; a POST replaces the whole settings document, so the last write wins. */
@@ -24,33 +24,3 @@ export class DynamoOidcSettingsStore implements OidcSettingsStore {
   }
 }
 
-/**
- * A login under way is an item of its own with the table's TTL attribute (`expiresAt`, epoch
- * seconds), so abandoned logins go by themselves; reads still check the time, as TTL deletes late.
- */
-export class DynamoPendingLoginStore implements PendingLoginStore {
-  constructor(
-    private readonly db: DynamoDBDocumentClient,
-    private readonly tableName: string,
-  ) {}
-
-  async insert(login: PendingLogin): Promise<void> {
-    const { expiresAt, ...rest } = login;
-    await this.db.send(new PutCommand({
-      TableName: this.tableName,
-      Item: { ...keys.oidcLogin(login.stateHash), ...rest, expiresAt: Math.ceil(expiresAt / 1000) },
-    }));
-  }
-
-  async take(stateHash: string): Promise<PendingLogin | undefined> {
-    const { Attributes } = await this.db.send(new DeleteCommand({
-      TableName: this.tableName, Key: keys.oidcLogin(stateHash), ReturnValues: 'ALL_OLD',
-    }));
-    if (!Attributes) return undefined;
-    return {
-      stateHash, browserHash: Attributes.browserHash as string, nonce: Attributes.nonce as string,
-      codeVerifier: Attributes.codeVerifier as string, redirect: Attributes.redirect as string,
-      expiresAt: (Attributes.expiresAt as number) * 1000,
-    };
-  }
-}

@@ -1,21 +1,18 @@
-import { randomBytes } from 'node:crypto';
 import * as client from 'openid-client';
-import { Conflict } from '../errors.js';
 import { log } from '../log.js';
 import type { GroupService } from '../groups/service.js';
+import type { SecretBox } from '../secrets/secret-box.js';
 import type { SessionService } from '../sessions/service.js';
 import { cookieHeader, cookieValue } from '../sessions/model.js';
 import { hashSecret } from '../tokens/model.js';
-import type { User } from '../users/model.js';
-import type { UserService } from '../users/service.js';
 import type { UserStore } from '../users/store.js';
-import { groupsAt, LOGIN_BROWSER_COOKIE, PENDING_LOGIN_TTL_MS, type OidcSettings } from './model.js';
-import { describe, ProviderUnavailable, type IdentityProviders, type ProviderSettings } from './provider.js';
+import { LoginRefused, SSO_ACTOR, type SsoAccounts } from './accounts.js';
+import { isOwnPath, landingOf } from './landing.js';
+import { groupsAt, LOGIN_BROWSER_COOKIE, LOGIN_UNDER_WAY_PURPOSE, LOGIN_UNDER_WAY_TTL_MS, type LoginUnderWay } from './model.js';
+import { describe, ProviderUnavailable, type IdentityProviders } from './provider.js';
 import type { OidcSettingsService } from './service.js';
-import type { PendingLoginStore } from './store.js';
 
-/** A login the service refuses: the person is sent back to the login page, which shows `message`. */
-export class LoginRefused extends Error {}
+export { LoginRefused, SSO_ACTOR };
 
 /** Where the browser goes next, and the cookies it is handed on the way. */
 export interface LoginStep {
@@ -45,22 +42,21 @@ export function publicUrlOf(config: { unleashUrl: string; adminUiUrl?: string | 
   return url.pathname === '/' && config.baseUriPath ? `${url.origin}${config.baseUriPath}` : config.unleashUrl;
 }
 
-/** The actor change events name for what a login does by itself (a user created, groups synced). */
-export const SSO_ACTOR = 'oidc-login';
-
 /**
  * Unleash's OpenID Connect login: the authorization-code flow with PKCE, `state` and `nonce`.
- * `begin` stores the login under way and sends the browser to the provider; `complete` takes it
- * back (once), has openid-client exchange the code and verify the ID token, finds or creates
- * the user by the token's e-mail, syncs their SSO groups and starts a session as a password
- * login does. Nothing is created until the token has passed every check.
+ * `begin` seals the login under way into a cookie of its own and sends the browser to the
+ * provider, writing nothing; `complete` opens it (its cookie is cleared on the way out), has
+ * openid-client exchange the code and verify the ID token, finds the account the token's
+ * subject is linked to (lib/oidc/accounts.ts), syncs their SSO groups and starts a session as a
+ * password login does. Nothing is created until the token has passed every check.
  */
 export class OidcLoginService {
   constructor(
     private readonly settings: Pick<OidcSettingsService, 'forLogin'>,
     private readonly providers: IdentityProviders,
-    private readonly pending: PendingLoginStore,
-    private readonly users: Pick<UserService, 'findByEmail' | 'create'>,
+    /** Seals the login under way: the browser carries it, but can neither read nor change it. */
+    private readonly box: Pick<SecretBox, 'seal' | 'open'>,
+    private readonly accounts: SsoAccounts,
     private readonly logins: Pick<UserStore, 'recordLogin'>,
     private readonly groups: Pick<GroupService, 'syncSsoMemberships'>,
     private readonly sessions: Pick<SessionService, 'start'>,
@@ -92,38 +88,36 @@ export class OidcLoginService {
   async begin(redirect: string | undefined): Promise<LoginStep> {
     const { settings, configuration } = await this.provider();
     const state = client.randomState();
-    const nonce = client.randomNonce();
-    const codeVerifier = client.randomPKCECodeVerifier();
-    const browser = randomBytes(32).toString('base64url');
-    await this.pending.insert({
-      stateHash: hashSecret(state), browserHash: hashSecret(browser), nonce, codeVerifier,
-      redirect: this.landingOf(redirect), expiresAt: this.now().getTime() + PENDING_LOGIN_TTL_MS,
-    });
+    const login: LoginUnderWay = {
+      stateHash: hashSecret(state), nonce: client.randomNonce(), codeVerifier: client.randomPKCECodeVerifier(),
+      redirect: landingOf(redirect, this.root), expiresAt: this.now().getTime() + LOGIN_UNDER_WAY_TTL_MS,
+    };
+    const sealed = await this.box.seal(JSON.stringify(login), LOGIN_UNDER_WAY_PURPOSE);
     const location = client.buildAuthorizationUrl(configuration, {
       redirect_uri: this.callbackUrl,
       scope: ['openid', 'email', 'profile', ...(settings.addGroupsScope ? ['groups'] : [])].join(' '),
       state,
-      nonce,
-      code_challenge: await client.calculatePKCECodeChallenge(codeVerifier),
+      nonce: login.nonce,
+      code_challenge: await client.calculatePKCECodeChallenge(login.codeVerifier),
       code_challenge_method: 'S256',
       ...(settings.acrValues ? { acr_values: settings.acrValues } : {}),
     });
-    return { location: location.href, cookies: [this.browserCookie(state, browser, PENDING_LOGIN_TTL_MS)] };
+    return { location: location.href, cookies: [this.browserCookie(state, sealed, LOGIN_UNDER_WAY_TTL_MS)] };
   }
 
   /**
-   * The provider's answer: `query` is the callback's query string. The login under way is taken
-   * first, whatever follows, so a replayed or second callback finds nothing.
+   * The provider's answer: `query` is the callback's query string. The login under way is read
+   * from this browser's cookie for the answer's state, so a callback only finishes in the browser
+   * that started it; the answer clears that cookie whatever follows, and the provider takes a
+   * code once, so a replayed callback finishes nothing.
    */
   async complete(query: Record<string, string | undefined>, cookies: readonly string[]): Promise<LoginStep> {
     const state = query.state;
-    const login = state ? await this.pending.take(hashSecret(state)) : undefined;
+    const login = state ? await this.loginUnderWay(state, cookies) : undefined;
     if (!login || login.expiresAt <= this.now().getTime()) {
-      throw new LoginRefused('This sign-in link has expired or was already used. Sign in again.');
-    }
-    const browser = cookieValue(cookies, browserCookieName(login.stateHash));
-    if (!browser || hashSecret(browser) !== login.browserHash) {
-      throw new LoginRefused('This sign-in was started in another browser or tab whose cookies were cleared. Sign in again from this browser.');
+      throw new LoginRefused(
+        'This sign-in link has expired or was already used, or it was started in another browser or a tab whose cookies were cleared. Sign in again from this browser.',
+      );
     }
     if (query.error) {
       throw new LoginRefused(`The identity provider refused the sign-in: ${query.error_description ?? query.error}.`);
@@ -135,20 +129,12 @@ export class OidcLoginService {
     if (acrValues.length > 0 && !acrValues.includes(String(claims.acr ?? ''))) {
       throw new LoginRefused(`The identity provider did not confirm the required authentication level (acr ${acrValues.join(' or ')}); sign in again as it asks.`);
     }
-    const email = typeof claims.email === 'string' ? claims.email.trim().toLowerCase() : '';
-    if (!email) {
-      throw new LoginRefused("The identity provider's ID token carries no e-mail address. Ask for the email scope and claim in its settings.");
-    }
-    // Some providers send the flag as a string.
-    if (claims.email_verified === false || claims.email_verified === 'false') {
-      throw new LoginRefused(`The identity provider says the e-mail address ${email} is not verified.`);
-    }
-    const user = await this.userFor(email, claims, settings);
+    const user = await this.accounts.accountFor(claims, settings);
     const ssoGroups = settings.enableGroupSyncing && settings.groupJsonPath ? groupsAt(claims, settings.groupJsonPath) : undefined;
     if (ssoGroups) await this.groups.syncSsoMemberships(user.id, ssoGroups, SSO_ACTOR);
     await this.logins.recordLogin(user.id, this.now().toISOString());
     const session = await this.sessions.start(user, { idToken: claims.idToken });
-    return { location: login.redirect, cookies: [session, ...this.forgetBrowserCookie(state)] };
+    return { location: this.ownLocation(login.redirect), cookies: [session, ...this.forgetBrowserCookie(state)] };
   }
 
   /** The provider's sign-out page for single sign-out, when it is on and the provider has one; else undefined. */
@@ -161,7 +147,31 @@ export class OidcLoginService {
 
   /** The page people are sent to when a login is refused: the UI's login page shows `errorMsg`. */
   refusedLocation(message: string): string {
-    return `${this.basePath}/login?errorMsg=${encodeURIComponent(message)}`;
+    return this.ownLocation(`${this.basePath}/login?errorMsg=${encodeURIComponent(message)}`);
+  }
+
+  /**
+   * The last check on every path this service sends a browser to after a login: one `/` and no
+   * second (`//host` is another site), else the UI's start. The landing was resolved when the
+   * login began (`landingOf`); this keeps a slip anywhere on the way from becoming a redirect away.
+   */
+  private ownLocation(location: string): string {
+    return isOwnPath(location) ? location : `${this.basePath}/`;
+  }
+
+  /** The login under way this browser carries for `state`; undefined when it has none, or one that does not open or is another state's. */
+  private async loginUnderWay(state: string, cookies: readonly string[]): Promise<LoginUnderWay | undefined> {
+    const stateHash = hashSecret(state);
+    const sealed = cookieValue(cookies, browserCookieName(stateHash));
+    if (!sealed) return undefined;
+    try {
+      const login = JSON.parse(await this.box.open(sealed, LOGIN_UNDER_WAY_PURPOSE)) as LoginUnderWay;
+      return login.stateHash === stateHash ? login : undefined;
+    } catch (error) {
+      // Changed in the browser, or sealed with a key since replaced: either way not ours to finish.
+      log.warn('OIDC login cookie did not open', { error: describe(error) });
+      return undefined;
+    }
   }
 
   /** Clears the cookie of a login under way (named by its state), once it is over either way; nothing without a state. */
@@ -183,7 +193,7 @@ export class OidcLoginService {
     }
   }
 
-  private async verifiedClaims(configuration: client.Configuration, query: Record<string, string | undefined>, login: { nonce: string; codeVerifier: string }) {
+  private async verifiedClaims(configuration: client.Configuration, query: Record<string, string | undefined>, login: Pick<LoginUnderWay, 'nonce' | 'codeVerifier'>) {
     const currentUrl = new URL(this.callbackUrl);
     for (const [name, value] of Object.entries(query)) if (value !== undefined) currentUrl.searchParams.set(name, value);
     try {
@@ -204,46 +214,10 @@ export class OidcLoginService {
     }
   }
 
-  /** The user of the token's e-mail; with autoCreate, a new one with the default root role. */
-  private async userFor(email: string, claims: Record<string, unknown>, settings: LoginSettings): Promise<User> {
-    // By e-mail only: a username may be anything a person chose (an invite signup), even someone else's address.
-    const existing = await this.users.findByEmail(email);
-    if (existing) return existing;
-    if (!settings.autoCreate) {
-      throw new LoginRefused(`There is no user with the e-mail address ${email} here. Ask an administrator to add you.`);
-    }
-    const domain = email.slice(email.lastIndexOf('@') + 1);
-    if (settings.emailDomains && !settings.emailDomains.split(',').map((entry) => entry.trim().toLowerCase()).includes(domain)) {
-      throw new LoginRefused(`Users from ${domain} are not created automatically here. Ask an administrator to add you.`);
-    }
-    const name = typeof claims.name === 'string' && claims.name.trim() ? claims.name.trim() : null;
-    try {
-      return await this.users.create({ email, name, rootRole: settings.defaultRootRoleId ?? settings.defaultRootRole }, SSO_ACTOR);
-    } catch (error) {
-      // Two first logins at once: the other one created the user.
-      if (error instanceof Conflict) {
-        const created = await this.users.findByEmail(email);
-        if (created) return created;
-      }
-      throw error;
-    }
-  }
-
   /**
-   * Only a path under this service, never another site (an open redirect): resolved against the
-   * public URL as a browser would (which drops tabs and newlines, so `/\t/evil.example` is
-   * `//evil.example`) and kept only when it stays on that origin. Anything else lands on the UI's start.
+   * One cookie per login under way, named by its state: two tabs' logins do not overwrite each
+   * other's. Only the login's own paths receive it.
    */
-  private landingOf(redirect: string | undefined): string {
-    const start = `${this.basePath}/`;
-    if (!redirect || redirect.length > 2048 || !redirect.startsWith('/') || /[\x00-\x1f\\]/.test(redirect)) return start;
-    const { origin } = new URL(this.root);
-    const target = new URL(redirect.startsWith(`${this.basePath}/`) && this.basePath ? redirect : `${this.basePath}${redirect}`, origin);
-    if (target.origin !== origin || !target.pathname.startsWith(start)) return start;
-    return `${target.pathname}${target.search}${target.hash}`;
-  }
-
-  /** One cookie per login under way, named by its state: two tabs' logins do not overwrite each other's. */
   private browserCookie(state: string, value: string, maxAgeMs: number): string {
     // Lax (as the session's): sent on the provider's top-level redirect back to the callback.
     return cookieHeader(browserCookieName(hashSecret(state)), value, { path: `${this.basePath}/auth/oidc`, secure: this.config.secureCookies }, maxAgeMs);
@@ -252,8 +226,6 @@ export class OidcLoginService {
 
 /** The cookie of one login under way: the prefix and the start of its state's hash. */
 const browserCookieName = (stateHash: string): string => `${LOGIN_BROWSER_COOKIE}-${stateHash.slice(0, 16)}`;
-
-type LoginSettings = OidcSettings & { provider: ProviderSettings };
 
 function isNetworkFailure(error: unknown): boolean {
   for (let current: unknown = error; current instanceof Error; current = current.cause) {

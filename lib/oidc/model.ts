@@ -23,12 +23,18 @@ export interface OidcSettings {
   groupJsonPath: string | null;
   /** Asks for the `groups` scope too, for providers that send the groups claim only then. */
   addGroupsScope: boolean;
+  /**
+   * Whether the provider's `email` claim counts as verified when its ID token has no
+   * `email_verified` claim (Entra ID sends none). Off, such an e-mail neither links a first login
+   * to an existing user nor creates one. Absent on settings saved before it existed: off.
+   */
+  trustEmailClaim?: boolean;
   updatedAt: string;
   updatedBy: string;
 }
 
 /** The settings as the API shows them: the secret masked, never in plain text. */
-export type OidcSettingsView = Omit<OidcSettings, 'sealedSecret' | 'updatedAt' | 'updatedBy'> & { secret: string };
+export type OidcSettingsView = Omit<OidcSettings, 'sealedSecret' | 'updatedAt' | 'updatedBy' | 'trustEmailClaim'> & { secret: string; trustEmailClaim: boolean };
 
 /**
  * What the API shows instead of a stored secret. Sending it back unchanged keeps the stored
@@ -55,6 +61,7 @@ export const DEFAULT_OIDC_SETTINGS: OidcSettingsView = {
   enableGroupSyncing: false,
   groupJsonPath: null,
   addGroupsScope: false,
+  trustEmailClaim: false,
 };
 
 /** A claim name, or a dotted path into nested claims: `groups`, `realm_access.roles`, `https://example.com/groups`. */
@@ -91,25 +98,27 @@ export function invalidEmailDomains(list: string): string[] {
 }
 
 /**
- * A login under way: made when the browser is sent to the provider, taken (once) by its
- * callback. Only hashes of the state and of the browser's cookie are kept; the nonce and the
- * PKCE verifier are needed in plain text to check the answer, and die with the item.
+ * A login under way, between the redirect to the provider and its callback. It is kept nowhere
+ * on the service's side: it travels in a cookie sealed for the service alone (AES-256-GCM,
+ * lib/secrets/secret-box.ts), so the browser carries it but can neither read nor change it, and
+ * an unauthenticated start writes nothing.
  */
-export interface PendingLogin {
-  /** sha256 of the `state` sent to the provider: the key the callback finds it by. */
+export interface LoginUnderWay {
+  /** sha256 of the `state` sent to the provider: the callback's state must match it. */
   stateHash: string;
-  /** sha256 of the value of the cookie set on the browser that started the login (login CSRF). */
-  browserHash: string;
   nonce: string;
   codeVerifier: string;
   /** Where in the UI the person goes once logged in (a path under the service). */
   redirect: string;
-  /** Epoch ms. */
+  /** Epoch ms: the cookie's Max-Age says the same to the browser, this says it to the service. */
   expiresAt: number;
 }
 
 /** How long a person may spend at the provider's login page before the login must start again. */
-export const PENDING_LOGIN_TTL_MS = 10 * 60 * 1000;
+export const LOGIN_UNDER_WAY_TTL_MS = 10 * 60 * 1000;
 
-/** The cookie that ties a callback to the browser that started the login. */
+/** The purpose a login under way is sealed for (its own key, derived from the service's key material). */
+export const LOGIN_UNDER_WAY_PURPOSE = 'oidc-login-under-way';
+
+/** The cookie that carries a login under way, named per state (two tabs' logins side by side). */
 export const LOGIN_BROWSER_COOKIE = 'unleash-oidc-login';

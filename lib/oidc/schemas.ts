@@ -28,6 +28,7 @@ export const oidcSettingsInputSchema = z.object({
     z.string().trim().regex(GROUP_JSON_PATH, { error: 'must be a claim name or a dotted path into the claims, such as groups or realm_access.roles, without spaces' }).optional(),
   ),
   addGroupsScope: z.boolean().optional(),
+  trustEmailClaim: z.boolean().optional(),
 }).refine((settings) => !settings.enabled || settings.discoverUrl !== undefined, {
   path: ['discoverUrl'], error: 'is required while OIDC is enabled: the URL of the provider\'s discovery document',
 }).refine((settings) => !settings.enableGroupSyncing || settings.groupJsonPath !== undefined, {
@@ -51,6 +52,8 @@ export const oidcSettingsSchema = z.object({
   enableGroupSyncing: z.boolean(),
   groupJsonPath: z.string().optional(),
   addGroupsScope: z.boolean(),
+  /** Whether an ID token's e-mail counts as verified when it has no email_verified claim (default false). */
+  trustEmailClaim: z.boolean(),
 });
 export type OidcSettingsWire = z.infer<typeof oidcSettingsSchema>;
 

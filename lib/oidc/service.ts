@@ -28,6 +28,7 @@ export interface OidcInput {
   enableGroupSyncing?: boolean | undefined;
   groupJsonPath?: string | undefined;
   addGroupsScope?: boolean | undefined;
+  trustEmailClaim?: boolean | undefined;
 }
 
 export class OidcSettingsService {
@@ -60,6 +61,7 @@ export class OidcSettingsService {
       enableGroupSyncing: input.enableGroupSyncing ?? DEFAULT_OIDC_SETTINGS.enableGroupSyncing,
       groupJsonPath: input.groupJsonPath ?? null,
       addGroupsScope: input.addGroupsScope ?? DEFAULT_OIDC_SETTINGS.addGroupsScope,
+      trustEmailClaim: input.trustEmailClaim ?? DEFAULT_OIDC_SETTINGS.trustEmailClaim,
       updatedAt: this.now().toISOString(),
       updatedBy: by,
     };
@@ -117,6 +119,6 @@ function defaultRootRoleIdOf(id: number | undefined): RootRoleId | null {
 }
 
 function toView(settings: OidcSettings): OidcSettingsView {
-  const { sealedSecret: _sealed, updatedAt: _at, updatedBy: _by, ...shown } = settings;
-  return { ...shown, secret: SECRET_MASK };
+  const { sealedSecret: _sealed, updatedAt: _at, updatedBy: _by, trustEmailClaim, ...shown } = settings;
+  return { ...shown, trustEmailClaim: trustEmailClaim ?? false, secret: SECRET_MASK };
 }

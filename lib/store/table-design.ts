@@ -42,6 +42,7 @@
  * | get / list users                   | pk = USERS, sk = USER#<id, 10 digits> / …          | table |
  * | is an e-mail taken (guard)         | pk = USER_EMAILS, sk = USER_EMAIL#<lower-case e-mail> | table |
  * | is a username taken (guard)        | pk = USER_USERNAMES, sk = USERNAME#<lower-case name> | table |
+ * | the user a single sign-on identity is linked to (guard) | pk = USER_SSO_IDENTITIES, sk = SSO_IDENTITY#<sha256([iss, sub])> | table |
  * | get / list groups (with members)   | pk = GROUPS, sk = GROUP#<id, 10 digits> / …        | table |
  * | is a group name taken (guard)      | pk = GROUP_NAMES, sk = GROUP_NAME#<name>           | table |
  * | get / list public signup tokens    | pk = SIGNUP_TOKENS, sk = SIGNUP_TOKEN#<secret> / … | table |
@@ -55,7 +56,6 @@
  * | every address's count of a login name (password set) | pk = LOGIN_FAILURES#<sha256(login name)>, begins_with(sk, ADDRESS#) | table |
  * | read the OIDC settings             | pk = SETTINGS, sk = SETTING#oidc                   | table |
  * | whether password login is off      | pk = SETTINGS, sk = SETTING#simple-auth            | table |
- * | an OIDC login under way, by state  | pk = OIDC_LOGIN#<sha256(state)>, sk = OIDC_LOGIN (TTL; taken by DeleteItem) | table |
  * | read the Frontend API's CORS origins | pk = SETTINGS, sk = SETTING#frontend             | table |
  * | change events of a month, by time  | pk = EVENTS#<yyyy-mm>, sk between <from> and <to>  | table |
  * | one feature's change events, by time | gsi1pk = FEATURE_EVENTS#<name>, gsi1sk between <from> and <to> | eventsByFeature |
@@ -227,6 +227,8 @@ export const keys = {
   /** Guard items, written in the user's transactions so an e-mail or username is taken once. */
   userEmail: (email: string): ItemKey => ({ pk: 'USER_EMAILS', sk: `USER_EMAIL#${email}` }),
   userUsername: (username: string): ItemKey => ({ pk: 'USER_USERNAMES', sk: `USERNAME#${username}` }),
+  /** One per linked SSO identity, written in the user's transactions: an identity is linked to one user, found by one GetItem. */
+  userSsoIdentity: (identityHash: string): ItemKey => ({ pk: 'USER_SSO_IDENTITIES', sk: `SSO_IDENTITY#${identityHash}` }),
 
   /** A group item holds its memberships too, so a group and its members change in one write. */
   group: (id: number): ItemKey => ({ pk: 'GROUPS', sk: `GROUP#${String(id).padStart(10, '0')}` }),
@@ -252,8 +254,6 @@ export const keys = {
 
   oidcSettings: (): ItemKey => ({ pk: 'SETTINGS', sk: 'SETTING#oidc' }),
   passwordLoginSettings: (): ItemKey => ({ pk: 'SETTINGS', sk: 'SETTING#simple-auth' }),
-  /** Each login under way in a partition of its own: a burst of logins spreads, and one DeleteItem takes it. */
-  oidcLogin: (stateHash: string): ItemKey => ({ pk: `OIDC_LOGIN#${stateHash}`, sk: 'OIDC_LOGIN' }),
   frontendSettings: (): ItemKey => ({ pk: 'SETTINGS', sk: 'SETTING#frontend' }),
 
   snapshot: (date: string): ItemKey => ({ pk: 'SNAPSHOTS', sk: `SNAPSHOT#${date}` }),

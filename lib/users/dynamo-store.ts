@@ -1,5 +1,5 @@
 import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { uniqueKeysOf, type User } from './model.js';
+import { identityHash, uniqueKeysOf, type SsoIdentity, type User } from './model.js';
 import type { Credentials, UserInsertOutcome, UserReplaceOutcome, UserStore } from './store.js';
 import { conditionalWrite } from '../store/dynamo-errors.js';
 import { batchGet } from '../store/batch-get.js';
@@ -48,6 +48,7 @@ export class DynamoUserStore implements UserStore {
       ...(passwordHash ? [{ Put: { TableName: this.tableName, Item: passwordItem(user.id, passwordHash, now) } }] : []),
       ...(guards.email ? [claimGuard(this.tableName, guards.email, user.id)] : []),
       ...(guards.username ? [claimGuard(this.tableName, guards.username, user.id)] : []),
+      ...identityKeys(user).map((key) => claimGuard(this.tableName, key, user.id)),
       ...(user.signupToken ? [this.signupStillOpen(user.signupToken, now)] : []),
       this.event('user-created', user.id, actor),
     ];
@@ -57,6 +58,24 @@ export class DynamoUserStore implements UserStore {
     // Ids come from the counter, so only a broken counter could make the user item itself fail.
     if (failed === 'changed') throw new Error(`User id ${user.id} is already in use`);
     return failed;
+  }
+
+  async linkIdentity(before: User, identity: SsoIdentity, actor: string): Promise<'done' | 'changed' | 'identity-taken'> {
+    const after: User = { ...before, ssoIdentities: [...(before.ssoIdentities ?? []), identity], version: before.version + 1 };
+    const outcome = await transactWriteDetailed(this.db, [
+      {
+        Put: {
+          TableName: this.tableName,
+          Item: { ...keys.user(before.id), ...after },
+          ConditionExpression: 'version = :version',
+          ExpressionAttributeValues: { ':version': before.version },
+        },
+      },
+      claimGuard(this.tableName, keys.userSsoIdentity(identityHash(identity)), before.id),
+      this.event('user-updated', before.id, actor),
+    ]);
+    if (outcome.ok) return 'done';
+    return outcome.failedIndex === 1 ? 'identity-taken' : 'changed';
   }
 
   async replace(before: User, after: User, actor: string): Promise<UserReplaceOutcome> {
@@ -77,7 +96,7 @@ export class DynamoUserStore implements UserStore {
     const outcome = await transactWriteDetailed(this.db, items);
     if (outcome.ok) return 'done';
     const failed = outcomeAt(items, outcome.failedIndex, will);
-    return failed === 'signup-closed' ? 'changed' : failed;
+    return failed === 'signup-closed' || failed === 'identity-taken' ? 'changed' : failed;
   }
 
   async delete(user: User, groupIds: number[], actor: string): Promise<'done' | 'changed'> {
@@ -93,6 +112,7 @@ export class DynamoUserStore implements UserStore {
       },
       ...(guards.email ? [releaseGuard(this.tableName, guards.email, user.id)] : []),
       ...(guards.username ? [releaseGuard(this.tableName, guards.username, user.id)] : []),
+      ...identityKeys(user).map((key) => releaseGuard(this.tableName, key, user.id)),
       ...groupIds.map((groupId) => this.leaveGroup(groupId, user.id)),
       { Delete: { TableName: this.tableName, Key: keys.userPassword(user.id) } },
       this.event('user-deleted', user.id, actor),
@@ -103,6 +123,13 @@ export class DynamoUserStore implements UserStore {
   async idOfLogin(kind: 'email' | 'username', value: string): Promise<number | undefined> {
     const key = kind === 'email' ? keys.userEmail(value) : keys.userUsername(value);
     const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: key, ConsistentRead: true }));
+    return typeof Item?.owner === 'number' ? Item.owner : undefined;
+  }
+
+  async idOfIdentity(identity: SsoIdentity): Promise<number | undefined> {
+    const { Item } = await this.db.send(new GetCommand({
+      TableName: this.tableName, Key: keys.userSsoIdentity(identityHash(identity)), ConsistentRead: true,
+    }));
     return typeof Item?.owner === 'number' ? Item.owner : undefined;
   }
 
@@ -204,17 +231,22 @@ function guardKeys(user: User): GuardKeys {
   };
 }
 
+function identityKeys(user: User): ItemKey[] {
+  return (user.ssoIdentities ?? []).map((identity) => keys.userSsoIdentity(identityHash(identity)));
+}
+
 /** Names the outcome from the item whose condition failed: a claimed guard, the signup token, or the user itself. */
 function outcomeAt(
   items: TransactWriteItem[],
   failedIndex: number,
   claimed: GuardKeys,
-): 'email-taken' | 'username-taken' | 'signup-closed' | 'changed' {
+): 'email-taken' | 'username-taken' | 'identity-taken' | 'signup-closed' | 'changed' {
   const item = items[failedIndex];
   if (item?.ConditionCheck) return 'signup-closed';
-  const sk = item?.Put?.Item?.sk;
-  if (item?.Put && sk === claimed.email?.sk) return 'email-taken';
-  if (item?.Put && sk === claimed.username?.sk) return 'username-taken';
+  const key = item?.Put?.Item;
+  if (item?.Put && key?.sk === claimed.email?.sk) return 'email-taken';
+  if (item?.Put && key?.sk === claimed.username?.sk) return 'username-taken';
+  if (item?.Put && key?.pk === keys.userSsoIdentity('').pk) return 'identity-taken';
   return 'changed';
 }
 

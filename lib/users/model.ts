@@ -29,7 +29,45 @@ export interface User {
    * ending the sessions reads and deletes nothing.
    */
   passwordVersion?: number;
+  /**
+   * Who vouched that the e-mail belongs to this person: an administrator ('admin': they created
+   * the user or set the address), or the identity provider at the single sign-on login that
+   * created the user ('sso'); null when only the person who typed it says so (an invite signup).
+   * Absent on users stored before it was kept: see `emailVouched`.
+   */
+  emailVerifiedBy?: EmailVoucher | null;
+  /**
+   * The single sign-on identities linked to this account (absent: none). A login through a
+   * provider finds the account by these alone (`UserStore.idOfIdentity`), never by e-mail.
+   */
+  ssoIdentities?: SsoIdentity[];
 }
+
+export type EmailVoucher = 'admin' | 'sso';
+
+/** An identity at an OpenID provider: the verified ID token's `iss` and `sub`, which together never change hands. */
+export interface SsoIdentity {
+  issuer: string;
+  subject: string;
+}
+
+/**
+ * Whether someone other than the person who typed the e-mail vouched for it. A user stored before
+ * this was kept counts as vouched only when it came through no invite link: such users were made
+ * by an administrator, the first start or a single sign-on login, while an invite signup is the
+ * one way a person chose their own address without proof.
+ */
+export function emailVouched(user: Pick<User, 'emailVerifiedBy' | 'signupToken'>): boolean {
+  if (user.emailVerifiedBy === undefined) return user.signupToken === null;
+  return user.emailVerifiedBy !== null;
+}
+
+/** The fixed-length digest an identity is keyed by: issuer and subject are any text, `#` and all. */
+export function identityHash(identity: SsoIdentity): string {
+  return createHash('sha256').update(JSON.stringify([identity.issuer, identity.subject])).digest('hex');
+}
+
+export const sameIdentity = (a: SsoIdentity, b: SsoIdentity): boolean => a.issuer === b.issuer && a.subject === b.subject;
 
 /** The details a user is created or updated with. */
 export interface UserDetails {
@@ -63,4 +101,9 @@ export interface UserInput {
   rootRole: number | string;
   /** Only when the user is created; kept as a hash and never answered. */
   password?: string | null | undefined;
+  /**
+   * An administrator's word on the e-mail (updates only): true vouches for it as it stands, false
+   * withdraws that. Left out, a changed e-mail is vouched for by the administrator who set it.
+   */
+  emailVerified?: boolean | undefined;
 }

@@ -22,6 +22,11 @@ export const userUpdateSchema = z.object({
   name: z.string().max(255).nullish(),
   username: z.string().trim().min(1).max(255).nullish(),
   rootRole: rootRoleInput.optional(),
+  /**
+   * This service's own: true vouches for the user's e-mail (so their first single sign-on login
+   * may link to this account), false withdraws it. A changed e-mail is vouched for without it.
+   */
+  emailVerified: z.boolean().optional(),
 });
 export type UserUpdateInput = z.infer<typeof userUpdateSchema>;
 

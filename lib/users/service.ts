@@ -1,7 +1,7 @@
 import { Conflict, NotFound, ValidationFailed } from '../errors.js';
 import { retryOnChange } from '../optimistic.js';
 import { resolveRootRole, ROOT_ROLE, ROOT_ROLE_NAMES, type RootRoleId } from '../roles/model.js';
-import { normalizeEmail, type User, type UserDetails, type UserInput } from './model.js';
+import { emailVouched, normalizeEmail, sameIdentity, type SsoIdentity, type User, type UserDetails, type UserInput } from './model.js';
 import type { UserStore } from './store.js';
 import { checkPasswordRules, hashPassword } from '../auth/password.js';
 
@@ -64,11 +64,58 @@ export class UserService {
       loginAttempts: 0,
       signupToken,
       version: 1,
+      // A person signing up through an invite link typed the address themselves; anyone else making a user is an administrator.
+      emailVerifiedBy: signupToken === null ? 'admin' : null,
     };
     const outcome = await this.store.insert(user, now, actor, passwordHash);
     if (outcome === 'signup-closed') throw signupClosed();
     if (outcome !== 'done') throw taken(outcome, user);
     return user;
+  }
+
+  /**
+   * A user made by a single sign-on login, with the identity it came with linked in the same
+   * write: two first logins at once make one user, and no user is left without its link. The
+   * provider vouched for the e-mail. A Conflict when the e-mail or the identity is taken.
+   */
+  async createLinked(details: Pick<UserInput, 'name' | 'email' | 'rootRole'>, identity: SsoIdentity, actor: string): Promise<User> {
+    const now = this.now().toISOString();
+    const user: User = {
+      id: await this.store.nextId(), ...detailsOf({ ...details, username: null }), createdAt: now, createdBy: actor, seenAt: null,
+      loginAttempts: 0, signupToken: null, version: 1, emailVerifiedBy: 'sso', ssoIdentities: [identity],
+    };
+    const outcome = await this.store.insert(user, now, actor);
+    if (outcome === 'done') return user;
+    if (outcome === 'identity-taken') throw new Conflict('This single sign-on identity is linked to a user already');
+    if (outcome === 'signup-closed') throw signupClosed();
+    throw taken(outcome, user);
+  }
+
+  /** The user this single sign-on identity is linked to, if any. */
+  async findByIdentity(identity: SsoIdentity): Promise<User | undefined> {
+    const id = await this.store.idOfIdentity(identity);
+    return id === undefined ? undefined : this.store.get(id);
+  }
+
+  /**
+   * Links a single sign-on identity to the user of this id at its first login, read afresh on each
+   * attempt: only while the user still has `email`, someone other than its typist vouched for that
+   * e-mail, and it holds no identity of the same provider (one person, one account per provider).
+   * Linking the identity it already holds answers the user (two first logins at once).
+   */
+  async linkIdentity(id: number, email: string, identity: SsoIdentity, actor: string): Promise<LinkOutcome> {
+    return retryOnChange('user', async (): Promise<LinkOutcome | undefined> => {
+      const user = await this.store.get(id);
+      if (!user || user.email !== email) return { refused: 'changed' };
+      const held = user.ssoIdentities ?? [];
+      if (held.some((linked) => sameIdentity(linked, identity))) return { user };
+      if (held.some((linked) => linked.issuer === identity.issuer)) return { refused: 'issuer-linked' };
+      if (!emailVouched(user)) return { refused: 'email-unverified' };
+      const outcome = await this.store.linkIdentity(user, identity, actor);
+      if (outcome === 'changed') return undefined;
+      if (outcome === 'identity-taken') return { refused: 'identity-taken' };
+      return { user: { ...user, ssoIdentities: [...held, identity], version: user.version + 1 } };
+    });
   }
 
   /** The user who logs in with this e-mail or username (either compared without case), if any. */
@@ -95,16 +142,13 @@ export class UserService {
   async update(id: number, changes: UserChanges, actor: string): Promise<User> {
     return retryOnChange('user', async () => {
       const before = await this.get(id);
-      const after: User = {
-        ...before,
-        ...detailsOf({
-          name: changes.name === undefined ? before.name : changes.name,
-          email: changes.email === undefined ? before.email : changes.email,
-          username: changes.username === undefined ? before.username : changes.username,
-          rootRole: changes.rootRole ?? before.rootRole,
-        }),
-        version: before.version + 1,
-      };
+      const details = detailsOf({
+        name: changes.name === undefined ? before.name : changes.name,
+        email: changes.email === undefined ? before.email : changes.email,
+        username: changes.username === undefined ? before.username : changes.username,
+        rootRole: changes.rootRole ?? before.rootRole,
+      });
+      const after: User = { ...before, ...details, emailVerifiedBy: vouchedAfter(before, details.email, changes.emailVerified), version: before.version + 1 };
       const outcome = await this.store.replace(before, after, actor);
       if (outcome === 'changed') return undefined;
       if (outcome !== 'done') throw taken(outcome, after);
@@ -152,6 +196,20 @@ export class UserService {
       return (await this.store.delete(user, groupIds, actor)) === 'done' ? true : undefined;
     });
   }
+}
+
+/** What linking an SSO identity to an existing user came to: the user, or why not. */
+export type LinkOutcome = { user: User; refused?: undefined } | { refused: 'changed' | 'issuer-linked' | 'email-unverified' | 'identity-taken' };
+
+/**
+ * Who vouches for the e-mail after an administrator's update: their word when they give it, an
+ * address they set themselves, else whoever vouched before (an unchanged address keeps its state,
+ * so editing an invited user's name or role does not vouch for an address they typed).
+ */
+function vouchedAfter(before: User, email: string | null, word: boolean | undefined): User['emailVerifiedBy'] {
+  if (word !== undefined) return word ? 'admin' : null;
+  if (email !== before.email) return 'admin';
+  return emailVouched(before) ? (before.emailVerifiedBy ?? 'admin') : null;
 }
 
 /** Unleash's rules: an e-mail or a username (or both), and a root role given by id or name. */

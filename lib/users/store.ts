@@ -1,6 +1,6 @@
-import type { User } from './model.js';
+import type { SsoIdentity, User } from './model.js';
 
-export type UserInsertOutcome = 'done' | 'email-taken' | 'username-taken' | 'signup-closed';
+export type UserInsertOutcome = 'done' | 'email-taken' | 'username-taken' | 'identity-taken' | 'signup-closed';
 export type UserReplaceOutcome = 'done' | 'email-taken' | 'username-taken' | 'changed';
 
 /**
@@ -18,11 +18,18 @@ export interface UserStore {
    * Writes a new user with its e-mail and username guards. For a user signing up with a
    * public signup token (`user.signupToken`), the same transaction checks that the token is
    * still enabled and unexpired at `now`: 'signup-closed' when it is not. A password hash, when
-   * given, is written in the same transaction.
+   * given, is written in the same transaction, and so is the guard of each SSO identity the user
+   * is created with ('identity-taken' when another user holds one).
    */
   insert(user: User, now: string, actor: string, passwordHash?: string): Promise<UserInsertOutcome>;
   /** Replaces `before` (as read) with `after`, moving guards whose value changed; 'changed' when `before` is stale or gone. */
   replace(before: User, after: User, actor: string): Promise<UserReplaceOutcome>;
+  /**
+   * Links `identity` to `before` (as read): the user's list and the identity's guard in one
+   * transaction. 'changed' when `before` is stale or gone, 'identity-taken' when the identity is
+   * linked to a user already.
+   */
+  linkIdentity(before: User, identity: SsoIdentity, actor: string): Promise<'done' | 'changed' | 'identity-taken'>;
   /**
    * Deletes `user` (as read), its guards, and its membership in the given groups, in one
    * transaction; 'changed' when the user or one of the groups changed meanwhile.
@@ -31,6 +38,8 @@ export interface UserStore {
 
   /** The id of the user with this e-mail (given in lower case) or username (lower case), from its guard item. */
   idOfLogin(kind: 'email' | 'username', value: string): Promise<number | undefined>;
+  /** The id of the user this SSO identity is linked to, from its guard item. */
+  idOfIdentity(identity: SsoIdentity): Promise<number | undefined>;
   /** The user's password hash and when a login last failed; undefined for a user without a password. */
   credentials(id: number): Promise<Credentials | undefined>;
   /** Sets the user's password hash, while the user exists. */

@@ -3,14 +3,14 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Services } from '../../lib/composition/services.js';
 import { createServices } from '../../lib/composition/services.js';
-import { PENDING_LOGIN_TTL_MS } from '../../lib/oidc/model.js';
+import { LOGIN_UNDER_WAY_TTL_MS } from '../../lib/oidc/model.js';
 import { prepareLocalTable } from '../../lib/store/create-table.js';
 import { createDocumentClient } from '../../lib/store/document-client.js';
 import { keys } from '../../lib/store/table-design.js';
 import { countsSince } from '../../lib/store/request-counter.js';
 import { apiClient, type ApiResponse } from '../support/api.js';
 import { namedAdminToken } from '../support/access.js';
-import { startIdentityProvider, type IdentityProvider, type Tamper } from '../support/identity-provider.js';
+import { ProviderBrowser, startIdentityProvider, type IdentityProvider, type Tamper } from '../support/identity-provider.js';
 import { testConfig, unique } from '../support/services.js';
 import { localContext } from '../../scripts/local/api-gateway-event.js';
 import { cookiePair, GOOD_PASSWORD, userWithPassword } from '../support/sessions.js';
@@ -57,49 +57,15 @@ const configure = async (overrides: Record<string, unknown> = {}) => {
   expect(res.status, res.text).toBe(200);
 };
 
-/** A browser at the provider: its cookies, and the provider's development sign-in page filled in as `login`. */
-class ProviderBrowser {
-  private readonly jar = new Map<string, string>();
-
-  /** Follows the provider's redirects (signing in where asked) until it sends the browser back to the service. */
-  async signIn(authorizeUrl: string, login: string): Promise<URL> {
-    let next: { url: string; init?: RequestInit } = { url: authorizeUrl };
-    for (let step = 0; step < 10; step += 1) {
-      const res = await fetch(next.url, { ...next.init, redirect: 'manual', headers: { ...(next.init?.headers ?? {}), cookie: this.cookie() } });
-      for (const set of res.headers.getSetCookie()) {
-        const [pair = ''] = set.split(';');
-        const eq = pair.indexOf('=');
-        this.jar.set(pair.slice(0, eq), pair.slice(eq + 1));
-      }
-      const location = res.headers.get('location');
-      if (location) {
-        const target = new URL(location, next.url);
-        if (target.href.startsWith(UNLEASH_URL)) return target;
-        next = { url: target.href };
-        continue;
-      }
-      const page = await res.text();
-      const action = /<form[^>]*action="([^"]+)"/.exec(page)?.[1];
-      if (res.status !== 200 || !action || !page.includes('name="login"')) throw new Error(`the provider answered ${res.status}: ${page.slice(0, 300)}`);
-      next = {
-        url: new URL(action.replace(/&amp;/g, '&'), next.url).href,
-        init: { method: 'POST', body: new URLSearchParams({ prompt: 'login', login, password: 'any' }), headers: { 'content-type': 'application/x-www-form-urlencoded' } },
-      };
-    }
-    throw new Error('the provider never sent the browser back');
-  }
-
-  private cookie(): string {
-    return [...this.jar].map(([name, value]) => `${name}=${value}`).join('; ');
-  }
-}
+/** A browser at the provider, sent back to this service. */
+const providerBrowser = () => new ProviderBrowser(UNLEASH_URL);
 
 /** One person's whole sign-in: the service's start, the provider, the callback. */
 async function signIn(login: string, options: { redirect?: string; browser?: ProviderBrowser } = {}) {
   const start = await call({ method: 'GET', path: `/auth/oidc/login${options.redirect ? `?redirect=${encodeURIComponent(options.redirect)}` : ''}` });
   expect(start.status, start.text).toBe(302);
   const browserCookie = cookiePair(start.cookies[0]);
-  const callbackUrl = await (options.browser ?? new ProviderBrowser()).signIn(start.headers.location as string, login);
+  const callbackUrl = await (options.browser ?? providerBrowser()).signIn(start.headers.location as string, login);
   const callback = await finish(callbackUrl, browserCookie);
   return { start, callbackUrl, browserCookie, callback, session: cookiePair(callback.cookies.find((c) => c.startsWith('unleash-session='))) };
 }
@@ -159,18 +125,18 @@ describe('OIDC login against a real provider', () => {
     expect((await services.users.get(existing.id)).name).toBe(existing.name);
   });
 
-  it("a returning user's login costs 10 DynamoDB requests: the start's 2, the callback's 8", async () => {
+  it("a returning user's login costs 8 DynamoDB requests: the start's 1, the callback's 7", async () => {
     const { login } = account(['nobody-maps-this']);
-    const browser = new ProviderBrowser();
+    const browser = providerBrowser();
     await signIn(login, { browser });
     const before = services.dynamoRequests.snapshot();
 
     await signIn(login, { browser });
 
-    // Start: the settings, the login under way. Callback: take it, the settings, the e-mail guard
-    // and the user, the groups (syncing), the login time, the session.
+    // Start: the settings. Callback: the settings, the identity's link and the user, the groups
+    // (syncing), the login time, the session and its ID token.
     const spent = countsSince(before, services.dynamoRequests.snapshot());
-    expect(spent.byOperation).toEqual({ GetItem: 4, PutItem: 3, DeleteItem: 1, Query: 1, UpdateItem: 1 });
+    expect(spent.byOperation).toEqual({ GetItem: 4, PutItem: 2, Query: 1, UpdateItem: 1 });
   });
 
   it('never redirects to another site after the login', async () => {
@@ -178,6 +144,35 @@ describe('OIDC login against a real provider', () => {
 
     for (const redirect of ['//evil.example.com/x', 'https://evil.example.com/', '/\\evil.example.com', '/\t/evil.example.com/x', '/\n/evil.example.com', 'x'.repeat(3000)]) {
       expect((await signIn(login, { redirect })).callback.headers.location).toBe('/');
+    }
+  });
+
+  it('lands on the path a dot segment resolves to, never on a protocol-relative address', async () => {
+    const { login } = account();
+
+    for (const [redirect, landing] of [['/a/..//evil.example', '/'], ['/./..//x', '/'], ['/%2e%2e//x', '/'], ['/a/../projects', '/projects']]) {
+      const location = (await signIn(login, { redirect })).callback.headers.location as string;
+      expect(location, redirect).toBe(landing);
+      expect(location).toMatch(/^\/(?![/\\])/);
+    }
+  });
+
+  it('starting a login writes nothing: the login under way travels sealed in its cookie', async () => {
+    const before = services.dynamoRequests.snapshot();
+
+    const start = await call({ method: 'GET', path: '/auth/oidc/login?redirect=/projects' });
+
+    const spent = countsSince(before, services.dynamoRequests.snapshot());
+    expect(spent.byOperation).toEqual({ GetItem: 1 });
+    const authorize = new URL(start.headers.location as string);
+    const cookie = start.cookies[0] as string;
+    expect(cookie).toMatch(/^unleash-oidc-login-[0-9a-f]{16}=v1\.[A-Za-z0-9_-]+; Path=\/auth\/oidc; Max-Age=600; HttpOnly; SameSite=Lax$/);
+    // Neither the state nor the nonce can be read out of it (the PKCE verifier is never on the wire).
+    const value = cookiePair(cookie).replace(/^[^=]+=/, '');
+    const opened = Buffer.from(value.slice(3), 'base64url').toString('latin1');
+    for (const secret of [authorize.searchParams.get('state'), authorize.searchParams.get('nonce')]) {
+      expect(value).not.toContain(secret);
+      expect(opened).not.toContain(secret);
     }
   });
 
@@ -326,7 +321,7 @@ describe('refused logins create nothing', () => {
 
   it('two logins under way in one browser (two tabs) both finish: each has a cookie of its own', async () => {
     const { login } = account();
-    const browser = new ProviderBrowser();
+    const browser = providerBrowser();
     const first = await call({ method: 'GET', path: '/auth/oidc/login' });
     const second = await call({ method: 'GET', path: '/auth/oidc/login' });
     const cookies = [cookiePair(first.cookies[0]), cookiePair(second.cookies[0])].join('; ');
@@ -340,7 +335,7 @@ describe('refused logins create nothing', () => {
   it("a provider that stops answering mid-login is given up in time for the request's writes, and the login page says so", async () => {
     const { login, email } = account();
     const start = await call({ method: 'GET', path: '/auth/oidc/login' });
-    const callbackUrl = await new ProviderBrowser().signIn(start.headers.location as string, login);
+    const callbackUrl = await providerBrowser().signIn(start.headers.location as string, login);
     idp.tamper = 'hang';
     try {
       // 7 s left of the function's time: writes need their last 6 s, so the provider gets at most 0.5 s.
@@ -356,21 +351,24 @@ describe('refused logins create nothing', () => {
     }
   });
 
-  it('a replayed callback is refused before the code reaches the provider again', async () => {
+  it('a replayed callback is refused: the browser was told to forget the login, and the provider takes a code once', async () => {
     const { login } = account();
     const first = await signIn(login);
     const tokenRequests = idp.tokenRequests;
+    const forgotten = first.callback.cookies.find((c) => c.startsWith(first.browserCookie.replace(/=.*/, '=')));
+    expect(forgotten).toMatch(/=; Path=\/auth\/oidc; Max-Age=0/);
 
-    const replay = await finish(first.callbackUrl, first.browserCookie);
-
-    expect(refusal(replay)).toMatch(/expired or was already used/);
+    // The browser replays it without the cookie it was told to forget: refused before the provider is asked.
+    expect(refusal(await finish(first.callbackUrl, ''))).toMatch(/expired or was already used/);
     expect(idp.tokenRequests).toBe(tokenRequests);
+    // Someone who kept the cookie: the provider refuses the used code, and no session is started.
+    expect(refusal(await finish(first.callbackUrl, first.browserCookie))).toMatch(/did not pass the checks/);
   });
 
   it('a callback without state, with an unknown state, or from another browser is refused', async () => {
     const { login, email } = account();
     const start = await call({ method: 'GET', path: '/auth/oidc/login' });
-    const callbackUrl = await new ProviderBrowser().signIn(start.headers.location as string, login);
+    const callbackUrl = await providerBrowser().signIn(start.headers.location as string, login);
     const browserCookie = cookiePair(start.cookies[0]);
     const withoutState = new URL(callbackUrl);
     withoutState.searchParams.delete('state');
@@ -381,15 +379,19 @@ describe('refused logins create nothing', () => {
     expect(refusal(await finish(otherState, browserCookie))).toMatch(/expired or was already used/);
     const otherBrowser = browserCookie.replace(/=.*/, '=another-browser');
     expect(refusal(await finish(callbackUrl, otherBrowser))).toMatch(/another browser/);
+    // Another login's sealed cookie under this state's name: it opens, but names another state.
+    const other = await call({ method: 'GET', path: '/auth/oidc/login' });
+    const swapped = browserCookie.replace(/=.*/, `=${cookiePair(other.cookies[0]).replace(/^[^=]+=/, '')}`);
+    expect(refusal(await finish(callbackUrl, swapped))).toMatch(/another browser/);
     expect(await userNamed(email)).toBeUndefined();
   });
 
   it('a login under way expires after its TTL (the clock moves, nothing sleeps)', async () => {
     const { login, email } = account();
     const start = await call({ method: 'GET', path: '/auth/oidc/login' });
-    const callbackUrl = await new ProviderBrowser().signIn(start.headers.location as string, login);
+    const callbackUrl = await providerBrowser().signIn(start.headers.location as string, login);
 
-    clockOffsetMs = PENDING_LOGIN_TTL_MS + 1000;
+    clockOffsetMs = LOGIN_UNDER_WAY_TTL_MS + 1000;
     try {
       expect(refusal(await finish(callbackUrl, cookiePair(start.cookies[0])))).toMatch(/expired/);
     } finally {

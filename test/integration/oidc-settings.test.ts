@@ -65,8 +65,16 @@ describe('E19 OIDC settings', () => {
       enableSingleSignOut: false,
       enableGroupSyncing: false,
       addGroupsScope: false,
+      trustEmailClaim: false,
     });
     expect((await read()).body).toEqual(res.body);
+  });
+
+  it('keeps trustEmailClaim, off unless turned on', async () => {
+    expect((await save(settings({ trustEmailClaim: true }))).body.trustEmailClaim).toBe(true);
+    expect((await read()).body.trustEmailClaim).toBe(true);
+    expect((await save(settings())).body.trustEmailClaim).toBe(false);
+    expect((await save(settings({ trustEmailClaim: 'yes' }))).status).toBe(400);
   });
 
   it('keeps the group syncing settings (they were once dropped on save)', async () => {

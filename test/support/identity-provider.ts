@@ -8,7 +8,8 @@ import Provider from 'oidc-provider';
 export interface Account {
   email: string;
   name?: string;
-  email_verified?: boolean;
+  /** Sent as given; `'absent'` leaves the claim out of the token (as Entra ID does). Default true. */
+  email_verified?: boolean | 'absent';
   /** The groups claim, sent as `groups` (and as Keycloak's `realm_access.roles`). */
   groups?: string[];
 }
@@ -96,7 +97,7 @@ export async function startIdentityProvider(options: { redirectUris: string[]; p
         claims: async () => ({
           sub,
           email: account.email,
-          email_verified: account.email_verified ?? true,
+          ...(account.email_verified === 'absent' ? {} : { email_verified: account.email_verified ?? true }),
           ...(account.name ? { name: account.name } : {}),
           ...(account.groups ? { groups: account.groups, realm_access: { roles: account.groups } } : {}),
         }),
@@ -203,4 +204,46 @@ function listen(server: Server): Promise<void> {
 function close(server: Server): Promise<void> {
   server.closeAllConnections();
   return new Promise((resolve) => server.close(() => resolve()));
+}
+
+/**
+ * A browser at the provider: its cookies, and the provider's development sign-in page filled in
+ * as `login`. `serviceUrl` is where the provider sends the browser back to (the service's URL).
+ */
+export class ProviderBrowser {
+  private readonly jar = new Map<string, string>();
+
+  constructor(private readonly serviceUrl: string) {}
+
+  /** Follows the provider's redirects (signing in where asked) until it sends the browser back to the service. */
+  async signIn(authorizeUrl: string, login: string): Promise<URL> {
+    let next: { url: string; init?: RequestInit } = { url: authorizeUrl };
+    for (let step = 0; step < 10; step += 1) {
+      const res = await fetch(next.url, { ...next.init, redirect: 'manual', headers: { ...(next.init?.headers ?? {}), cookie: this.cookie() } });
+      for (const set of res.headers.getSetCookie()) {
+        const [pair = ''] = set.split(';');
+        const eq = pair.indexOf('=');
+        this.jar.set(pair.slice(0, eq), pair.slice(eq + 1));
+      }
+      const location = res.headers.get('location');
+      if (location) {
+        const target = new URL(location, next.url);
+        if (target.href.startsWith(this.serviceUrl)) return target;
+        next = { url: target.href };
+        continue;
+      }
+      const page = await res.text();
+      const action = /<form[^>]*action="([^"]+)"/.exec(page)?.[1];
+      if (res.status !== 200 || !action || !page.includes('name="login"')) throw new Error(`the provider answered ${res.status}: ${page.slice(0, 300)}`);
+      next = {
+        url: new URL(action.replace(/&amp;/g, '&'), next.url).href,
+        init: { method: 'POST', body: new URLSearchParams({ prompt: 'login', login, password: 'any' }), headers: { 'content-type': 'application/x-www-form-urlencoded' } },
+      };
+    }
+    throw new Error('the provider never sent the browser back');
+  }
+
+  private cookie(): string {
+    return [...this.jar].map(([name, value]) => `${name}=${value}`).join('; ');
+  }
 }
