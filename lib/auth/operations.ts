@@ -28,9 +28,9 @@ export const authOperations = ({ auth, sessions, users, config, oidcLogin, login
     };
   };
   return {
-    login: async ({ body, headers }) => {
+    login: async ({ body, headers, sourceIp }) => {
       refuseCrossSite(headers);
-      const { user, cookie } = await auth.login(body.username, body.password);
+      const { user, cookie } = await auth.login(body.username, body.password, sourceIp);
       return { body: toSessionUserWire(user, config.unleashUrl), headers: { 'set-cookie': cookie, 'cache-control': 'no-store' } };
     },
     logout,

@@ -4,9 +4,19 @@ import type { SignupTokenService } from '../signup-tokens/service.js';
 import type { User } from '../users/model.js';
 import type { UserService } from '../users/service.js';
 import type { UserStore } from '../users/store.js';
-import { loginWaitMs, newResetSecret, RESET_TOKEN_TTL_MS, resetPasswordUrl, resetSecretHash, type ResetToken } from './model.js';
+import {
+  clientAddressOf,
+  loginNameKey,
+  loginWaitMs,
+  newResetSecret,
+  RESET_TOKEN_TTL_MS,
+  resetPasswordUrl,
+  resetSecretHash,
+  withOneMoreTry,
+  type ResetToken,
+} from './model.js';
 import { checkPasswordRules, hashPassword, verifyAgainstDecoy, verifyPassword } from './password.js';
-import type { ResetTokenStore } from './store.js';
+import type { LoginFailureStore, ResetTokenStore } from './store.js';
 import type { LoginMethods } from './login-methods.js';
 
 /** A login's outcome: the user, and the Set-Cookie header of their new session. */
@@ -40,6 +50,7 @@ export class AuthService {
     private readonly credentials: Credentials,
     private readonly sessions: Pick<SessionService, 'start'>,
     private readonly resetTokens: ResetTokenStore,
+    private readonly loginFailures: LoginFailureStore,
     private readonly signupTokens: Pick<SignupTokenService, 'isOpen' | 'signUp'>,
     private readonly loginMethods: Pick<LoginMethods, 'requirePasswordLogin'>,
     private readonly unleashUrl: string,
@@ -48,10 +59,14 @@ export class AuthService {
 
   /**
    * An unknown user and a wrong password get the same 401 after the same work (a decoy hash is
-   * checked), so neither the answer nor its timing says whether the user exists.
+   * checked), and tries are counted per login name as typed and client address whether or not
+   * the name is anyone's (lib/auth/model.ts), so neither the answers nor their timing say whether
+   * the user exists. `sourceIp` is API Gateway's address of the client, never a header.
    */
-  async login(login: string, password: string): Promise<LoggedIn> {
+  async login(login: string, password: string, sourceIp: string | undefined): Promise<LoggedIn> {
     await this.loginMethods.requirePasswordLogin();
+    const tries = { loginKey: loginNameKey(login), address: clientAddressOf(sourceIp) };
+    await this.countTry(tries.loginKey, tries.address);
     const user = await this.users.findByLogin(login);
     const stored = user ? await this.credentials.credentials(user.id) : undefined;
     if (!user || !stored) {
@@ -59,17 +74,30 @@ export class AuthService {
       throw wrongLogin();
     }
     const now = this.now();
-    const wait = loginWaitMs(user.loginAttempts, stored.lastFailedLoginAt, now);
-    if (wait > 0) {
-      throw new RateLimited('Too many failed logins for this account; try again in a minute.', Math.ceil(wait / 1000));
-    }
     if (!(await verifyPassword(password, stored.passwordHash))) {
       await this.credentials.recordFailedLogin(user.id, now.toISOString());
       throw wrongLogin();
     }
+    await this.loginFailures.forget(tries.loginKey, tries.address);
     await this.credentials.recordLogin(user.id, now.toISOString());
     const cookie = await this.sessions.start(user);
     return { user: { ...user, loginAttempts: 0, seenAt: now.toISOString() }, cookie };
+  }
+
+  /**
+   * Counts the try before its password is checked, or refuses it while its address waits. The
+   * count is replaced on the value read, so tries sent at once are counted one by one; one that
+   * keeps losing that race is refused like a waiting one.
+   */
+  private async countTry(loginKey: string, address: string): Promise<void> {
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      const now = this.now();
+      const read = await this.loginFailures.get(loginKey, address);
+      const wait = loginWaitMs(read, now);
+      if (wait > 0) throw tooManyLogins(wait);
+      if (await this.loginFailures.replace(loginKey, address, read, withOneMoreTry(read, now))) return;
+    }
+    throw tooManyLogins(1000);
   }
 
   /** A logged-in user's own password: the old one must match, and the new one twice (Unleash's rules). */
@@ -100,17 +128,21 @@ export class AuthService {
     const now = this.now();
     await this.resetTokens.insert({
       secretHash, userId: user.id, createdBy, createdAt: now.toISOString(), expiresAt: now.getTime() + RESET_TOKEN_TTL_MS, usedAt: null,
+      passwordVersion: user.passwordVersion ?? 0,
     });
     return resetPasswordUrl(this.unleashUrl, secret);
   }
 
-  /** The user a reset link is for: 401 for an unknown or expired link, 403 for a used one, as Unleash answers. */
+  /**
+   * The user a reset link is for: 401 for an unknown or expired link, or one a newer link or a
+   * password change ended; 403 for a used one, as Unleash answers.
+   */
   async resetTokenUser(secret: string): Promise<{ token: ResetToken; user: User }> {
     const token = await this.resetTokens.get(resetSecretHash(secret));
     if (!token || token.expiresAt <= this.now().getTime()) throw invalidResetToken();
     if (token.usedAt !== null) throw usedResetToken(token.usedAt);
     const user = await this.users.find(token.userId);
-    if (!user) throw invalidResetToken();
+    if (!user || !token.current || token.passwordVersion !== (user.passwordVersion ?? 0)) throw invalidResetToken();
     return { token, user };
   }
 
@@ -118,7 +150,7 @@ export class AuthService {
   async resetPassword(secret: string, password: string): Promise<void> {
     checkPasswordRules(password);
     const { token, user } = await this.resetTokenUser(secret);
-    if (!(await this.resetTokens.use(token.secretHash, this.now()))) throw usedResetToken('a moment ago');
+    if (!(await this.resetTokens.use(token, this.now()))) throw usedResetToken('a moment ago');
     await this.setPassword(user.id, password);
   }
 
@@ -136,9 +168,17 @@ export class AuthService {
     return { user, cookie: await this.sessions.start(user) };
   }
 
+  /**
+   * A new password also forgets the failed logins counted for the user's names at every address:
+   * they were guesses at the old password. That comes first; the password's own write ends the
+   * user's sessions and reset links (passwordVersion), and nothing is read or deleted after it (a
+   * failure then could answer 503 for a password that was changed).
+   */
   private async setPassword(userId: number, password: string): Promise<void> {
-    // The same write ends the user's sessions: nothing is read or deleted after it (a failure then
-    // could answer 503 for a password that was changed).
+    const user = await this.users.find(userId);
+    if (!user) throw new NotFound(`No user found with id ${userId}`);
+    const names = [user.username, user.email].filter((name): name is string => typeof name === 'string' && name !== '');
+    await Promise.all(names.map((name) => this.loginFailures.forgetEverywhere(loginNameKey(name))));
     if ((await this.credentials.setPassword(userId, await hashPassword(password), this.now().toISOString())) === 'gone') {
       throw new NotFound(`No user found with id ${userId}`);
     }
@@ -147,6 +187,8 @@ export class AuthService {
 
 const wrongLogin = (): AuthenticationRequired =>
   new AuthenticationRequired('Wrong username or password. If you forgot your password, ask an administrator for a reset link.');
+const tooManyLogins = (waitMs: number): RateLimited =>
+  new RateLimited('Too many failed logins with this name from your address; try again later.', Math.ceil(waitMs / 1000));
 const invalidResetToken = (): AuthenticationRequired => new AuthenticationRequired('token: this reset link is not valid or has expired');
 const usedResetToken = (usedAt: string): PermissionDenied =>
   new PermissionDenied('RESET_PASSWORD', `token: this reset link was already used (${usedAt})`);

@@ -1,11 +1,31 @@
-import type { ResetToken } from './model.js';
+import type { LoginFailures, ResetToken } from './model.js';
 
 /** The reset token store port; `dynamo-store.ts` beside it implements it on DynamoDB. */
 export interface ResetTokenStore {
+  /** Keeps the token as its user's one live link, in one transaction: the user's older links end. */
   insert(token: ResetToken): Promise<void>;
-  get(secretHash: string): Promise<ResetToken | undefined>;
-  /** Marks the token used, once: false when it was used already, has expired at `now` or is gone. */
-  use(secretHash: string, now: Date): Promise<boolean>;
+  /** The token, with whether it is still its user's live link (`current`). */
+  get(secretHash: string): Promise<(ResetToken & { current: boolean }) | undefined>;
+  /**
+   * Marks the token used, once, and ends it as its user's live link: false when it was used
+   * already, has expired at `now`, is gone, or a newer link replaced it.
+   */
+  use(token: Pick<ResetToken, 'secretHash' | 'userId'>, now: Date): Promise<boolean>;
+}
+
+/** Failed password logins per login name (its key, lib/auth/model.ts loginNameKey) and client address. */
+export interface LoginFailureStore {
+  /** The count as stored, ended or not (the caller compares `expiresAt` with its clock). */
+  get(loginKey: string, address: string): Promise<LoginFailures | undefined>;
+  /**
+   * Replaces the count read (`read`, undefined when there was none) with `next`: false when
+   * another try changed it meanwhile.
+   */
+  replace(loginKey: string, address: string, read: LoginFailures | undefined, next: LoginFailures): Promise<boolean>;
+  /** The right password went in from this address. */
+  forget(loginKey: string, address: string): Promise<void>;
+  /** Forgets the login name's count at every address (its password changed). */
+  forgetEverywhere(loginKey: string): Promise<void>;
 }
 
 /** Whether password login is turned off (Unleash's simple-auth setting); one settings item. */
