@@ -38,6 +38,14 @@ export const userSamples = defineSamples(userRoutes, {
     status: 200,
     given: ['access/create-user'],
   },
+  // An administrator vouching for the e-mail, so the person's first single sign-on login may link to this user.
+  'vouch-for-user-email': {
+    operation: 'updateUser',
+    params: { id: '{{USER_ID}}' },
+    body: { emailVerified: true },
+    status: 200,
+    given: ['access/create-user'],
+  },
   'change-user-password': {
     operation: 'changeUserPassword',
     params: { id: '{{USER_ID}}' },
