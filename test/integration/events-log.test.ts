@@ -135,7 +135,7 @@ describe('a search by time, on a table of its own (each month one page)', () => 
     const ownSteps = featureSteps(own.call, own.token);
     const project = await ownSteps.createProject();
     const names = [await ownSteps.createFeature(project), await ownSteps.createFeature(project)];
-    const windows = [{ from: 'IS:0001-01-01' }, { from: 'IS:1970-01-01' }, { from: 'IS:0001-01-01', to: 'IS:9999-12-31' }];
+    const windows: Array<Record<string, string>> = [{ from: 'IS:0001-01-01' }, { from: 'IS:1970-01-01' }, { from: 'IS:0001-01-01', to: 'IS:9999-12-31' }];
     await ownSearch({}); // the token's first lookup, which later requests find in the cache
 
     for (const window of windows) {
