@@ -130,7 +130,7 @@ export function createServices(config: AppConfig, options: ClientServicesOptions
     /** The event log (Unleash's event search) over them. */
     eventSearch: new EventSearchService(events),
     /** The applications SDKs registered, for the admin UI. */
-    applications: new ApplicationService(sdk.clientApplications),
+    applications: new ApplicationService(sdk.clientApplications, options.now),
     /** What the admin UI's pages need besides the resources (lib/ui-support). */
     uiSupport: new UiSupportService(projects, featureStore),
     clientFeatures: sdk.clientFeatures, clientMetrics: sdk.clientMetrics, clientApplications,

@@ -38,7 +38,8 @@
  * | last seen of a feature environment | pk = LAST_SEEN, sk = LAST_SEEN#<feature>#<env> / … | table |
  * | hourly SDK metrics of one day      | pk = METRICS#<yyyy-mm-dd>, sk = <hh>#<feature>#<env> | table |
  * | one feature's metrics of one hour  | pk = METRICS#<yyyy-mm-dd>, begins_with(sk, <hh>#<feature>#) | table |
- * | registered SDK applications        | pk = CLIENT_APPS, sk = CLIENT_APP#<appName>#<sha256(scope)> / … | table |
+ * | registered SDK applications        | pk = CLIENT_APPS, sk = CLIENT_APP#<appName>#<sha256(scope)> / … (TTL) | table |
+ * | a token scope's live registrations | pk = CLIENT_APPS, sk between CLIENT_APP_COUNT#<sha256(scope)>#<today> and …#~ (TTL) | table |
  * | get / list users                   | pk = USERS, sk = USER#<id, 10 digits> / …          | table |
  * | is an e-mail taken (guard)         | pk = USER_EMAILS, sk = USER_EMAIL#<lower-case e-mail> | table |
  * | is a username taken (guard)        | pk = USER_USERNAMES, sk = USERNAME#<lower-case name> | table |
@@ -267,4 +268,11 @@ export const keys = {
   /** `scope` is a fixed-length digest of the token scope, so the appName before it is unambiguous. */
   clientApp: (appName: string, scope: string): ItemKey => ({ pk: 'CLIENT_APPS', sk: `CLIENT_APP#${appName}#${scope}` }),
   clientApps: (): CollectionPrefix => ({ pk: 'CLIENT_APPS', skPrefix: 'CLIENT_APP#' }),
+  /**
+   * How many of a scope's registrations expire on one UTC day (`yyyy-mm-dd`): the scope's live
+   * count is the sum from today on, one small Query. In the registrations' partition, so the SDK
+   * path writes no other; `CLIENT_APP_COUNT#` never begins with `CLIENT_APP#`.
+   */
+  clientAppCount: (scope: string, day: string): ItemKey => ({ pk: 'CLIENT_APPS', sk: `CLIENT_APP_COUNT#${scope}#${day}` }),
+  clientAppCounts: (scope: string): CollectionPrefix => ({ pk: 'CLIENT_APPS', skPrefix: `CLIENT_APP_COUNT#${scope}#` }),
 };
