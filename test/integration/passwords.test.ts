@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { apiClient } from '../support/api.js';
 import { adminToken, testServices, unique } from '../support/services.js';
 import { cookiePair, GOOD_PASSWORD, logIn, userWithPassword } from '../support/sessions.js';
+import type { User } from '../../lib/users/model.js';
 
 const UNLEASH_URL = 'https://flags.example.com';
 const services = testServices({ UNLEASH_URL });
@@ -14,6 +15,13 @@ beforeAll(async () => {
 
 const me = (cookie: string) => call({ method: 'GET', path: '/api/admin/user', headers: { Cookie: cookie } });
 const login = (username: string, password: string) => call({ method: 'POST', path: '/auth/simple/login', body: { username, password } });
+/** An admin's reset link for the user; answers the link's secret. */
+const resetLink = async (userId: number): Promise<string> => {
+  const link = await call({ method: 'POST', path: '/api/admin/user-admin/reset-password', token, body: { id: String(userId) } });
+  expect(link.status).toBe(200);
+  return new URL(link.body.resetPasswordUrl).searchParams.get('token') as string;
+};
+const resetWith = (secret: string, password: string) => call({ method: 'POST', path: '/auth/reset/password', body: { token: secret, password } });
 
 describe('signing up through an invite link', () => {
   it('creates a Viewer with the password and logs them in', async () => {
@@ -85,6 +93,58 @@ describe('an admin reset link', () => {
     expect(again.status).toBe(403);
     expect((await me(cookie)).status).toBe(401);
     expect((await login(user.username as string, 'Fresh-Password-77')).status).toBe(200);
+  });
+
+  it('a newer link for the same user ends the older one: it answers 401 and sets nothing', async () => {
+    const user = await userWithPassword(services, 'Viewer');
+
+    const older = await resetLink(user.id);
+    const newer = await resetLink(user.id);
+    const validateOlder = await call({ method: 'GET', path: `/auth/reset/validate?token=${older}` });
+    const resetOlder = await resetWith(older, 'Older-Link-Pass-1');
+
+    expect(validateOlder.status).toBe(401);
+    expect(resetOlder.status).toBe(401);
+    expect((await login(user.username as string, 'Older-Link-Pass-1')).status).toBe(401);
+    expect((await login(user.username as string, GOOD_PASSWORD)).status).toBe(200);
+    expect((await call({ method: 'GET', path: `/auth/reset/validate?token=${newer}` })).status).toBe(200);
+  });
+
+  it('using a link ends every other link of that user', async () => {
+    const user = await userWithPassword(services, 'Viewer');
+    const first = await resetLink(user.id);
+    const second = await resetLink(user.id);
+
+    const used = await resetWith(second, 'Second-Link-Pass-2');
+    const other = await resetWith(first, 'First-Link-Pass-3');
+
+    expect(used.status).toBe(200);
+    expect(other.status).toBe(401);
+    expect((await login(user.username as string, 'First-Link-Pass-3')).status).toBe(401);
+    expect((await login(user.username as string, 'Second-Link-Pass-2')).status).toBe(200);
+  });
+
+  it.each([
+    ['their own change', async (user: User) => {
+      const cookie = await logIn(call, user.username as string);
+      const next = 'Own-Change-Pass-4';
+      return call({ method: 'POST', path: '/api/admin/user/change-password', headers: { Cookie: cookie }, body: { oldPassword: GOOD_PASSWORD, password: next, confirmPassword: next } });
+    }],
+    ["an admin's", async (user: User) =>
+      call({ method: 'POST', path: `/api/admin/user-admin/${user.id}/change-password`, token, body: { password: 'Admin-Set-Pass-5' } })],
+  ])('a password change (%s) ends the links made before it', async (_how, change) => {
+    const user = await userWithPassword(services, 'Viewer');
+    const link = await resetLink(user.id);
+
+    expect((await change(user)).status).toBe(200);
+    const validate = await call({ method: 'GET', path: `/auth/reset/validate?token=${link}` });
+    const reset = await resetWith(link, 'After-Change-Pass-6');
+
+    expect(validate.status).toBe(401);
+    expect(reset.status).toBe(401);
+    expect((await login(user.username as string, 'After-Change-Pass-6')).status).toBe(401);
+    // A link made after the change works.
+    expect((await resetWith(await resetLink(user.id), 'After-Change-Pass-7')).status).toBe(200);
   });
 
   it('an unknown link answers 401, and a user created with a password in user-admin can log in', async () => {
