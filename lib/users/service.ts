@@ -86,7 +86,6 @@ export class UserService {
     };
     const outcome = await this.store.insert(user, now, actor);
     if (outcome === 'done') return user;
-    if (outcome === 'identity-taken') throw new Conflict('This single sign-on identity is linked to a user already');
     if (outcome === 'signup-closed') throw signupClosed();
     throw taken(outcome, user);
   }
@@ -240,7 +239,8 @@ function blankToNull(value: string | null | undefined): string | null {
   return trimmed ? trimmed : null;
 }
 
-function taken(outcome: 'email-taken' | 'username-taken', user: User): Conflict {
+function taken(outcome: 'email-taken' | 'username-taken' | 'identity-taken', user: User): Conflict {
+  if (outcome === 'identity-taken') return new Conflict('This single sign-on identity is linked to another user already');
   return outcome === 'email-taken'
     ? new Conflict(`A user with the e-mail ${user.email} already exists`)
     : new Conflict(`A user with the username ${user.username} already exists`);
