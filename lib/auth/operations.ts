@@ -15,11 +15,11 @@ export const authOperations = ({ auth, sessions, users, config, oidcLogin, login
     if (isCrossSite(headers, sessions.ownOrigins)) throw new PermissionDenied('LOGIN', 'Log in from the pages of this service.');
   };
   /**
-   * Unleash's logout: every session of the user ends, the browser forgets the cookie and its
-   * storage. After a single sign-on login with single sign-out on, the browser goes on to the
-   * provider's sign-out page, which sends it back to the signed-out page.
+   * Logout ends the caller's own session (lib/sessions/service.ts `end`), and the browser forgets
+   * the cookie and its storage. After a single sign-on login with single sign-out on, the browser
+   * goes on to the provider's sign-out page, which sends it back to the signed-out page.
    */
-  const logout = async ({ cookies }: { cookies: readonly string[] }) => {
+  const endSession = async (cookies: readonly string[]) => {
     const { cookie, idToken } = await sessions.end(cookies);
     const signedOut = `${config.baseUriPath}/signed-out`;
     const providerSignOut = await oidcLogin.signOutUrl(idToken);
@@ -27,14 +27,28 @@ export const authOperations = ({ auth, sessions, users, config, oidcLogin, login
       headers: { 'set-cookie': cookie, 'clear-site-data': '"cookies", "storage"', location: providerSignOut ?? signedOut },
     };
   };
+  /**
+   * Another site may link to GET /logout, and SameSite=Lax sends the cookie on such a top-level
+   * navigation: from there it ends nothing and lands on the UI, which a person who clicked the
+   * link still sees logged in (a 403 page would only puzzle them). The UI's own logout is a
+   * same-origin form POST, and older UIs' link a same-origin navigation.
+   */
+  const logoutByLink = async ({ cookies, headers }: { cookies: readonly string[]; headers: Record<string, string | undefined> }) => {
+    if (isCrossSite(headers, sessions.ownOrigins)) return { headers: { location: `${config.baseUriPath}/`, 'cache-control': 'no-store' } };
+    return endSession(cookies);
+  };
   return {
     login: async ({ body, headers, sourceIp }) => {
       refuseCrossSite(headers);
       const { user, cookie } = await auth.login(body.username, body.password, sourceIp);
       return { body: toSessionUserWire(user, config.unleashUrl), headers: { 'set-cookie': cookie, 'cache-control': 'no-store' } };
     },
-    logout,
-    logoutByLink: logout,
+    /** A POST from another site is refused, as every other change a cookie carries. */
+    logout: async ({ cookies, headers }) => {
+      if (isCrossSite(headers, sessions.ownOrigins)) throw new PermissionDenied('LOGOUT', 'Log out from the pages of this service.');
+      return endSession(cookies);
+    },
+    logoutByLink,
     getMe: async ({ caller }) => {
       const headers = { 'cache-control': 'no-store' };
       if (!isUserCaller(caller)) return { body: toApiUserMeWire(caller), headers };

@@ -29,11 +29,11 @@ export const authRoutes = defineRoutes('access', {
   },
   logout: {
     method: 'POST', path: '/logout', access: PUBLIC, status: 302,
-    summary: "End the caller's sessions, clear the cookie and redirect to the signed-out page",
+    summary: "End the caller's session (not their other devices'), clear the cookie and redirect to the signed-out page; 403 from another site",
   },
   logoutByLink: {
     method: 'GET', path: '/logout', access: PUBLIC, status: 302,
-    summary: 'Log out through a link, as older Unleash UIs do (same as POST /logout)',
+    summary: 'Log out through a link, as older Unleash UIs do (as POST /logout); from another site it ends nothing and redirects to the UI',
   },
   getMe: {
     method: 'GET', path: '/api/admin/user', access: admin('READ_UI_CONFIG'), status: 200,

@@ -5,7 +5,7 @@ import { queryCollection } from '../store/query.js';
 import { keys } from '../store/table-design.js';
 
 /**
- * A user's sessions share the user's partition, so logging out everywhere is one Query (a single
+ * A user's sessions share the user's partition, so ending all of them is one Query (a single
  * sign-on session's ID token item too: its sort key starts with the session's). The
  * item's `expiresAt` is in epoch seconds, the table's TTL attribute: DynamoDB deletes ended
  * sessions by itself.
@@ -55,8 +55,10 @@ export class DynamoSessionStore implements SessionStore {
     };
   }
 
+  /** The session first: once it is gone nothing reads its ID token, which the TTL would end anyway. */
   async delete(userId: number, secretHash: string): Promise<void> {
     await this.db.send(new DeleteCommand({ TableName: this.tableName, Key: keys.session(userId, secretHash) }));
+    await this.db.send(new DeleteCommand({ TableName: this.tableName, Key: keys.sessionIdToken(userId, secretHash) }));
   }
 
   async deleteAllOf(userId: number): Promise<void> {

@@ -60,7 +60,11 @@ export interface CookieSettings {
 
 export interface SessionSettings {
   cookie: CookieSettings;
-  /** UNLEASH_URL's origin, and ADMIN_UI_URL's when set: where the service's own pages are served. */
+  /**
+   * Where the service's own pages are served, the only origins a cookie-carried change may come
+   * from: UNLEASH_URL's origin, ADMIN_UI_URL's when set, and on a laptop the loopback names of
+   * UNLEASH_URL's port.
+   */
   ownOrigins: readonly string[];
 }
 
@@ -75,8 +79,26 @@ export function sessionSettingsOf(
   const url = new URL(config.unleashUrl);
   return {
     cookie: { path: config.baseUriPath || '/', secure: url.protocol === 'https:' || config.dynamodbEndpoint === undefined },
-    ownOrigins: [url.origin, ...(config.adminUiUrl ? [new URL(config.adminUiUrl).origin] : [])],
+    ownOrigins: [
+      url.origin,
+      ...(config.adminUiUrl ? [new URL(config.adminUiUrl).origin] : []),
+      ...(config.dynamodbEndpoint !== undefined ? loopbackAliasesOf(url) : []),
+    ],
   };
+}
+
+const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]'];
+
+/**
+ * `npm start` sets UNLEASH_URL to http://localhost:<port> and listens on 127.0.0.1:<port>, and
+ * prints that address to open: on a laptop, a loopback UNLEASH_URL's other loopback names at
+ * the same scheme and port are the same server. Only there: in the cloud the service is never
+ * reached on loopback.
+ */
+function loopbackAliasesOf(url: URL): string[] {
+  if (!LOOPBACK_NAMES.includes(url.hostname)) return [];
+  const port = url.port ? `:${url.port}` : '';
+  return LOOPBACK_NAMES.map((name) => `${url.protocol}//${name}${port}`).filter((origin) => origin !== url.origin);
 }
 
 /**

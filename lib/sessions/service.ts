@@ -80,16 +80,16 @@ export class SessionService {
   }
 
   /**
-   * Ends the session the cookies name and every other session of its user, as Unleash's logout
-   * does; answers the Set-Cookie header that clears the cookie, and the ended session's ID token
-   * when it came from single sign-on.
+   * Ends the session the cookies name, and only that one: the person's other devices stay logged
+   * in (Unleash ends them all, which made a logout forced on one browser end every other; a
+   * changed password still ends them all). Answers the Set-Cookie header that clears the cookie,
+   * and the ended session's ID token when it came from single sign-on.
    */
   async end(cookies: readonly string[]): Promise<{ cookie: string; idToken: string | undefined }> {
     const named = this.sessionNamed(cookies);
-    // Only a session that exists ends the others: a made-up cookie naming a user id ends nothing.
     const session = named ? await this.store.get(named.userId, named.secretHash) : undefined;
     const idToken = session?.sso ? await this.store.idTokenOf(session.userId, session.secretHash) : undefined;
-    if (session) await this.store.deleteAllOf(session.userId);
+    if (session) await this.store.delete(session.userId, session.secretHash);
     return { cookie: clearedSessionCookie(this.settings.cookie), idToken };
   }
 

@@ -8,7 +8,8 @@ export interface SessionStore {
   idTokenOf(userId: number, secretHash: string): Promise<string | undefined>;
   /** The session of this user with this secret hash, ended or not (the caller checks `expiresAt`). */
   get(userId: number, secretHash: string): Promise<Session | undefined>;
+  /** Ends one session (and its ID token): logout. */
   delete(userId: number, secretHash: string): Promise<void>;
-  /** Ends every session of the user (and their ID tokens): logout, a changed or reset password. */
+  /** Ends every session of the user (and their ID tokens). */
   deleteAllOf(userId: number): Promise<void>;
 }

@@ -41,7 +41,6 @@ describe('a change carried by the session cookie alone', () => {
   it.each([
     ['the public origin (UNLEASH_URL)', { Origin: UNLEASH_URL, 'Sec-Fetch-Site': 'same-origin' }],
     ["the admin UI's origin (ADMIN_UI_URL)", { Origin: ADMIN_UI_URL, 'Sec-Fetch-Site': 'same-origin', Host: 'abc123.execute-api.eu-west-1.amazonaws.com' }],
-    ['the host it was sent to', { Origin: 'http://api.internal:4242', Host: 'api.internal:4242' }],
     ['no browser headers at all (not a page)', {}],
   ])('from %s is allowed', async (_name, headers) => {
     const res = await createContextField({ Cookie: cookie, ...headers });
@@ -49,10 +48,36 @@ describe('a change carried by the session cookie alone', () => {
     expect(res.status).toBe(201);
   });
 
+  it.each([
+    ['another site, with an X-Forwarded-Host that matches it', { Origin: 'https://evil.example', 'X-Forwarded-Host': 'evil.example' }],
+    ['another site, with a Host that matches it', { Origin: 'http://api.internal:4242', Host: 'api.internal:4242' }],
+    ['the same host over http instead of https', { Origin: 'http://flags.example.com', Host: 'flags.example.com' }],
+    ['the same host on another port', { Origin: 'https://flags.example.com:8443', Host: 'flags.example.com:8443' }],
+  ])('from %s is refused: only the configured origins count, never a header the client sets', async (_name, headers) => {
+    const name = unique('ctx');
+
+    const res = await call({ method: 'POST', path: '/api/admin/context', headers: { Cookie: cookie, ...headers }, body: { name } });
+
+    expect(res.status).toBe(403);
+    expect((await call({ method: 'GET', path: `/api/admin/context/${name}`, headers: { Cookie: cookie } })).status).toBe(404);
+  });
+
   it('reads from another site are left alone (GET changes nothing)', async () => {
     const res = await call({ method: 'GET', path: '/api/admin/context', headers: { Cookie: cookie, Origin: 'https://evil.example', 'Sec-Fetch-Site': 'cross-site' } });
 
     expect(res.status).toBe(200);
+  });
+
+  it('a login posted from another site whose X-Forwarded-Host matches it is refused', async () => {
+    const user = await userWithPassword(services, 'Viewer');
+
+    const res = await call({
+      method: 'POST', path: '/auth/simple/login', headers: { Origin: 'https://evil.example', 'X-Forwarded-Host': 'evil.example' },
+      body: { username: user.username, password: 'Correct-Horse-7-Battery' },
+    });
+
+    expect(res.status).toBe(403);
+    expect(res.headers['set-cookie']).toBeUndefined();
   });
 
   it('a login posted from another site is refused', async () => {
@@ -74,5 +99,24 @@ describe('a change authenticated by an API token', () => {
     const res = await createContextField({ Cookie: cookie, Origin: 'https://evil.example', 'Sec-Fetch-Site': 'cross-site' }, token);
 
     expect(res.status).toBe(201);
+  });
+});
+
+describe('on a laptop (npm start: UNLEASH_URL http://localhost:<port>, the server on 127.0.0.1:<port>)', () => {
+  const local = testServices({ UNLEASH_URL: 'http://localhost:4242' });
+  const localCall = apiClient(local);
+
+  it.each([
+    ['http://localhost:4242', 201],
+    ['http://127.0.0.1:4242', 201],
+    ['http://127.0.0.1:4343', 403],
+    ['https://localhost:4242', 403],
+    ['http://evil.localhost:4242', 403],
+  ])('a change from %s answers %i', async (origin, status) => {
+    const session = await logIn(localCall, (await userWithPassword(local, 'Admin')).username as string);
+
+    const res = await localCall({ method: 'POST', path: '/api/admin/context', headers: { Cookie: session, Origin: origin }, body: { name: unique('ctx') } });
+
+    expect(res.status).toBe(status);
   });
 });

@@ -166,20 +166,57 @@ describe('GET /api/admin/user', () => {
 });
 
 describe('logout', () => {
-  it.each(['POST', 'GET'])('%s /logout ends the session, clears the cookie and redirects to the signed-out page', async (method) => {
+  /** What the admin UI's logout form sends (a same-origin form POST), and a same-origin link. */
+  const fromTheUi = { Origin: 'http://localhost:4242', 'Sec-Fetch-Site': 'same-origin' };
+
+  it.each([
+    ['POST', fromTheUi],
+    ['GET', { 'Sec-Fetch-Site': 'same-origin' }],
+    ['POST', {}],
+  ])("%s /logout (%o) ends the caller's session only, clears the cookie and redirects to the signed-out page", async (method, headers) => {
     now = new Date();
     const user = await userWithPassword(services, 'Viewer');
     const cookie = await logIn(call, user.username as string);
-    const other = await logIn(call, user.username as string);
+    const otherDevice = await logIn(call, user.username as string);
 
-    const res = await call({ method, path: '/logout', headers: { Cookie: cookie } });
+    const res = await call({ method, path: '/logout', headers: { Cookie: cookie, ...headers } });
 
     expect(res.status).toBe(302);
     expect(res.headers.location).toBe('/signed-out');
     expect(res.headers['set-cookie']).toMatch(/^unleash-session=; Path=\/; Max-Age=0; HttpOnly; SameSite=Lax/);
     expect((await me(cookie)).status).toBe(401);
-    // Unleash's logout ends every session of the user.
-    expect((await me(other)).status).toBe(401);
+    // Another device's session is the person's own business: a password change ends it.
+    expect((await me(otherDevice)).status).toBe(200);
+  });
+
+  it.each([
+    ["another site's link or image (Sec-Fetch-Site: cross-site)", { 'Sec-Fetch-Site': 'cross-site' }],
+    ['a sibling site (Sec-Fetch-Site: same-site)', { 'Sec-Fetch-Site': 'same-site' }],
+    ["another site's page that sends Origin", { Origin: 'https://evil.example' }],
+  ])('a GET /logout from %s ends nothing: it goes to the UI, the cookie kept', async (_from, headers) => {
+    now = new Date();
+    const user = await userWithPassword(services, 'Viewer');
+    const cookie = await logIn(call, user.username as string);
+
+    const res = await call({ method: 'GET', path: '/logout', headers: { Cookie: cookie, ...headers } });
+
+    expect(res.status).toBe(302);
+    expect(res.headers.location).toBe('/');
+    expect(res.headers['set-cookie']).toBeUndefined();
+    expect(res.headers['clear-site-data']).toBeUndefined();
+    expect((await me(cookie)).status).toBe(200);
+  });
+
+  it('a POST /logout from another site is refused with 403 and ends nothing', async () => {
+    now = new Date();
+    const user = await userWithPassword(services, 'Viewer');
+    const cookie = await logIn(call, user.username as string);
+
+    const res = await call({ method: 'POST', path: '/logout', headers: { Cookie: cookie, Origin: 'https://evil.example', 'Sec-Fetch-Site': 'cross-site' } });
+
+    expect(res.status).toBe(403);
+    expect(res.headers['set-cookie']).toBeUndefined();
+    expect((await me(cookie)).status).toBe(200);
   });
 
   it('a made-up cookie naming a user ends none of their sessions', async () => {
