@@ -105,9 +105,10 @@ export class DynamoLoginFailureStore implements LoginFailureStore {
     await this.db.send(new DeleteCommand({ TableName: this.tableName, Key: keys.loginFailures(loginKey, address) }));
   }
 
-  async forgetEverywhere(loginKey: string): Promise<void> {
-    const items = await queryCollection(this.db, this.tableName, keys.loginFailuresOf(loginKey));
-    await Promise.all(items.map((item) =>
+  /** Every read before the first delete, so a read that fails has changed nothing. */
+  async forgetEverywhere(loginKeys: readonly string[]): Promise<void> {
+    const counts = await Promise.all(loginKeys.map((loginKey) => queryCollection(this.db, this.tableName, keys.loginFailuresOf(loginKey))));
+    await Promise.all(counts.flat().map((item) =>
       this.db.send(new DeleteCommand({ TableName: this.tableName, Key: { pk: item.pk as string, sk: item.sk as string } }))));
   }
 }

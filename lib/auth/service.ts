@@ -13,6 +13,7 @@ import {
   resetPasswordUrl,
   resetSecretHash,
   withOneMoreTry,
+  type LoginFailures,
   type ResetToken,
 } from './model.js';
 import { checkPasswordRules, hashPassword, verifyAgainstDecoy, verifyPassword } from './password.js';
@@ -66,9 +67,12 @@ export class AuthService {
   async login(login: string, password: string, sourceIp: string | undefined): Promise<LoggedIn> {
     await this.loginMethods.requirePasswordLogin();
     const tries = { loginKey: loginNameKey(login), address: clientAddressOf(sourceIp) };
-    await this.countTry(tries.loginKey, tries.address);
+    const counted = await this.loginFailures.get(tries.loginKey, tries.address);
+    refuseWhileWaiting(counted, this.now());
+    // Everything is read before the first write, so a read that fails never answers 503 for a try that was counted.
     const user = await this.users.findByLogin(login);
     const stored = user ? await this.credentials.credentials(user.id) : undefined;
+    await this.countTry(tries.loginKey, tries.address, counted);
     if (!user || !stored) {
       await verifyAgainstDecoy(password);
       throw wrongLogin();
@@ -89,15 +93,16 @@ export class AuthService {
    * count is replaced on the value read, so tries sent at once are counted one by one; one that
    * keeps losing that race is refused like a waiting one.
    */
-  private async countTry(loginKey: string, address: string): Promise<void> {
-    for (let attempt = 0; attempt < 3; attempt += 1) {
+  private async countTry(loginKey: string, address: string, counted: LoginFailures | undefined): Promise<void> {
+    let read = counted;
+    for (let attempt = 1; ; attempt += 1) {
       const now = this.now();
-      const read = await this.loginFailures.get(loginKey, address);
-      const wait = loginWaitMs(read, now);
-      if (wait > 0) throw tooManyLogins(wait);
+      refuseWhileWaiting(read, now);
       if (await this.loginFailures.replace(loginKey, address, read, withOneMoreTry(read, now))) return;
+      if (attempt === 3) throw tooManyLogins(1000);
+      // The write that lost stored nothing.
+      read = await this.loginFailures.get(loginKey, address);
     }
-    throw tooManyLogins(1000);
   }
 
   /** A logged-in user's own password: the old one must match, and the new one twice (Unleash's rules). */
@@ -108,13 +113,13 @@ export class AuthService {
     if (!stored || !(await verifyPassword(change.oldPassword, stored.passwordHash))) {
       throw new AuthenticationRequired('oldPassword: the old password you gave is not right');
     }
-    await this.setPassword(userId, change.password);
+    await this.setPassword(await this.existingUser(userId), change.password);
   }
 
   /** An admin sets another user's password (Unleash's rules); that user's sessions end, as on their own change. */
   async setPasswordFor(userId: number, password: string): Promise<void> {
     checkPasswordRules(password);
-    await this.setPassword(userId, password);
+    await this.setPassword(await this.existingUser(userId), password);
   }
 
   /**
@@ -150,8 +155,9 @@ export class AuthService {
   async resetPassword(secret: string, password: string): Promise<void> {
     checkPasswordRules(password);
     const { token, user } = await this.resetTokenUser(secret);
-    if (!(await this.resetTokens.use(token, this.now()))) throw usedResetToken('a moment ago');
-    await this.setPassword(user.id, password);
+    await this.setPassword(user, password, async () => {
+      if (!(await this.resetTokens.use(token, this.now()))) throw usedResetToken('a moment ago');
+    });
   }
 
   isInviteOpen(secret: string): Promise<boolean> {
@@ -168,25 +174,35 @@ export class AuthService {
     return { user, cookie: await this.sessions.start(user) };
   }
 
-  /**
-   * A new password also forgets the failed logins counted for the user's names at every address:
-   * they were guesses at the old password. That comes first; the password's own write ends the
-   * user's sessions and reset links (passwordVersion), and nothing is read or deleted after it (a
-   * failure then could answer 503 for a password that was changed).
-   */
-  private async setPassword(userId: number, password: string): Promise<void> {
+  private async existingUser(userId: number): Promise<User> {
     const user = await this.users.find(userId);
     if (!user) throw new NotFound(`No user found with id ${userId}`);
+    return user;
+  }
+
+  /**
+   * A new password also forgets the failed logins counted for the user's names at every address:
+   * they were guesses at the old password. The password's own write ends the user's sessions and
+   * reset links (passwordVersion). Nothing is read after the first write (`before`, a reset
+   * link's use, comes after the counts' read): a failure then could answer 503 for a password
+   * that was changed.
+   */
+  private async setPassword(user: User, password: string, before?: () => Promise<void>): Promise<void> {
     const names = [user.username, user.email].filter((name): name is string => typeof name === 'string' && name !== '');
-    await Promise.all(names.map((name) => this.loginFailures.forgetEverywhere(loginNameKey(name))));
-    if ((await this.credentials.setPassword(userId, await hashPassword(password), this.now().toISOString())) === 'gone') {
-      throw new NotFound(`No user found with id ${userId}`);
+    await this.loginFailures.forgetEverywhere(names.map(loginNameKey));
+    await before?.();
+    if ((await this.credentials.setPassword(user.id, await hashPassword(password), this.now().toISOString())) === 'gone') {
+      throw new NotFound(`No user found with id ${user.id}`);
     }
   }
 }
 
 const wrongLogin = (): AuthenticationRequired =>
   new AuthenticationRequired('Wrong username or password. If you forgot your password, ask an administrator for a reset link.');
+function refuseWhileWaiting(counted: LoginFailures | undefined, now: Date): void {
+  const wait = loginWaitMs(counted, now);
+  if (wait > 0) throw tooManyLogins(wait);
+}
 const tooManyLogins = (waitMs: number): RateLimited =>
   new RateLimited('Too many failed logins with this name from your address; try again later.', Math.ceil(waitMs / 1000));
 const invalidResetToken = (): AuthenticationRequired => new AuthenticationRequired('token: this reset link is not valid or has expired');
