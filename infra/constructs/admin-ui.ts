@@ -12,6 +12,7 @@ import { Construct } from 'constructs';
 import { fillIndexHtml } from '../../lib/ui/index-html.js';
 import { API_PATH_PATTERNS, cacheControlFor, INDEX_HTML, type UiEntries } from '../../lib/ui/paths.js';
 import type { InstalledUi } from '../../lib/ui/release.js';
+import { HSTS_MAX_AGE_SECONDS, uiContentSecurityPolicy } from '../../lib/ui/security-headers.js';
 import { missingUiPage, uiEntries } from '../../lib/ui/site.js';
 
 /** `-c adminUi=false`: no distribution and no bucket (the API alone, as in China and GovCloud). */
@@ -70,6 +71,9 @@ export class AdminUi extends Construct {
       lifecycleRules: [{ noncurrentVersionExpiration: Duration.days(30), abortIncompleteMultipartUploadAfter: Duration.days(1) }],
     });
 
+    const indexHtml = props.ui
+      ? fillIndexHtml(readFileSync(join(props.ui.buildDir, INDEX_HTML), 'utf8'), { baseUriPath: '' })
+      : missingUiPage.toString();
     const entries = props.ui ? uiEntries(props.ui) : { files: [INDEX_HTML], folders: [] };
     this.spaRewriteCode = spaRewriteCode(entries);
     const spaRewrite = new cloudfront.Function(this, 'SpaRewrite', {
@@ -92,6 +96,7 @@ export class AdminUi extends Construct {
       // API Gateway routes by its own Host; everything else (Authorization, cookies, query) goes on.
       originRequestPolicy: cloudfront.OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
       compress: false,
+      responseHeadersPolicy: apiHeaders(this),
     };
 
     this.distribution = new cloudfront.Distribution(this, 'Distribution', {
@@ -106,12 +111,13 @@ export class AdminUi extends Construct {
         cachePolicy: cloudfront.CachePolicy.CACHING_OPTIMIZED,
         compress: true,
         functionAssociations: [{ function: spaRewrite, eventType: cloudfront.FunctionEventType.VIEWER_REQUEST }],
+        responseHeadersPolicy: uiHeaders(this, indexHtml),
       },
       additionalBehaviors: Object.fromEntries(API_PATH_PATTERNS.map((pattern) => [pattern, apiBehaviour])),
     });
 
     this.url = `https://${this.distribution.distributionDomainName}`;
-    this.deploy(props.ui);
+    this.deploy(props.ui, indexHtml);
 
     Validations.of(this.distribution).acknowledge({
       id: 'AwsSolutions-CFR4',
@@ -145,7 +151,7 @@ export class AdminUi extends Construct {
    * root of the distribution's own name, and goes up after the hashed assets it names.
    * Old files are kept (no prune): a page loaded before a deployment still finds its chunks.
    */
-  private deploy(ui: InstalledUi | undefined): void {
+  private deploy(ui: InstalledUi | undefined, indexHtml: string): void {
     const logGroup = new logs.LogGroup(this, 'DeploymentLogs', { retention: logs.RetentionDays.ONE_MONTH });
     const role = new iam.Role(this, 'DeploymentRole', {
       assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
@@ -154,9 +160,6 @@ export class AdminUi extends Construct {
     logGroup.grantWrite(role);
     const common = { destinationBucket: this.bucket, prune: false, role, logGroup, memoryLimit: 256 };
 
-    const indexHtml = ui
-      ? fillIndexHtml(readFileSync(join(ui.buildDir, INDEX_HTML), 'utf8'), { baseUriPath: '' })
-      : missingUiPage.toString();
     if (!ui) {
       Annotations.of(this).addWarningV2('toggles:admin-ui-missing', 'The admin UI is not installed (npm run ui:fetch): the distribution serves a page saying so.');
     }
@@ -211,6 +214,44 @@ export class AdminUi extends Construct {
       });
     }
   }
+}
+
+/** Browsers keep to HTTPS for a year once they have seen the distribution, on its subdomains too. */
+const strictTransportSecurity: cloudfront.ResponseHeadersStrictTransportSecurity = {
+  accessControlMaxAge: Duration.seconds(HSTS_MAX_AGE_SECONDS), includeSubdomains: true, preload: false, override: true,
+};
+
+/**
+ * The UI's answers (the bucket's files, stored without headers of their own): the policy the
+ * local server sends (lib/ui/security-headers.ts) for the index.html deployed, no framing, no
+ * sniffing, and HSTS, which only an HTTPS origin can say.
+ */
+function uiHeaders(scope: Construct, indexHtml: string): cloudfront.ResponseHeadersPolicy {
+  return new cloudfront.ResponseHeadersPolicy(scope, 'UiHeaders', {
+    comment: 'Admin UI: its Content-Security-Policy, no framing, HSTS',
+    securityHeadersBehavior: {
+      contentSecurityPolicy: { contentSecurityPolicy: uiContentSecurityPolicy(indexHtml), override: true },
+      frameOptions: { frameOption: cloudfront.HeadersFrameOption.DENY, override: true },
+      contentTypeOptions: { override: true },
+      strictTransportSecurity,
+    },
+  });
+}
+
+/**
+ * The API's answers: HSTS always; the rest only where the API sent none, so /docs keeps its own
+ * policy and frame option and a JSON answer opened in a tab loads nothing and cannot be framed.
+ */
+function apiHeaders(scope: Construct): cloudfront.ResponseHeadersPolicy {
+  return new cloudfront.ResponseHeadersPolicy(scope, 'ApiHeaders', {
+    comment: 'API: HSTS; no framing and nothing loaded unless the answer says otherwise',
+    securityHeadersBehavior: {
+      contentSecurityPolicy: { contentSecurityPolicy: "default-src 'none'; frame-ancestors 'none'", override: false },
+      frameOptions: { frameOption: cloudfront.HeadersFrameOption.DENY, override: false },
+      contentTypeOptions: { override: false },
+      strictTransportSecurity,
+    },
+  });
 }
 
 /**

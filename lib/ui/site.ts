@@ -5,6 +5,7 @@ import { join, resolve, sep } from 'node:path';
 import { fillIndexHtml, type IndexHtmlSettings } from './index-html.js';
 import { cacheControlFor, contentTypeFor, INDEX_HTML, isApiPath, uiObjectKey, type UiEntries } from './paths.js';
 import { UI_FETCH_COMMAND, UI_RELEASE, type InstalledUi } from './release.js';
+import { uiSecurityHeaders } from './security-headers.js';
 
 export interface UiAnswer {
   statusCode: number;
@@ -48,15 +49,17 @@ function servingFrom(installed: InstalledUi, settings: IndexHtmlSettings): Serve
   // Filled once: what it is filled with is fixed for the server's life.
   const index = Buffer.from(fillIndexHtml(readFileSync(join(root, INDEX_HTML), 'utf8'), settings));
   const indexTag = `"${createHash('sha256').update(index).digest('base64url').slice(0, 27)}"`;
+  // On every answer, not only the page: an SVG or HTML file opened on its own is a document too.
+  const security = uiSecurityHeaders(index.toString());
   return async (path, headers) => {
     const key = uiObjectKey(path, entries);
     if (key === INDEX_HTML) {
       const fresh = headers['if-none-match'] === indexTag;
-      return answer(fresh ? 304 : 200, key, fresh ? Buffer.alloc(0) : index, { etag: indexTag });
+      return answer(fresh ? 304 : 200, key, fresh ? Buffer.alloc(0) : index, { etag: indexTag, ...security });
     }
     const file = installed.licenceFiles[key] ?? fileUnder(root, key);
     const body = file === undefined ? undefined : await readFile(file).catch(() => undefined);
-    return body ? answer(200, key, body) : notFound();
+    return body ? answer(200, key, body, security) : notFound(security);
   };
 }
 
@@ -91,8 +94,8 @@ function answer(statusCode: number, key: string, body: Buffer, extra: Record<str
 }
 
 /** A missing file under a UI folder: not the app (a script tag given HTML fails confusingly). */
-function notFound(): UiAnswer {
-  return { statusCode: 404, headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-cache' }, body: Buffer.from('Not Found\n') };
+function notFound(security: Record<string, string>): UiAnswer {
+  return { statusCode: 404, headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-cache', ...security }, body: Buffer.from('Not Found\n') };
 }
 
 /** What is served, locally and from the bucket, when the install step could not fetch the UI. */
@@ -110,5 +113,9 @@ export const missingUiPage = Buffer.from(
 );
 
 async function missingUi(): Promise<UiAnswer> {
-  return { statusCode: 404, headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache' }, body: missingUiPage };
+  return {
+    statusCode: 404,
+    headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache', ...uiSecurityHeaders(missingUiPage.toString()) },
+    body: missingUiPage,
+  };
 }

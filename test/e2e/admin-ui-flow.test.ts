@@ -30,6 +30,13 @@ const EXPECTED: ExpectedFailure[] = [
   },
   {
     method: 'GET',
+    path: /^\/api\/admin\/instance-admin\/statistics$/,
+    status: 403,
+    body: /"name":"NoAccessError"/,
+    reason: "the instance statistics are an Admin's (each read counts the whole table; Unleash leaves them to anyone logged in): a Viewer who opens Admin settings → Instance stats by its address is refused, and the page shows its fields without values",
+  },
+  {
+    method: 'GET',
     path: /^\/api\//,
     status: 503,
     body: /"name":"ServiceUnavailable"/,
@@ -225,6 +232,20 @@ describe("a flag's life in Unleash's admin UI, in Chromium", () => {
     expect(await sessionUser(editorPage)).toMatchObject({ email: editor.email, rootRole: 2 });
   }, STEP);
 
+  it('the admin reads the instance statistics in Admin settings', async () => {
+    const stats = adminPage.waitForResponse((res) => res.url().endsWith('/api/admin/instance-admin/statistics'));
+    await adminPage.goto(`${server.url}/admin/instance`);
+    const answer = await stats;
+    expect(answer.status()).toBe(200);
+    const { users, instanceId } = await answer.json();
+    const table = adminPage.getByRole('table', { name: 'Instance statistics' });
+    await table.getByRole('row', { name: /^Users/ }).getByText(String(users), { exact: true }).waitFor();
+    await shot(adminPage, 'instance-statistics');
+
+    expect(users).toBe(2);
+    expect(await table.getByRole('row', { name: /^Instance Id/ }).textContent()).toContain(instanceId);
+  }, STEP);
+
   it('the Editor creates a flag in the default project, and SDKs get it, off', async () => {
     const origin = new URL(editorPage.url()).origin;
     await editorPage.goto(`${origin}/projects/default`);
@@ -333,6 +354,15 @@ describe("a flag's life in Unleash's admin UI, in Chromium", () => {
     const off = await page.request.post(`${origin}/api/admin/projects/default/features/${flag}/environments/development/off`);
     expect(off.status()).toBe(403);
     expect(await sdkFlag()).toMatchObject({ enabled: true });
+
+    // The instance statistics are an Admin's: opened by its address, the page shows no numbers.
+    const stats = page.waitForResponse((res) => res.url().endsWith('/api/admin/instance-admin/statistics'));
+    await page.goto(`${origin}/admin/instance`);
+    expect((await stats).status()).toBe(403);
+    const users = page.getByRole('table', { name: 'Instance statistics' }).getByRole('row', { name: /^Users/ });
+    await users.waitFor();
+    await shot(page, 'viewer-instance-statistics');
+    expect((await users.getByRole('cell').last().textContent())?.trim()).toBe('');
     await page.context().close();
   }, STEP);
 

@@ -46,6 +46,10 @@ describe("Unleash's admin UI served by npm start", () => {
     expect(server.output()).toContain(`admin UI: ${server.url}/`);
     expect(root.status).toBe(200);
     expect(root.headers.get('cache-control')).toBe('no-cache');
+    // No other site may frame it; what it may load is its policy (lib/ui/security-headers.ts).
+    expect(root.headers.get('x-frame-options')).toBe('DENY');
+    expect(root.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    expect(asset.headers.get('content-security-policy')).toBe(root.headers.get('content-security-policy'));
     expect(html).toContain('<meta name="baseUriPath" content="" />');
     expect(html).not.toContain('::');
     expect(await route.text()).toBe(html);

@@ -1,4 +1,5 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { App, Stack } from 'aws-cdk-lib';
@@ -7,7 +8,11 @@ import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AdminUi } from '../../infra/constructs/admin-ui.js';
 import { routeTable } from '../../lib/route-table.js';
+import { fillIndexHtml } from '../../lib/ui/index-html.js';
 import { API_PATH_PATTERNS, uiObjectKey } from '../../lib/ui/paths.js';
+import { installedUi } from '../../lib/ui/release.js';
+import { uiContentSecurityPolicy } from '../../lib/ui/security-headers.js';
+import { missingUiPage } from '../../lib/ui/site.js';
 import { referencedId, resourcesOf, synthesizeStack, type Resource } from './synth.js';
 
 /** CloudFront's managed policies, by the ids AWS documents for them. */
@@ -102,11 +107,46 @@ describe('the admin UI in the stack: one CloudFront origin for the UI and the AP
     expect(config.DefaultRootObject).toBe('index.html');
   });
 
+  it('answers the UI with its Content-Security-Policy, X-Frame-Options DENY and HSTS, through a response-headers policy', () => {
+    const policy = responseHeadersOf(template, config.DefaultCacheBehavior);
+    const ui = installedUi();
+    const indexHtml = ui ? fillIndexHtml(readFileSync(join(ui.buildDir, 'index.html'), 'utf8'), { baseUriPath: '' }) : missingUiPage.toString();
+
+    expect(policy.SecurityHeadersConfig).toEqual({
+      ContentSecurityPolicy: { ContentSecurityPolicy: uiContentSecurityPolicy(indexHtml), Override: true },
+      FrameOptions: { FrameOption: 'DENY', Override: true },
+      ContentTypeOptions: { Override: true },
+      StrictTransportSecurity: { AccessControlMaxAgeSec: 31_536_000, IncludeSubdomains: true, Preload: false, Override: true },
+    });
+    expect(policy.SecurityHeadersConfig.ContentSecurityPolicy.ContentSecurityPolicy).toContain("frame-ancestors 'none'");
+  });
+
+  it("adds HSTS to every API answer, and keeps the API out of frames unless it says otherwise (/docs sends its own policy)", () => {
+    for (const behaviour of config.CacheBehaviors) {
+      const policy = responseHeadersOf(template, behaviour);
+
+      expect(policy.SecurityHeadersConfig, behaviour.PathPattern).toEqual({
+        ContentSecurityPolicy: { ContentSecurityPolicy: "default-src 'none'; frame-ancestors 'none'", Override: false },
+        FrameOptions: { FrameOption: 'DENY', Override: false },
+        ContentTypeOptions: { Override: false },
+        StrictTransportSecurity: { AccessControlMaxAgeSec: 31_536_000, IncludeSubdomains: true, Preload: false, Override: true },
+      });
+    }
+  });
+
   it('uploads the build with the deployment, and outputs the URL people open', () => {
     expect(resourcesOf(template, 'Custom::CDKBucketDeployment').length).toBeGreaterThanOrEqual(1);
     template.hasOutput('AdminUiUrl', { Value: { 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [Match.anyValue(), 'DomainName'] }, '/']] } });
   });
 });
+
+/** The response-headers policy a cache behaviour names, as synthesized. */
+function responseHeadersOf(template: Template, behaviour: Record<string, any>): Record<string, any> {
+  const id = referencedId(behaviour.ResponseHeadersPolicyId);
+  const found = resourcesOf(template, 'AWS::CloudFront::ResponseHeadersPolicy').find(([policyId]) => policyId === id);
+  expect(found, `the response-headers policy of ${behaviour.PathPattern ?? 'the default behaviour'}`).toBeDefined();
+  return found![1].Properties.ResponseHeadersPolicyConfig;
+}
 
 /** A UI folder shaped as the install step leaves it, so these tests need neither the network nor the real build. */
 function fixtureUi(dir: string) {
@@ -157,6 +197,17 @@ describe('the SPA rewrite function', () => {
     for (const path of ['/', '/index.html', '/static', '/static/', '/static/x/y.js', '/flags-normal/se.png', '/favicon.ico/x', '/robots.txt', '//static/app-abc.js', '/login']) {
       expect(rewrite(path), path).toBe(`/${uiObjectKey(path, entries)}` === '/index.html' ? '/index.html' : path);
     }
+  });
+
+  it("allows index.html's inline scripts by their hash in the UI's policy", () => {
+    writeFileSync(join(ui.buildDir, 'index.html'), '<script>window.x = 1;</script><script src="/static/app-abc.js"></script>');
+    const { stack } = adminUiStack(ui);
+    const template = Template.fromStack(stack);
+    const config = single(template, 'AWS::CloudFront::Distribution').Properties.DistributionConfig;
+
+    const policy = responseHeadersOf(template, config.DefaultCacheBehavior).SecurityHeadersConfig.ContentSecurityPolicy.ContentSecurityPolicy;
+
+    expect(policy).toContain(`script-src 'self' 'report-sample' 'sha256-${createHash('sha256').update('window.x = 1;').digest('base64')}';`);
   });
 
   it('deploys a page saying the UI is missing when the install step could not fetch it, and says so at synthesis', () => {
