@@ -22,7 +22,10 @@ import { createHash } from 'node:crypto';
  *   in the build go to Unleash's hosts only in Unleash's hosted edition, and are refused here);
  * - media and frames: the product video on the release-management splash and the Unleash Edge
  *   explainer video on the integrations page, Unleash's own hosts for them;
- * - no plugins, no `<base>`, forms post only to this origin, and no page may frame the UI.
+ * - no plugins, no `<base>`, and no page may frame the UI.
+ * No form-action: logging out posts a form whose answer redirects to the identity provider's
+ * end-session page (single sign-out), an origin set at run time, and a browser checks the
+ * redirect's target against form-action too.
  */
 export const UI_EXTERNAL_SOURCES = {
   style: ['https://fonts.googleapis.com'],
@@ -45,7 +48,6 @@ export function uiContentSecurityPolicy(indexHtml: string): string {
     ['frame-src', ...UI_EXTERNAL_SOURCES.frame].join(' '),
     "object-src 'none'",
     "base-uri 'none'",
-    "form-action 'self'",
     "frame-ancestors 'none'",
   ].join('; ');
 }

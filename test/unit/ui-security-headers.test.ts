@@ -61,6 +61,8 @@ describe("the admin UI's answers keep it out of frames and under a Content-Secur
     expect(policy['font-src']).toEqual(["'self'", 'https://fonts.gstatic.com']);
     expect(policy['img-src']).toEqual(["'self'", 'data:', 'https://gravatar.com']);
     expect(policy['connect-src']).toEqual(["'self'"]);
+    // Logging out posts a form that single sign-out redirects to the provider, wherever it is.
+    expect(policy).not.toHaveProperty('form-action');
     expect(policy['frame-ancestors']).toEqual(["'none'"]);
     expect(root?.headers['x-frame-options']).toBe('DENY');
   });
