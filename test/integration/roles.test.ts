@@ -33,6 +33,9 @@ describe.each(ROLES)('a %s session on every admin route of the route table', (ro
     if (roleGrants(roleIdOf(role), permission)) {
       expect(res.status, `${role} ${method} ${path}: ${res.text}`).not.toBe(403);
       expect(res.status).not.toBe(401);
+      // Allowed means answered: a route that fails on a made-up name or an empty body must still
+      // answer a 4xx in the error shape, never a server error the walk would wave through.
+      expect(res.status, `${role} ${method} ${path}: ${res.text}`).toBeLessThan(500);
     } else {
       expect(res.status).toBe(403);
       expect(res.body).toMatchObject({ name: 'NoAccessError' });
