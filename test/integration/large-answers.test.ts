@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { COMPRESSION_THRESHOLD_BYTES, fitAnswer, LAMBDA_MAX_RESPONSE_BYTES } from '../../lib/http/large-answers.js';
@@ -8,6 +7,7 @@ import { LAMBDA_MAX_PAYLOAD_BYTES, responsePayloadBytes } from '../../scripts/lo
 import { startHttpServer, type LocalServer } from '../../scripts/local/http-server.js';
 import { startLocalRuntime, type LocalRuntime } from '../../scripts/local/runtime.js';
 import { adminSession, resendWhileUnavailable } from '../support/api.js';
+import { seededRandom } from '../support/seeded-random.js';
 import { seedFeatures, storedFeature } from '../support/seed-features.js';
 import { testServices, unique } from '../support/services.js';
 
@@ -161,10 +161,8 @@ describe('the deprecated full lists past Lambda\'s 6 MB', () => {
   it('answers 400 naming the search even to a gzip caller once the compressed answer passes 6 MB', async () => {
     // 1,300 more features whose descriptions gzip cannot shrink (random CJK text, 6 KB each in UTF-8).
     const seeding = testServices({ TABLE_NAME: tableName, DYNAMODB_ENDPOINT: inject('dynamodbLocal').endpoint });
-    const random = () => {
-      const bytes = randomBytes(4000);
-      return Array.from({ length: 2000 }, (_, i) => String.fromCharCode(0x4e00 + (bytes.readUInt16LE(i * 2) % 20000))).join('');
-    };
+    const { next } = seededRandom('incompressible descriptions');
+    const random = () => Array.from({ length: 2000 }, () => String.fromCharCode(0x4e00 + Math.floor(next() * 20000))).join('');
     await seedFeatures(seeding.featureStore, Array.from({ length: 1300 }, (_, i) => storedFeature(`noisy-${String(i).padStart(4, '0')}`, 'default', { description: random() })));
     const res = await get('/api/admin/features', 'gzip');
     expect(res.status).toBe(400);

@@ -12,11 +12,16 @@ import {
   sampleEvent,
   sampleEventFiles,
 } from '../../scripts/local/sample-scenarios.js';
+import { seededRandom, shuffled } from '../support/seeded-random.js';
 import { unique } from '../support/services.js';
 
-/** Every scenario once, in an order shuffled anew on each run: none may rely on another having run. */
-const SHUFFLED = shuffle(
+/**
+ * Every scenario once, in an order shuffled anew on each run: none may rely on another having run.
+ * The order's seed is printed, so an order that fails can be run again.
+ */
+const SHUFFLED = shuffled(
   Object.values(SAMPLE_SCENARIOS).map(({ key, status }) => [`${key}.json`, status] as [string, number]),
+  seededRandom('sample events order').next,
 );
 
 const EVENTS_DIR = 'events';
@@ -84,12 +89,3 @@ describe('sample events under events/, run through npm run invoke’s code path'
     expect(result.statusCode, result.body).toBe(status);
   });
 });
-
-function shuffle<T>(items: T[]): T[] {
-  const shuffled = [...items];
-  for (let i = shuffled.length - 1; i > 0; i -= 1) {
-    const j = Math.floor(Math.random() * (i + 1));
-    [shuffled[i], shuffled[j]] = [shuffled[j] as T, shuffled[i] as T];
-  }
-  return shuffled;
-}

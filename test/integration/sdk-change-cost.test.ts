@@ -92,7 +92,8 @@ describe('a warm SDK container following the change log', () => {
 
   it('serves a changed segment', async () => {
     const { admin, served } = await warmContainer(1);
-    const segment = { id: 4_000_000 + Math.floor(Math.random() * 1_000_000), name: unique('seg'), description: null, project: null,
+    // The container's table is its own (tableWith), so a fixed id meets no other segment.
+    const segment = { id: 4_000_001, name: unique('seg'), description: null, project: null,
       constraints: [{ contextName: 'userId', operator: 'IN', values: ['a'], caseInsensitive: false, inverted: false }],
       createdAt: new Date().toISOString(), createdBy: 'test' };
     await admin.segmentStore.insert(segment as never);
