@@ -119,7 +119,7 @@ export function createServices(config: AppConfig, options: ClientServicesOptions
     { publicUrl, secureCookies: sessionSettings.cookie.secure }, options.now,
   );
   const features = featureServices(
-    featureStore, featureCatalog({ projects, strategyTypes, segmentStore, contextFields, tagTypes }), metrics, everyFeature,
+    featureStore, featureCatalog({ projects, strategyTypes, segmentStore, contextFields, tagTypes }), metrics, everyFeature, options.now,
   );
   const transfers = transferCatalog({ environments, projects, contextFields, segmentStore, tagTypes, strategyTypes });
   const insightReads = insightCatalog({ users, featureStore, projects, environments, events, metrics });
@@ -178,7 +178,10 @@ export type Services = ReturnType<typeof createServices>;
 /** The feature services, sharing one optimistic-concurrency runner over the store. */
 /** `metrics` answers last-seen times for the views and the hourly counters for a feature's usage. */
 /** `everyFeature` is the SDK snapshot the unfiltered search filters (ADR 20). */
-function featureServices(featureStore: FeatureStore, catalog: FeatureCatalog, metrics: LastSeenReader & UsageReader, everyFeature: EveryFeature) {
+/** `now`: a test's clock for the usage reads, which name the current hour. */
+function featureServices(
+  featureStore: FeatureStore, catalog: FeatureCatalog, metrics: LastSeenReader & UsageReader, everyFeature: EveryFeature, now?: () => Date,
+) {
   const aggregates = new FeatureAggregates(featureStore);
   return {
     aggregates,
@@ -188,7 +191,7 @@ function featureServices(featureStore: FeatureStore, catalog: FeatureCatalog, me
     relations: new FeatureRelationService(aggregates, catalog),
     views: new FeatureViews(catalog, metrics),
     search: new FeatureSearchService(featureStore, catalog, metrics, everyFeature),
-    usage: new FeatureUsageService(featureStore, metrics),
+    usage: new FeatureUsageService(featureStore, metrics, now),
   };
 }
 

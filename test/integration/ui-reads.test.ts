@@ -3,7 +3,7 @@ import { adminSession, apiClient } from '../support/api.js';
 import { featureSteps } from '../support/features.js';
 import { projectSteps } from '../support/projects.js';
 import { countsSince } from '../../lib/store/request-counter.js';
-import { adminToken, freshInstanceServices, unique } from '../support/services.js';
+import { adminToken, freshInstanceServices, testServices, unique } from '../support/services.js';
 
 const { call, token, services } = adminSession();
 const steps = featureSteps(call, token);
@@ -216,7 +216,13 @@ describe('tags in use', () => {
 });
 
 describe('GET /api/admin/client-metrics/features/{featureName}', () => {
-  const hour = (hoursAgo: number) => new Date(Date.now() - hoursAgo * 3_600_000).toISOString().slice(0, 13);
+  // The reads name "this hour" from the services' clock; the test names its hours from the same
+  // clock, stopped at the last second of an hour, so an hour that ends mid-test changes nothing.
+  const HOUR_MS = 3_600_000;
+  const now = new Date(Math.floor(Date.now() / HOUR_MS) * HOUR_MS - 1_000);
+  const usage = apiClient(testServices({}, { now: () => now }));
+  const get = (path: string) => usage({ method: 'GET', path, token });
+  const hour = (hoursAgo: number) => new Date(now.getTime() - hoursAgo * HOUR_MS).toISOString().slice(0, 13);
 
   it("answers this hour's counts by environment and the applications seen in the hours kept", async () => {
     const feature = await steps.createFeature();

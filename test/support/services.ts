@@ -11,8 +11,9 @@ export function testConfig(overrides: Record<string, string> = {}): AppConfig {
   return loadConfig({ TABLE_NAME: tableName, DYNAMODB_ENDPOINT: endpoint, AWS_REGION: 'local', ...overrides });
 }
 
-export function testServices(overrides: Record<string, string> = {}): Services {
-  return createServices(testConfig(overrides));
+/** `options.now`: a clock of the test's own, for reads that name the current hour or day. */
+export function testServices(overrides: Record<string, string> = {}, options: Parameters<typeof createServices>[1] = {}): Services {
+  return createServices(testConfig(overrides), options);
 }
 
 /** A fresh admin token stored through the real token service. */
