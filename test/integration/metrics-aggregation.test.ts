@@ -25,6 +25,15 @@ import { seedFeatures as storeFeatures } from '../support/seed-features.js';
  */
 
 const TOGGLES = 500;
+/**
+ * The services' clock, stopped at the last second of a UTC day: the reports' buckets, the hour
+ * the counters are written to and the day they are read back by all come from it, so a run
+ * that crosses midnight reads the day it wrote. (Expiry is still judged by the real time, which
+ * is later, so an expired counter stays expired.)
+ */
+const DAY_MS = 24 * 3600 * 1000;
+const NOW = new Date(Math.floor(Date.now() / DAY_MS) * DAY_MS - 1000);
+const now = () => NOW;
 let engine: AwsLikeEngine;
 let services: Services;
 let call: ReturnType<typeof apiClient>;
@@ -46,7 +55,7 @@ beforeAll(async () => {
   await prepareLocalTable({ region: 'local', endpoint: engine.endpoint }, tableName);
   reports = new LocalMetricsQueue('reports');
   sums = new LocalMetricsQueue('sums');
-  services = createServices(loadConfig({ TABLE_NAME: tableName, DYNAMODB_ENDPOINT: engine.endpoint, AWS_REGION: 'local' }), { metricsQueue: reports });
+  services = createServices(loadConfig({ TABLE_NAME: tableName, DYNAMODB_ENDPOINT: engine.endpoint, AWS_REGION: 'local' }), { metricsQueue: reports, now });
   const stages = metricsStages(services.metrics, sums);
   reports.consume(stages.sum);
   sums.consume((bodies) => stages.store(bodies));
@@ -64,7 +73,7 @@ async function seedFeatures(count: number): Promise<string[]> {
   const prefix = unique('usage');
   const features = Array.from({ length: count }, (_, index): Feature => ({
     name: `${prefix}-${index}`, project: 'default', type: 'release', description: null,
-    impressionData: false, stale: false, archived: false, archivedAt: null, createdAt: new Date().toISOString(),
+    impressionData: false, stale: false, archived: false, archivedAt: null, createdAt: NOW.toISOString(),
     environments: { development: { enabled: true, strategies: [rollout()], variants: [] } },
     tags: [], dependencies: [], children: [], version: 1,
   }));
@@ -76,7 +85,7 @@ async function seedFeatures(count: number): Promise<string[]> {
 const report = (instance: number, features: string[]) => ({
   appName: `app-${instance % 3}`, instanceId: `instance-${instance}`,
   bucket: {
-    start: new Date(Date.now() - 1000).toISOString(), stop: new Date().toISOString(),
+    start: new Date(NOW.getTime() - 1000).toISOString(), stop: NOW.toISOString(),
     toggles: Object.fromEntries(features.map((name) => [name, { yes: 2, no: 1, variants: { blue: 2 } }])),
   },
 });
@@ -107,7 +116,7 @@ async function closeWindows(): Promise<void> {
 
 const counters = async (features: string[]) => {
   const wanted = new Set(features);
-  return (await services.metrics.hourlyCounts(new Date().toISOString().slice(0, 10))).filter((count) => wanted.has(count.feature));
+  return (await services.metrics.hourlyCounts(NOW.toISOString().slice(0, 10))).filter((count) => wanted.has(count.feature));
 };
 
 describe('SDK metrics summed before they are written', () => {
@@ -139,7 +148,7 @@ describe('SDK metrics summed before they are written', () => {
 
   it('wrote a counter and a last-seen per toggle and report when reports were stored in the request (the design before ADR 15)', async () => {
     const features = await seedFeatures(TOGGLES);
-    const inRequest = createServices(services.config, { metricsQueue: directMetricsQueue(new MetricsWriter(services.metrics)) });
+    const inRequest = createServices(services.config, { metricsQueue: directMetricsQueue(new MetricsWriter(services.metrics)), now });
     const direct = apiClient(inRequest);
 
     const writeUnits = await writeUnitsOf(async () => {
@@ -157,7 +166,7 @@ describe('SDK metrics summed before they are written', () => {
     await reportFrom(1, [feature]);
     await closeWindows();
     const [count] = await counters([feature]);
-    const expiredHour = new Date(Date.now() - 50 * 3600 * 1000).toISOString().slice(0, 13);
+    const expiredHour = new Date(NOW.getTime() - 50 * 3600 * 1000).toISOString().slice(0, 13);
     await services.metrics.addHourlyCounts([{ hour: expiredHour, feature, environment: 'development', yes: 1, no: 0 }]);
 
     const db = createDocumentClient({ region: 'local', endpoint: engine.endpoint, accessKeyId: undefined });
@@ -196,7 +205,7 @@ describe('nothing reported is lost', () => {
   it('delivers a batch again when its function dies before finishing (a recycled instance), then counts it once', async () => {
     const features = await seedFeatures(20);
     const broken = new LocalMetricsQueue('reports-of-a-dying-function');
-    const inFlight = createServices(services.config, { metricsQueue: broken });
+    const inFlight = createServices(services.config, { metricsQueue: broken, now });
     const stages = metricsStages(inFlight.metrics, sums);
     let deaths = 1;
     broken.consume(async (bodies) => {
@@ -232,7 +241,7 @@ describe('nothing reported is lost', () => {
 
   it('answers 503 when the queue refuses a report, so the SDK keeps its bucket and sends it again', async () => {
     const [feature] = await seedFeatures(1) as [string];
-    const refusing = createServices(services.config, { metricsQueue: { send: async () => { throw new Error('queue unavailable'); } } });
+    const refusing = createServices(services.config, { metricsQueue: { send: async () => { throw new Error('queue unavailable'); } }, now });
 
     const answer = await apiClient(refusing)({ method: 'POST', path: '/api/client/metrics', token, body: report(0, [feature]) });
 
