@@ -3,16 +3,64 @@ import { defineConfig } from 'vitest/config';
 // The global setup runs in this process and uses the AWS SDK, which warns once on Node 20.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 
+/** One DynamoDB Local engine, started only when a project that needs it runs (shared by them). */
+const DYNAMODB = ['test/support/global-setup.ts'];
+
+/**
+ * Integration files that measure cost or limits at scale (thousands of items, 6 MB answers,
+ * throughput ceilings): minutes each, so they run with the slow project, not in the edit loop.
+ */
+const SLOW_INTEGRATION = [
+  'test/integration/metrics-aggregation.test.ts',
+  'test/integration/sdk-change-cost.test.ts',
+  'test/integration/project-reads-cost.test.ts',
+  'test/integration/large-answers.test.ts',
+];
+
+/** The route fuzz is sized by FUZZ_REQUESTS (10,000 unless set): the edit loop runs a tenth of that. */
+const QUICK_FUZZ_REQUESTS = '1000';
+const FUZZ = ['test/fuzz/**/*.test.ts'];
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    // One DynamoDB Local engine for the whole run; each test makes uniquely named data.
-    globalSetup: ['test/support/global-setup.ts'],
     env: {
       CDK_VALIDATION: 'false',
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
     },
     testTimeout: 30_000,
     hookTimeout: 120_000,
+    // npm test runs all four; npm run test:quick is unit + integration (the edit loop).
+    projects: [
+      {
+        extends: true,
+        // Rules and services without I/O: no Java, no global setup.
+        test: { name: 'unit', include: ['test/unit/**/*.test.ts'] },
+      },
+      {
+        extends: true,
+        // Handlers and stores on the AWS-like engine, the route × role walks, a short route fuzz.
+        test: {
+          name: 'integration',
+          include: ['test/integration/**/*.test.ts', ...FUZZ],
+          exclude: SLOW_INTEGRATION,
+          globalSetup: DYNAMODB,
+          env: { FUZZ_REQUESTS: QUICK_FUZZ_REQUESTS },
+        },
+      },
+      {
+        extends: true,
+        // HTTP end to end, SDKs and Chromium, the measurements at scale and the full route fuzz.
+        test: {
+          name: 'slow',
+          include: ['test/e2e/**/*.test.ts', ...SLOW_INTEGRATION, ...FUZZ],
+          globalSetup: DYNAMODB,
+        },
+      },
+      {
+        extends: true,
+        // The synthesized CloudFormation template: CDK only, no DynamoDB.
+        test: { name: 'infra', include: ['test/infra/**/*.test.ts'] },
+      },
+    ],
   },
 });
