@@ -2,7 +2,6 @@ import { DeleteCommand, GetCommand, PutCommand, type DynamoDBDocumentClient } fr
 import type { LoginFailures, ResetToken } from './model.js';
 import type { LoginFailureStore, PasswordLoginStore, ResetTokenStore } from './store.js';
 import { conditionalWrite } from '../store/dynamo-errors.js';
-import { queryCollection } from '../store/query.js';
 import { keys } from '../store/table-design.js';
 import { transactWrite } from '../store/transact.js';
 
@@ -103,13 +102,6 @@ export class DynamoLoginFailureStore implements LoginFailureStore {
 
   async forget(loginKey: string, address: string): Promise<void> {
     await this.db.send(new DeleteCommand({ TableName: this.tableName, Key: keys.loginFailures(loginKey, address) }));
-  }
-
-  /** Every read before the first delete, so a read that fails has changed nothing. */
-  async forgetEverywhere(loginKeys: readonly string[]): Promise<void> {
-    const counts = await Promise.all(loginKeys.map((loginKey) => queryCollection(this.db, this.tableName, keys.loginFailuresOf(loginKey))));
-    await Promise.all(counts.flat().map((item) =>
-      this.db.send(new DeleteCommand({ TableName: this.tableName, Key: { pk: item.pk as string, sk: item.sk as string } }))));
   }
 }
 

@@ -181,17 +181,17 @@ export class AuthService {
   }
 
   /**
-   * A new password also forgets the failed logins counted for the user's names at every address:
-   * they were guesses at the old password. The password's own write ends the user's sessions and
-   * reset links (passwordVersion). Nothing is read after the first write (`before`, a reset
-   * link's use, comes after the counts' read): a failure then could answer 503 for a password
+   * The password's own write ends the user's sessions and reset links (passwordVersion). The
+   * failed-login counts of the user's names are left as they are: each is one address's, its wait
+   * is at most 15 minutes and it lapses a day after its last try, while a clean-up would cost a
+   * request per address that ever failed, a number anyone can grow. Nothing is read after the
+   * first write (`before`, a reset link's use): a failure then could answer 503 for a password
    * that was changed.
    */
   private async setPassword(user: User, password: string, before?: () => Promise<void>): Promise<void> {
-    const names = [user.username, user.email].filter((name): name is string => typeof name === 'string' && name !== '');
-    await this.loginFailures.forgetEverywhere(names.map(loginNameKey));
+    const passwordHash = await hashPassword(password);
     await before?.();
-    if ((await this.credentials.setPassword(user.id, await hashPassword(password), this.now().toISOString())) === 'gone') {
+    if ((await this.credentials.setPassword(user.id, passwordHash, this.now().toISOString())) === 'gone') {
       throw new NotFound(`No user found with id ${user.id}`);
     }
   }

@@ -24,8 +24,6 @@ export interface LoginFailureStore {
   replace(loginKey: string, address: string, read: LoginFailures | undefined, next: LoginFailures): Promise<boolean>;
   /** The right password went in from this address. */
   forget(loginKey: string, address: string): Promise<void>;
-  /** Forgets these login names' counts at every address (their password changed). */
-  forgetEverywhere(loginKeys: readonly string[]): Promise<void>;
 }
 
 /** Whether password login is turned off (Unleash's simple-auth setting); one settings item. */

@@ -54,7 +54,6 @@
  * | a password reset token             | pk = RESET_TOKENS, sk = RESET_TOKEN#<sha256(secret)> (TTL) | table |
  * | a user's live reset link           | pk = RESET_TOKENS, sk = RESET_LINK_OF#<user id, 10 digits> (TTL) | table |
  * | failed logins of a name from an address | pk = LOGIN_FAILURES#<sha256(login name)>, sk = ADDRESS#<address or /64> (TTL) | table |
- * | every address's count of a login name (password set) | pk = LOGIN_FAILURES#<sha256(login name)>, begins_with(sk, ADDRESS#) | table |
  * | read the OIDC settings             | pk = SETTINGS, sk = SETTING#oidc                   | table |
  * | whether password login is off      | pk = SETTINGS, sk = SETTING#simple-auth            | table |
  * | read the Frontend API's CORS origins | pk = SETTINGS, sk = SETTING#frontend             | table |
@@ -248,7 +247,6 @@ export const keys = {
   resetLinkOf: (userId: number): ItemKey => ({ pk: 'RESET_TOKENS', sk: `RESET_LINK_OF#${String(userId).padStart(10, '0')}` }),
   /** Failed password logins of one login name (its sha256) from one client address. */
   loginFailures: (loginKey: string, address: string): ItemKey => ({ pk: `LOGIN_FAILURES#${loginKey}`, sk: `ADDRESS#${address}` }),
-  loginFailuresOf: (loginKey: string): CollectionPrefix => ({ pk: `LOGIN_FAILURES#${loginKey}`, skPrefix: 'ADDRESS#' }),
 
   signupToken: (secret: string): ItemKey => ({ pk: 'SIGNUP_TOKENS', sk: `SIGNUP_TOKEN#${secret}` }),
   signupTokens: (): CollectionPrefix => ({ pk: 'SIGNUP_TOKENS', skPrefix: 'SIGNUP_TOKEN#' }),

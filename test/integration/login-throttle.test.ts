@@ -5,6 +5,7 @@ import { createServices } from '../../lib/composition/services.js';
 import { routeTable } from '../../lib/route-table.js';
 import { groupOperations } from '../../functions/registry.js';
 import { localContext, toApiGatewayEvent } from '../../scripts/local/api-gateway-event.js';
+import { countsSince } from '../../lib/store/request-counter.js';
 import { testConfig, unique } from '../support/services.js';
 import { GOOD_PASSWORD, userWithPassword } from '../support/sessions.js';
 
@@ -161,6 +162,44 @@ describe('failed password logins are counted per login name and client address',
 
     expect(counted).toBe(12);
     expect((await services.users.get(user.id)).loginAttempts).toBe(0);
+  });
+});
+
+describe('a new password and the counts of failed tries', () => {
+  it("a new password leaves each address's count alone: the address that failed still waits its few minutes, every other address logs in at once", async () => {
+    const user = await userWithPassword(services, 'Viewer');
+    const name = user.username as string;
+    const next = 'Fresh-Password-After-Tries-1';
+    await fail('198.51.100.20', name, 10);
+
+    await services.auth.setPasswordFor(user.id, next);
+    const stillWaiting = await loginFrom('198.51.100.20', name, next);
+    const elsewhere = await loginFrom('203.0.113.20', name, next);
+    later(MINUTE);
+    const afterTheWait = await loginFrom('198.51.100.20', name, next);
+
+    expect(stillWaiting.status).toBe(429);
+    expect(elsewhere.status).toBe(200);
+    expect(afterTheWait.status).toBe(200);
+  });
+
+  it('a password change costs the same DynamoDB requests however many addresses have failed counts for the name', async () => {
+    const quiet = await userWithPassword(services, 'Viewer');
+    const tried = await userWithPassword(services, 'Viewer');
+    for (const name of [tried.username as string, tried.email as string]) {
+      await Promise.all(Array.from({ length: 12 }, (_, i) => loginFrom(`192.0.2.${100 + i}`, name, WRONG)));
+    }
+    const costOfChange = async (userId: number) => {
+      const before = services.dynamoRequests.snapshot();
+      await services.auth.setPasswordFor(userId, 'Changed-Password-Cost-2');
+      return countsSince(before, services.dynamoRequests.snapshot());
+    };
+
+    const withoutCounts = await costOfChange(quiet.id);
+    const withCounts = await costOfChange(tried.id);
+
+    expect(withCounts.byOperation).toEqual(withoutCounts.byOperation);
+    expect(withCounts.total).toBeLessThanOrEqual(3);
   });
 });
 
