@@ -59,6 +59,13 @@ export const configSchema = z.object({
   SECRET_KEY: z.string().min(32, { error: 'must be at least 32 characters of random text' }).optional(),
   /** In the cloud: the Secrets Manager secret holding that key material, read at run time. */
   SECRET_KEY_ARN: z.string().min(1).optional(),
+  /**
+   * The admin UI distribution's origin secret (lib/http/client-address.ts): a request carrying it
+   * is counted by the viewer's address the distribution sends. Unset locally: the connection's.
+   */
+  CLOUDFRONT_ORIGIN_SECRET: z.string().min(32, { error: 'must be at least 32 characters of random text' }).optional(),
+  /** In the cloud: the Secrets Manager secret holding it, read at run time by the functions that count logins. */
+  CLOUDFRONT_ORIGIN_SECRET_ARN: z.string().min(1).optional(),
   /** In the cloud: the SQS queue SDK metrics reports go to (ADR 15); unset, reports are stored in the request. */
   METRICS_QUEUE_URL: z.url().optional(),
   /** In the cloud, for the metrics stages: the queue of summed metrics (ADR 15). */
@@ -83,6 +90,8 @@ export type AppConfig = {
   tokenCacheTtlMs: number;
   secretKey: string | undefined;
   secretKeyArn: string | undefined;
+  cloudfrontOriginSecret: string | undefined;
+  cloudfrontOriginSecretArn: string | undefined;
   metricsQueueUrl: string | undefined;
   metricsSumsQueueUrl: string | undefined;
 };
@@ -112,6 +121,8 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     tokenCacheTtlMs: c.TOKEN_CACHE_TTL_MS,
     secretKey: c.SECRET_KEY,
     secretKeyArn: c.SECRET_KEY_ARN,
+    cloudfrontOriginSecret: c.CLOUDFRONT_ORIGIN_SECRET,
+    cloudfrontOriginSecretArn: c.CLOUDFRONT_ORIGIN_SECRET_ARN,
     metricsQueueUrl: c.METRICS_QUEUE_URL,
     metricsSumsQueueUrl: c.METRICS_SUMS_QUEUE_URL,
   };

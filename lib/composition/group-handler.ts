@@ -1,6 +1,8 @@
 import { routeTable, routesOfGroup } from '../route-table.js';
 import { SDK_GROUPS, type Group, type RouteSpec } from '../http/route.js';
-import { loadConfig } from '../config.js';
+import { loadConfig, type AppConfig } from '../config.js';
+import { clientAddress } from '../http/client-address.js';
+import { originSecretSource } from '../secrets/origin-secret.js';
 import { createServices, type Services } from './services.js';
 import type { Authenticator, SessionAuthenticator } from '../http/authorize.js';
 import type { Operation } from '../http/operation.js';
@@ -17,13 +19,20 @@ export type { LambdaHandler } from '../http/router.js';
 export function buildGroupHandler<G extends Group>(
   group: G,
   operations: GroupOperations<G>,
-  services: { apiTokens: Authenticator; frontendOrigins: Pick<FrontendOrigins, 'allowed'>; sessions?: SessionAuthenticator },
+  services: {
+    apiTokens: Authenticator;
+    frontendOrigins: Pick<FrontendOrigins, 'allowed'>;
+    sessions?: SessionAuthenticator;
+    config?: Pick<AppConfig, 'cloudfrontOriginSecret' | 'cloudfrontOriginSecretArn'>;
+  },
 ): LambdaHandler {
   const rows: Record<string, RouteSpec> = Object.fromEntries(routesOfGroup(group).map((id) => [id, routeTable[id]]));
   const handler = buildRouter(rows, operations as unknown as Record<string, Operation<RouteSpec>>, services.apiTokens, {
     keepsDeadline: !SDK_GROUPS.has(group),
     // The SDK and Frontend APIs take tokens only: their functions never read a cookie.
     sessions: SDK_GROUPS.has(group) ? undefined : services.sessions,
+    // Behind CloudFront, the viewer the distribution vouches for with its secret (only the functions given it).
+    clientAddress: clientAddress(services.config ? originSecretSource(services.config) : undefined),
   });
   return group === 'frontend' ? withCors(handler, services.frontendOrigins) : handler;
 }

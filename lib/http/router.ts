@@ -9,6 +9,7 @@ import { runWithDeadline } from '../request-deadline.js';
 import { EARLY_ANSWER_MS } from '../time-budget.js';
 import { authorize, callerOf, checkedRevisionOf, cookiesOf, type Authenticator, type SessionAuthenticator } from './authorize.js';
 import { bodyLimit } from './body-limit.js';
+import type { ClientAddress } from './client-address.js';
 import { lenientJsonBody } from './lenient-json-body.js';
 import { mapErrors, notAvailable } from './map-errors.js';
 import { routeMatcher } from './route-matcher.js';
@@ -28,6 +29,11 @@ export interface RouterOptions {
   keepsDeadline: boolean;
   /** People's sessions, for the admin routes; the SDK and Frontend API functions have none. */
   sessions?: SessionAuthenticator | undefined;
+  /**
+   * Who sent a request (lib/http/client-address.ts): behind the admin UI's distribution, the
+   * viewer it vouches for; by default API Gateway's source address.
+   */
+  clientAddress?: ClientAddress | undefined;
 }
 
 export type LambdaHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyResultV2>;
@@ -132,6 +138,8 @@ function routeHandler(spec: RouteSpec, operation: Operation<RouteSpec>, tokens: 
     // A lenient (SDK report) body was made well-formed as it was parsed; only a strict one is walked.
     refuseIllFormedText(event, spec.body && !spec.lenientBody ? event.body : undefined);
     const caller = callerOf(event);
+    // Before the input is built: the origin secret leaves the headers operations see.
+    const sourceIp = options.clientAddress ? await options.clientAddress(event) : event.requestContext?.http?.sourceIp;
     const input = {
       params: parsesPath ? spec.params.parse(event.pathParameters ?? {}) : {},
       query: spec.query ? spec.query.parse(event.queryStringParameters ?? {}) : (event.queryStringParameters ?? {}),
@@ -140,7 +148,7 @@ function routeHandler(spec: RouteSpec, operation: Operation<RouteSpec>, tokens: 
       headers: event.headers ?? {},
       cookies: cookiesOf(event),
       checkedRevision: checkedRevisionOf(event),
-      sourceIp: event.requestContext?.http?.sourceIp,
+      sourceIp,
     } as Parameters<Operation<RouteSpec>>[0];
     // Writes keep to the request's deadline; who acts reaches the services as `caller`, an argument.
     const reply = options.keepsDeadline ? await runWithDeadline(deadlineOf(context), () => operation(input)) : await operation(input);
