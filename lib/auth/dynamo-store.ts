@@ -3,7 +3,8 @@ import type { LoginFailures, ResetToken } from './model.js';
 import type { LoginFailureStore, PasswordLoginStore, ResetTokenStore } from './store.js';
 import { conditionalWrite } from '../store/dynamo-errors.js';
 import { keys } from '../store/table-design.js';
-import { transactWrite } from '../store/transact.js';
+import { transactWrite, transactWriteDetailed } from '../store/transact.js';
+import { passwordWrite } from '../users/dynamo-store.js';
 
 /**
  * Reset tokens keyed by the hash of their secret; `expiresAt` in epoch seconds is the table's TTL
@@ -44,9 +45,15 @@ export class DynamoResetTokenStore implements ResetTokenStore {
     };
   }
 
-  /** One transaction: of two requests with the same link, one wins, and the link stops being the user's live one. */
-  use(token: Pick<ResetToken, 'secretHash' | 'userId'>, now: Date): Promise<boolean> {
-    return transactWrite(this.db, [
+  /**
+   * One transaction: of two requests with the same link, one wins; an admin's password change
+   * after the link was checked makes it fail instead of being overwritten; and a failure leaves
+   * the link as it was, never used up without a new password.
+   */
+  async useToSetPassword(
+    token: Pick<ResetToken, 'secretHash' | 'userId' | 'passwordVersion'>, passwordHash: string, now: Date,
+  ): Promise<'done' | 'used' | 'ended'> {
+    const outcome = await transactWriteDetailed(this.db, [
       {
         Update: {
           TableName: this.tableName,
@@ -64,7 +71,10 @@ export class DynamoResetTokenStore implements ResetTokenStore {
           ExpressionAttributeValues: { ':hash': token.secretHash },
         },
       },
+      ...passwordWrite(this.tableName, token.userId, passwordHash, now.toISOString(), token.passwordVersion),
     ]);
+    if (outcome.ok) return 'done';
+    return outcome.failedIndex === 0 ? 'used' : 'ended';
   }
 }
 

@@ -79,7 +79,7 @@ export class AuthService {
     }
     const now = this.now();
     if (!(await verifyPassword(password, stored.passwordHash))) {
-      await this.credentials.recordFailedLogin(user.id, now.toISOString());
+      await this.credentials.recordFailedLogin(user.id);
       throw wrongLogin();
     }
     await this.loginFailures.forget(tries.loginKey, tries.address);
@@ -151,13 +151,17 @@ export class AuthService {
     return { token, user };
   }
 
-  /** Sets a new password through a reset link, which is then used up. */
+  /**
+   * Sets a new password through a reset link, which is then used up: one write that uses the link
+   * and sets the password on the password version the link recorded, so a password changed since
+   * the check is not overwritten, and a write that fails leaves the link usable.
+   */
   async resetPassword(secret: string, password: string): Promise<void> {
     checkPasswordRules(password);
-    const { token, user } = await this.resetTokenUser(secret);
-    await this.setPassword(user, password, async () => {
-      if (!(await this.resetTokens.use(token, this.now()))) throw usedResetToken('a moment ago');
-    });
+    const { token } = await this.resetTokenUser(secret);
+    const outcome = await this.resetTokens.useToSetPassword(token, await hashPassword(password), this.now());
+    if (outcome === 'used') throw usedResetToken('a moment ago');
+    if (outcome === 'ended') throw invalidResetToken();
   }
 
   isInviteOpen(secret: string): Promise<boolean> {
@@ -184,14 +188,10 @@ export class AuthService {
    * The password's own write ends the user's sessions and reset links (passwordVersion). The
    * failed-login counts of the user's names are left as they are: each is one address's, its wait
    * is at most 15 minutes and it lapses a day after its last try, while a clean-up would cost a
-   * request per address that ever failed, a number anyone can grow. Nothing is read after the
-   * first write (`before`, a reset link's use): a failure then could answer 503 for a password
-   * that was changed.
+   * request per address that ever failed, a number anyone can grow.
    */
-  private async setPassword(user: User, password: string, before?: () => Promise<void>): Promise<void> {
-    const passwordHash = await hashPassword(password);
-    await before?.();
-    if ((await this.credentials.setPassword(user.id, passwordHash, this.now().toISOString())) === 'gone') {
+  private async setPassword(user: User, password: string): Promise<void> {
+    if ((await this.credentials.setPassword(user.id, await hashPassword(password), this.now().toISOString())) === 'gone') {
       throw new NotFound(`No user found with id ${user.id}`);
     }
   }

@@ -7,10 +7,15 @@ export interface ResetTokenStore {
   /** The token, with whether it is still its user's live link (`current`). */
   get(secretHash: string): Promise<(ResetToken & { current: boolean }) | undefined>;
   /**
-   * Marks the token used, once, and ends it as its user's live link: false when it was used
-   * already, has expired at `now`, is gone, or a newer link replaced it.
+   * Uses the link to set its user's password, in one transaction: the link marked used (while
+   * unused and unexpired at `now`), ended as the user's live link, and the password written with
+   * the user's sessions and links ended (passwordVersion), only while the password is still the
+   * version the link recorded. 'used' when the link was used or expired meanwhile, 'ended' when a
+   * newer link or a password change ended it (or the user is gone); then nothing was written.
    */
-  use(token: Pick<ResetToken, 'secretHash' | 'userId'>, now: Date): Promise<boolean>;
+  useToSetPassword(
+    token: Pick<ResetToken, 'secretHash' | 'userId' | 'passwordVersion'>, passwordHash: string, now: Date,
+  ): Promise<'done' | 'used' | 'ended'>;
 }
 
 /** Failed password logins per login name (its key, lib/auth/model.ts loginNameKey) and client address. */

@@ -60,15 +60,16 @@ export class DynamoUserStore implements UserStore {
     return failed;
   }
 
+  /** Only the identities and the version: the login bookkeeping beside them is not the link's to write. */
   async linkIdentity(before: User, identity: SsoIdentity, actor: string): Promise<'done' | 'changed' | 'identity-taken'> {
-    const after: User = { ...before, ssoIdentities: [...(before.ssoIdentities ?? []), identity], version: before.version + 1 };
     const outcome = await transactWriteDetailed(this.db, [
       {
-        Put: {
+        Update: {
           TableName: this.tableName,
-          Item: { ...keys.user(before.id), ...after },
+          Key: keys.user(before.id),
+          UpdateExpression: 'SET ssoIdentities = :identities, version = :next',
           ConditionExpression: 'version = :version',
-          ExpressionAttributeValues: { ':version': before.version },
+          ExpressionAttributeValues: { ':identities': [...(before.ssoIdentities ?? []), identity], ':next': before.version + 1, ':version': before.version },
         },
       },
       claimGuard(this.tableName, keys.userSsoIdentity(identityHash(identity)), before.id),
@@ -78,17 +79,15 @@ export class DynamoUserStore implements UserStore {
     return outcome.failedIndex === 1 ? 'identity-taken' : 'changed';
   }
 
+  /**
+   * Writes the details that changed, on the version read; the login bookkeeping (`loginAttempts`,
+   * `seenAt`) and the password's version are left to the writes that own them, so an update
+   * computed before a login or a failed try neither fails on it nor puts an old count back.
+   */
   async replace(before: User, after: User, actor: string): Promise<UserReplaceOutcome> {
     const [was, will] = [guardKeys(before), guardKeys(after)];
     const items: TransactWriteItem[] = [
-      {
-        Put: {
-          TableName: this.tableName,
-          Item: { ...keys.user(after.id), ...after, version: before.version + 1 },
-          ConditionExpression: 'version = :version',
-          ExpressionAttributeValues: { ':version': before.version },
-        },
-      },
+      { Update: { TableName: this.tableName, Key: keys.user(after.id), ...detailsUpdate(before, after) } },
       ...moveGuard(this.tableName, was.email, will.email, before.id),
       ...moveGuard(this.tableName, was.username, will.username, before.id),
       this.event('user-updated', after.id, actor),
@@ -136,7 +135,7 @@ export class DynamoUserStore implements UserStore {
   async credentials(id: number): Promise<Credentials | undefined> {
     const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: keys.userPassword(id), ConsistentRead: true }));
     if (!Item) return undefined;
-    return { passwordHash: Item.passwordHash as string, lastFailedLoginAt: (Item.lastFailedLoginAt as string | undefined) ?? null };
+    return { passwordHash: Item.passwordHash as string };
   }
 
   /** No change event: a password is no one's business but its owner's, and Unleash records none either. */
@@ -145,35 +144,21 @@ export class DynamoUserStore implements UserStore {
    * admin's reset lets a locked-out user in at once), in one transaction.
    */
   async setPassword(id: number, passwordHash: string, at: string): Promise<'done' | 'gone'> {
-    const outcome = await transactWriteDetailed(this.db, [
-      {
-        Update: {
-          TableName: this.tableName, Key: keys.user(id), ConditionExpression: 'attribute_exists(pk)',
-          UpdateExpression: 'SET loginAttempts = :zero, passwordVersion = if_not_exists(passwordVersion, :zero) + :one, version = version + :one',
-          ExpressionAttributeValues: { ':zero': 0, ':one': 1 },
-        },
-      },
-      { Put: { TableName: this.tableName, Item: passwordItem(id, passwordHash, at) } },
-    ]);
+    const outcome = await transactWriteDetailed(this.db, passwordWrite(this.tableName, id, passwordHash, at));
     return outcome.ok ? 'done' : 'gone';
   }
 
-  /** The version moves, so an admin's update computed before the failure does not put the count back. */
-  async recordFailedLogin(id: number, at: string): Promise<void> {
-    await Promise.all([
-      this.countLogin(id, 'SET loginAttempts = loginAttempts + :one, version = version + :one', { ':one': 1 }),
-      conditionalWrite(() => this.db.send(new UpdateCommand({
-        TableName: this.tableName,
-        Key: keys.userPassword(id),
-        UpdateExpression: 'SET lastFailedLoginAt = :at',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: { ':at': at },
-      }))),
-    ]);
+  /**
+   * Login bookkeeping, written beside the user's details without their version: anyone may send a
+   * wrong password, and a version moved by it would make an admin's edit or a single sign-on link
+   * of that user fail as changed. `replace` and `linkIdentity` never write these attributes.
+   */
+  async recordFailedLogin(id: number): Promise<void> {
+    await this.countLogin(id, 'SET loginAttempts = if_not_exists(loginAttempts, :zero) + :one', { ':zero': 0, ':one': 1 });
   }
 
   async recordLogin(id: number, at: string): Promise<void> {
-    await this.countLogin(id, 'SET loginAttempts = :zero, seenAt = :at, version = version + :one', { ':zero': 0, ':at': at, ':one': 1 });
+    await this.countLogin(id, 'SET loginAttempts = :zero, seenAt = :at', { ':zero': 0, ':at': at });
   }
 
   /** A user deleted meanwhile is left deleted: the condition keeps the update from recreating it. */
@@ -248,6 +233,59 @@ function outcomeAt(
   if (item?.Put && key?.sk === claimed.username?.sk) return 'username-taken';
   if (item?.Put && key?.pk === keys.userSsoIdentity('').pk) return 'identity-taken';
   return 'changed';
+}
+
+/**
+ * The writes of a new password: the hash, and on the user `passwordVersion` moved (which ends
+ * every session and reset link of the user) and `loginAttempts` back to 0. With
+ * `expectedPasswordVersion`, only while the password is still that version (a reset link's).
+ * Exported for the reset link store, which writes them in the transaction that uses the link.
+ */
+export function passwordWrite(tableName: string, id: number, passwordHash: string, at: string, expectedPasswordVersion?: number): TransactWriteItem[] {
+  const still = expectedPasswordVersion === undefined
+    ? {}
+    : {
+      ConditionExpression: `attribute_exists(pk) AND ${expectedPasswordVersion === 0 ? '(attribute_not_exists(passwordVersion) OR passwordVersion = :expected)' : 'passwordVersion = :expected'}`,
+    };
+  return [
+    {
+      Update: {
+        TableName: tableName, Key: keys.user(id), ConditionExpression: 'attribute_exists(pk)',
+        UpdateExpression: 'SET loginAttempts = :zero, passwordVersion = if_not_exists(passwordVersion, :zero) + :one, version = version + :one',
+        ExpressionAttributeValues: { ':zero': 0, ':one': 1, ...(expectedPasswordVersion === undefined ? {} : { ':expected': expectedPasswordVersion }) },
+        ...still,
+      },
+    },
+    { Put: { TableName: tableName, Item: passwordItem(id, passwordHash, at) } },
+  ];
+}
+
+/** Attributes of the user item that `replace` leaves to the writes that own them. */
+const NOT_REPLACED: ReadonlySet<string> = new Set(['pk', 'sk', 'id', 'version', 'loginAttempts', 'seenAt', 'passwordVersion']);
+
+/** The update of `replace`: the details of `after` set, the ones it dropped removed, the version moved, on the version read. */
+function detailsUpdate(before: User, after: User) {
+  const names: Record<string, string> = { '#version': 'version' };
+  const values: Record<string, unknown> = { ':version': before.version, ':next': before.version + 1 };
+  const sets = ['#version = :next'];
+  const removes: string[] = [];
+  const fields = new Set([...Object.keys(before), ...Object.keys(after)].filter((field) => !NOT_REPLACED.has(field)));
+  [...fields].forEach((field, i) => {
+    names[`#f${i}`] = field;
+    const value = (after as unknown as Record<string, unknown>)[field];
+    if (value === undefined) {
+      removes.push(`#f${i}`);
+    } else {
+      values[`:f${i}`] = value;
+      sets.push(`#f${i} = :f${i}`);
+    }
+  });
+  return {
+    UpdateExpression: `SET ${sets.join(', ')}${removes.length > 0 ? ` REMOVE ${removes.join(', ')}` : ''}`,
+    ConditionExpression: '#version = :version',
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values,
+  };
 }
 
 function passwordItem(id: number, passwordHash: string, at: string): Record<string, unknown> {

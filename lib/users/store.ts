@@ -40,12 +40,15 @@ export interface UserStore {
   idOfLogin(kind: 'email' | 'username', value: string): Promise<number | undefined>;
   /** The id of the user this SSO identity is linked to, from its guard item. */
   idOfIdentity(identity: SsoIdentity): Promise<number | undefined>;
-  /** The user's password hash and when a login last failed; undefined for a user without a password. */
+  /** The user's password hash; undefined for a user without a password. */
   credentials(id: number): Promise<Credentials | undefined>;
   /** Sets the user's password hash, while the user exists. */
   setPassword(id: number, passwordHash: string, at: string): Promise<'done' | 'gone'>;
-  /** A failed login: counts `loginAttempts` on the user and keeps when it failed. */
-  recordFailedLogin(id: number, at: string): Promise<void>;
+  /**
+   * A failed login: counts `loginAttempts` on the user. Like `recordLogin`, it leaves the user's
+   * version alone: a stranger's wrong password must not make an edit of the user fail as changed.
+   */
+  recordFailedLogin(id: number): Promise<void>;
   /** A login: `loginAttempts` back to 0, `seenAt` now. */
   recordLogin(id: number, at: string): Promise<void>;
 }
@@ -53,5 +56,4 @@ export interface UserStore {
 /** A password as stored: in an item of its own, so no read of users ever carries the hash. */
 export interface Credentials {
   passwordHash: string;
-  lastFailedLoginAt: string | null;
 }

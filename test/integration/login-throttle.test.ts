@@ -5,7 +5,9 @@ import { createServices } from '../../lib/composition/services.js';
 import { routeTable } from '../../lib/route-table.js';
 import { groupOperations } from '../../functions/registry.js';
 import { localContext, toApiGatewayEvent } from '../../scripts/local/api-gateway-event.js';
+import { connectStore } from '../../lib/composition/client-services.js';
 import { countsSince } from '../../lib/store/request-counter.js';
+import { DynamoUserStore } from '../../lib/users/dynamo-store.js';
 import { testConfig, unique } from '../support/services.js';
 import { GOOD_PASSWORD, userWithPassword } from '../support/sessions.js';
 
@@ -200,6 +202,29 @@ describe('a new password and the counts of failed tries', () => {
 
     expect(withCounts.byOperation).toEqual(withoutCounts.byOperation);
     expect(withCounts.total).toBeLessThanOrEqual(3);
+  });
+});
+
+describe("a stranger's wrong tries do not change the user's version", () => {
+  const config = testConfig();
+  const userStore = new DynamoUserStore(connectStore(config).db, config.tableName);
+
+  it("an admin's update and an SSO link computed on the user read before a wrong try still succeed, and keep the try counted", async () => {
+    const user = await userWithPassword(services, 'Viewer');
+    const read = await userStore.get(user.id);
+    if (!read) throw new Error('the user was just created');
+
+    await fail('198.51.100.30', user.username as string, 2);
+    const updated = await userStore.replace(read, { ...read, name: 'Renamed by admin', version: read.version + 1 }, 'admin');
+    const afterUpdate = await userStore.get(user.id);
+    await fail('198.51.100.30', user.username as string, 1);
+    const linked = await userStore.linkIdentity(afterUpdate ?? read, { issuer: 'https://idp.example', subject: unique('sub') }, 'sso');
+    const stored = await userStore.get(user.id);
+
+    expect(updated).toBe('done');
+    expect(linked).toBe('done');
+    expect(stored).toMatchObject({ name: 'Renamed by admin', loginAttempts: 3, version: read.version + 2 });
+    expect(stored?.ssoIdentities).toHaveLength(1);
   });
 });
 

@@ -1,4 +1,5 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { apiClient } from '../support/api.js';
 import { adminToken, testServices, unique } from '../support/services.js';
 import { cookiePair, GOOD_PASSWORD, logIn, userWithPassword } from '../support/sessions.js';
@@ -145,6 +146,49 @@ describe('an admin reset link', () => {
     expect((await login(user.username as string, 'After-Change-Pass-6')).status).toBe(401);
     // A link made after the change works.
     expect((await resetWith(await resetLink(user.id), 'After-Change-Pass-7')).status).toBe(200);
+  });
+
+  it("a link read before an admin changed the password cannot set it: the link's password write is on the password version it recorded", async () => {
+    const user = await userWithPassword(services, 'Viewer');
+    const link = await resetLink(user.id);
+    const find = services.users.find.bind(services.users);
+    // The admin's change lands between the link's check (which reads the user) and its write.
+    vi.spyOn(services.users, 'find').mockImplementationOnce(async (id) => {
+      const read = await find(id);
+      await services.auth.setPasswordFor(id, 'Admin-Between-Pass-1');
+      return read;
+    });
+
+    const reset = await resetWith(link, 'Stale-Link-Pass-2');
+    vi.restoreAllMocks();
+
+    expect(reset.status).toBe(401);
+    expect((await login(user.username as string, 'Stale-Link-Pass-2')).status).toBe(401);
+    expect((await login(user.username as string, 'Admin-Between-Pass-1')).status).toBe(200);
+  });
+
+  it('a password write that fails leaves the link usable: using it and writing the password are one transaction', async () => {
+    const user = await userWithPassword(services, 'Viewer');
+    const link = await resetLink(user.id);
+    const send = DynamoDBDocumentClient.prototype.send;
+    let failed = false;
+    vi.spyOn(DynamoDBDocumentClient.prototype, 'send').mockImplementation(function (this: DynamoDBDocumentClient, ...args: unknown[]) {
+      const [command] = args;
+      if (!failed && command instanceof TransactWriteCommand && JSON.stringify(command.input).includes('USER_PASSWORDS')) {
+        failed = true;
+        return Promise.reject(Object.assign(new Error('injected: the password write did not go through'), { name: 'InternalServerError', $fault: 'server' }));
+      }
+      return (send as (...a: unknown[]) => Promise<unknown>).apply(this, args);
+    } as never);
+
+    const broken = await resetWith(link, 'First-Try-Pass-3');
+    vi.restoreAllMocks();
+    const again = await resetWith(link, 'Second-Try-Pass-4');
+
+    expect(failed).toBe(true);
+    expect(broken.status).toBeGreaterThanOrEqual(500);
+    expect(again.status).toBe(200);
+    expect((await login(user.username as string, 'Second-Try-Pass-4')).status).toBe(200);
   });
 
   it('an unknown link answers 401, and a user created with a password in user-admin can log in', async () => {
