@@ -2,7 +2,7 @@ import type { Services } from '../composition/services.js';
 import { PermissionDenied, ValidationFailed } from '../errors.js';
 import type { OperationsFor } from '../http/operation.js';
 import { rootRoleById } from '../roles/model.js';
-import { isCrossSite } from '../sessions/csrf.js';
+import { isCrossSite, isOwnNavigation } from '../sessions/csrf.js';
 import { isUserCaller } from '../sessions/model.js';
 import { toRoleWire } from '../users/wire.js';
 import { checkPasswordRules } from './password.js';
@@ -29,12 +29,14 @@ export const authOperations = ({ auth, sessions, users, config, oidcLogin, login
   };
   /**
    * Another site may link to GET /logout, and SameSite=Lax sends the cookie on such a top-level
-   * navigation: from there it ends nothing and lands on the UI, which a person who clicked the
-   * link still sees logged in (a 403 page would only puzzle them). The UI's own logout is a
-   * same-origin form POST, and older UIs' link a same-origin navigation.
+   * navigation: unless the navigation is known to come from our own pages or the person
+   * (`isOwnNavigation`: Sec-Fetch-Site, else a Referer of ours), it ends nothing and lands on the
+   * UI, which a person who clicked the link still sees logged in (a 403 page would only puzzle
+   * them). The UI's own logout is a same-origin form POST, and older UIs' link a same-origin
+   * navigation.
    */
   const logoutByLink = async ({ cookies, headers }: { cookies: readonly string[]; headers: Record<string, string | undefined> }) => {
-    if (isCrossSite(headers, sessions.ownOrigins)) return { headers: { location: `${config.baseUriPath}/`, 'cache-control': 'no-store' } };
+    if (!isOwnNavigation(headers, sessions.ownOrigins)) return { headers: { location: `${config.baseUriPath}/`, 'cache-control': 'no-store' } };
     return endSession(cookies);
   };
   return {

@@ -20,3 +20,22 @@ export function isCrossSite(headers: Record<string, string | undefined>, ownOrig
 
 /** Methods that change nothing, which the check leaves alone (as SameSite=Lax does). */
 export const SAFE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * Whether a GET navigation (no `Origin` on it) was made from the service's own pages or by the
+ * person themselves, for GETs that change something (GET /logout). `Sec-Fetch-Site` says it when
+ * sent: `same-origin` or `none`. A browser that does not send it still sends `Referer` on a link
+ * followed from a page of ours; its origin must be one of ours exactly. Without either header
+ * nothing tells another site's link apart, so it counts as not ours.
+ */
+export function isOwnNavigation(headers: Record<string, string | undefined>, ownOrigins: readonly string[]): boolean {
+  if (isCrossSite(headers, ownOrigins)) return false;
+  if (headers['sec-fetch-site'] !== undefined) return true;
+  const referer = headers.referer?.trim();
+  if (!referer) return false;
+  try {
+    return ownOrigins.includes(new URL(referer).origin);
+  } catch {
+    return false;
+  }
+}

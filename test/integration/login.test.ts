@@ -174,6 +174,9 @@ describe('logout', () => {
   it.each([
     ['POST', fromTheUi],
     ['GET', { 'Sec-Fetch-Site': 'same-origin' }],
+    ['GET', { 'Sec-Fetch-Site': 'none' }],
+    // A browser that sends no Sec-Fetch-Site, following a link on the service's own page.
+    ['GET', { Referer: 'http://localhost:4242/admin/users' }],
     ['POST', {}],
   ])("%s /logout (%o) ends the caller's session only, clears the cookie and redirects to the signed-out page", async (method, headers) => {
     now = new Date();
@@ -195,6 +198,9 @@ describe('logout', () => {
     ["another site's link or image (Sec-Fetch-Site: cross-site)", { 'Sec-Fetch-Site': 'cross-site' }],
     ['a sibling site (Sec-Fetch-Site: same-site)', { 'Sec-Fetch-Site': 'same-site' }],
     ["another site's page that sends Origin", { Origin: 'https://evil.example' }],
+    ["another site's link in a browser without Sec-Fetch-Site (Referer: that site)", { Referer: 'https://evil.example/page' }],
+    ['a browser without Sec-Fetch-Site that sends no Referer', {}],
+    ['a Referer that only starts like an own origin', { Referer: 'http://localhost:4242.evil.example/' }],
   ])('a GET /logout from %s ends nothing: it goes to the UI, the cookie kept', async (_from, headers) => {
     now = new Date();
     const user = await userWithPassword(services, 'Viewer');
