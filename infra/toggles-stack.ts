@@ -51,6 +51,8 @@ export class TogglesStack extends Stack {
       table,
       unleashUrl: props.unleashUrl ?? adminUi?.url ?? api.httpApi.apiEndpoint,
       secretKey: secretKey.secret,
+      // Only with the admin UI: without a distribution, every address is API Gateway's own.
+      originSecret: adminUi?.originSecret,
       tableHasIndexes: definition.indexes.length > 0,
       sdkMemorySize: memorySizeFromContext(this.node.tryGetContext('sdkMemorySize')),
       // Only when UNLEASH_URL names another address: by default it is the UI's URL already.

@@ -1,14 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Annotations, DefaultStackSynthesizer, Duration, Fn, Stack, Token, Validations } from 'aws-cdk-lib';
+import { Annotations, DefaultStackSynthesizer, Duration, Fn, SecretValue, Stack, Token, Validations } from 'aws-cdk-lib';
 import type { IHttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
 import { HttpOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as s3 from 'aws-cdk-lib/aws-s3';
+import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { BucketDeployment, CacheControl, Source, type ISource } from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
+import { ORIGIN_SECRET_HEADER, VIEWER_ADDRESS_HEADER } from '../../lib/http/client-address.js';
 import { fillIndexHtml } from '../../lib/ui/index-html.js';
 import { API_PATH_PATTERNS, cacheControlFor, INDEX_HTML, type UiEntries } from '../../lib/ui/paths.js';
 import type { InstalledUi } from '../../lib/ui/release.js';
@@ -17,6 +19,13 @@ import { missingUiPage, uiEntries } from '../../lib/ui/site.js';
 
 /** `-c adminUi=false`: no distribution and no bucket (the API alone, as in China and GovCloud). */
 export const ADMIN_UI_CONTEXT_KEY = 'adminUi';
+
+/**
+ * `-c originSecretVersion=<VersionId>`: the version of the origin secret the distribution sends.
+ * CloudFormation reads a dynamic reference again only when it changes, so a new value put into
+ * the secret reaches CloudFront with a deployment naming its version (docs/deploying.md).
+ */
+export const ORIGIN_SECRET_VERSION_CONTEXT_KEY = 'originSecretVersion';
 
 export interface AdminUiProps {
   /** The HTTP API the distribution sends the API's paths to. */
@@ -40,6 +49,12 @@ export class AdminUi extends Construct {
   /** The distribution's URL, no trailing slash (as UNLEASH_URL). */
   readonly url: string;
   readonly bucket: s3.Bucket;
+  /**
+   * What the distribution sends the API in a custom origin header, so the API believes the viewer
+   * address it also sends (lib/http/client-address.ts): the execute-api endpoint stays open to
+   * anyone, who could send such an address themselves.
+   */
+  readonly originSecret: secretsmanager.Secret;
   /** The viewer-request function's code, kept for the tests that run it. */
   readonly spaRewriteCode: string;
 
@@ -82,19 +97,46 @@ export class AdminUi extends Construct {
       code: cloudfront.FunctionCode.fromInline(this.spaRewriteCode),
     });
 
+    this.originSecret = new secretsmanager.Secret(this, 'OriginSecret', {
+      description: 'Sent by the admin UI distribution to the API, proving a request came through it (its viewer address is then believed)',
+      generateSecretString: { passwordLength: 64, excludePunctuation: true, includeSpace: false },
+    });
+    Validations.of(this.originSecret).acknowledge({
+      id: 'AwsSolutions-SMG4',
+      reason: 'CloudFront sends the value the last deployment resolved, so an automatic rotation would leave the distribution ' +
+        'sending the old one; to rotate, put a new value and deploy with its version (docs/deploying.md).',
+    });
+    const version: unknown = scope.node.tryGetContext(ORIGIN_SECRET_VERSION_CONTEXT_KEY);
+    // A dynamic reference: CloudFormation resolves it at deployment, the template holds no value.
+    const originSecretReference = SecretValue.secretsManager(this.originSecret.secretArn, {
+      ...(typeof version === 'string' && version ? { versionId: version } : {}),
+    });
+
     const apiOrigin = new HttpOrigin(Fn.select(2, Fn.split('/', props.api.apiEndpoint)), {
       protocolPolicy: cloudfront.OriginProtocolPolicy.HTTPS_ONLY,
       originSslProtocols: [cloudfront.OriginSslPolicy.TLS_V1_2],
       // API Gateway's integration timeout.
       readTimeout: Duration.seconds(30),
+      // CloudFront replaces a viewer's header of the same name with this one.
+      customHeaders: { [ORIGIN_SECRET_HEADER]: originSecretReference.unsafeUnwrap() },
+    });
+    const viewerAddress = new cloudfront.Function(this, 'ViewerAddress', {
+      comment: "The viewer's address for the API, over any the viewer sent",
+      runtime: cloudfront.FunctionRuntime.JS_2_0,
+      code: cloudfront.FunctionCode.fromInline(viewerAddressCode()),
     });
     const apiBehaviour: cloudfront.BehaviorOptions = {
       origin: apiOrigin,
       viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.HTTPS_ONLY,
       allowedMethods: cloudfront.AllowedMethods.ALLOW_ALL,
       cachePolicy: cloudfront.CachePolicy.CACHING_DISABLED,
-      // API Gateway routes by its own Host; everything else (Authorization, cookies, query) goes on.
+      // API Gateway routes by its own Host; everything else (Authorization, cookies, query) goes on,
+      // the viewer-address header included. A policy of our own cannot add CloudFront's
+      // CloudFront-Viewer-Address to that: an allow list may not name Authorization, forwarding
+      // all headers sends Host, and "all but" takes no CloudFront header. So a viewer-request
+      // function writes the address from the connection, over whatever the viewer sent.
       originRequestPolicy: cloudfront.OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
+      functionAssociations: [{ function: viewerAddress, eventType: cloudfront.FunctionEventType.VIEWER_REQUEST }],
       compress: false,
       responseHeadersPolicy: apiHeaders(this),
     };
@@ -252,6 +294,20 @@ function apiHeaders(scope: Construct): cloudfront.ResponseHeadersPolicy {
       strictTransportSecurity,
     },
   });
+}
+
+/**
+ * The API behaviours' viewer-request function (cloudfront-js-2.0): the address CloudFront took
+ * the request from, which the viewer cannot choose, replaces any header of that name it sent.
+ */
+function viewerAddressCode(): string {
+  return [
+    'function handler(event) {',
+    '  var request = event.request;',
+    `  request.headers['${VIEWER_ADDRESS_HEADER}'] = { value: event.viewer.ip };`,
+    '  return request;',
+    '}',
+  ].join('\n');
 }
 
 /**

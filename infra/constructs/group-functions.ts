@@ -29,6 +29,12 @@ export const GROUP_BUNDLED_FILES: Partial<Record<Group, readonly BundledFile[]>>
 /** Only the access function seals secrets (the OIDC settings); no other function can read the key. */
 const KEY_GROUPS: ReadonlySet<Group> = new Set<Group>(['access']);
 
+/**
+ * Only the access function counts login failures by address, so only it reads the admin UI
+ * distribution's origin secret; the others take API Gateway's source address as it is.
+ */
+const ORIGIN_SECRET_GROUPS: ReadonlySet<Group> = new Set<Group>(['access']);
+
 export interface GroupFunctionsProps {
   table: ITable;
   /** The public base URL the service reports about itself (UNLEASH_URL). */
@@ -37,6 +43,8 @@ export interface GroupFunctionsProps {
   adminUiUrl?: string | undefined;
   /** Key material for sealed secrets; only the groups in KEY_GROUPS may read it. */
   secretKey?: ISecret;
+  /** The admin UI distribution's origin secret; only the groups in ORIGIN_SECRET_GROUPS may read it. */
+  originSecret?: ISecret | undefined;
   /** Whether the table has global secondary indexes, which reads may then use. */
   tableHasIndexes?: boolean;
   /**
@@ -56,6 +64,7 @@ export class GroupFunctions extends Construct {
     super(scope, id);
     const entries = GROUPS.map((group): [Group, lambda.Function] => {
       const key = KEY_GROUPS.has(group) ? props.secretKey : undefined;
+      const originSecret = ORIGIN_SECRET_GROUPS.has(group) ? props.originSecret : undefined;
       const { function: fn } = new ServiceFunction(this, group, {
         entry: `functions/${group}/handler.ts`,
         description: `Feature toggles: ${group} endpoints`,
@@ -65,6 +74,7 @@ export class GroupFunctions extends Construct {
           UNLEASH_URL: props.unleashUrl,
           ...(props.adminUiUrl ? { ADMIN_UI_URL: props.adminUiUrl } : {}),
           ...(key ? { SECRET_KEY_ARN: key.secretArn } : {}),
+          ...(originSecret ? { CLOUDFRONT_ORIGIN_SECRET_ARN: originSecret.secretArn } : {}),
         },
         bundledFiles: GROUP_BUNDLED_FILES[group] ?? [],
         quietPlatformLogs: SDK_GROUPS.has(group),
@@ -72,6 +82,7 @@ export class GroupFunctions extends Construct {
       });
       Tags.of(fn).add(GROUP_TAG, group);
       key?.grantRead(fn);
+      originSecret?.grantRead(fn);
       // Each group's own table actions (infra/table-access.ts); the client function's writes reach only SDK usage.
       grantTableAccess(fn, props.table, GROUP_TABLE_ACCESS[group], { indexes: props.tableHasIndexes ?? false });
       return [group, fn];

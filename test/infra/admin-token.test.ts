@@ -57,8 +57,11 @@ describe('bootstrap admin token', () => {
   it('holds no plain admin token or secret reference anywhere in the template', () => {
     const json = JSON.stringify(template.toJSON());
     expect(json).not.toMatch(PLAIN_ADMIN_TOKEN);
-    // A dynamic reference would let CloudFormation copy the value into a resource property.
-    expect(json).not.toContain('{{resolve:secretsmanager');
+    // A dynamic reference would let CloudFormation copy the value into a resource property. The
+    // one there is: the admin UI distribution's origin secret, which CloudFront itself must send.
+    const references = [...json.matchAll(/\{\{resolve:secretsmanager:"?,?(\{[^}]*\})/g)].map((match) => match[1]);
+    const originSecret = resourcesOf(template, 'AWS::SecretsManager::Secret').filter(([, s]) => /distribution/i.test(String(s.Properties.Description)));
+    expect(references).toEqual(originSecret.map(([id]) => JSON.stringify({ Ref: id })));
     expect(template.toJSON().Parameters ?? {}).not.toHaveProperty('AdminToken');
   });
 

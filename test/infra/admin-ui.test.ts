@@ -7,6 +7,7 @@ import { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AdminUi } from '../../infra/constructs/admin-ui.js';
+import { ORIGIN_SECRET_HEADER, VIEWER_ADDRESS_HEADER } from '../../lib/http/client-address.js';
 import { routeTable } from '../../lib/route-table.js';
 import { fillIndexHtml } from '../../lib/ui/index-html.js';
 import { API_PATH_PATTERNS, uiObjectKey } from '../../lib/ui/paths.js';
@@ -22,6 +23,13 @@ const ALL_VIEWER_EXCEPT_HOST_HEADER = 'b689b0a8-53d0-40ab-baf2-68738e2966ac';
 /** CloudFront's path-pattern match (case-sensitive, `*` any run, `?` one character), written here from its documentation. */
 const cloudFrontMatches = (pattern: string, path: string): boolean =>
   new RegExp(`^${pattern.split('').map((c) => (c === '*' ? '.*' : c === '?' ? '.' : c.replace(/[.+^${}()|[\]\\/]/g, '\\$&'))).join('')}$`, 's').test(path);
+
+/** A CloudFront function of the template, by the comment its construct gives it. */
+function cloudFrontFunction(template: Template, comment: RegExp): [string, Resource] {
+  const found = resourcesOf(template, 'AWS::CloudFront::Function').filter(([, fn]) => comment.test(fn.Properties.FunctionConfig.Comment));
+  expect(found, String(comment)).toHaveLength(1);
+  return found[0]!;
+}
 
 function single(template: Template, type: string): Resource {
   const found = resourcesOf(template, type);
@@ -81,8 +89,44 @@ describe('the admin UI in the stack: one CloudFront origin for the UI and the AP
         OriginRequestPolicyId: ALL_VIEWER_EXCEPT_HOST_HEADER,
         ViewerProtocolPolicy: 'https-only',
       });
-      expect(behaviour.FunctionAssociations, behaviour.PathPattern).toBeUndefined();
     }
+  });
+
+  it("tells the API each viewer's address, written at the edge over anything the viewer sent", () => {
+    const [functionId] = cloudFrontFunction(template, /viewer's address/);
+
+    for (const behaviour of config.CacheBehaviors) {
+      // The managed policy forwards every viewer header but Host, so the header the function writes goes on too.
+      expect(behaviour.OriginRequestPolicyId, behaviour.PathPattern).toBe(ALL_VIEWER_EXCEPT_HOST_HEADER);
+      expect(behaviour.FunctionAssociations, behaviour.PathPattern).toEqual([
+        { EventType: 'viewer-request', FunctionARN: { 'Fn::GetAtt': [functionId, 'FunctionARN'] } },
+      ]);
+    }
+  });
+
+  it('proves a request came through the distribution with a generated secret origin header, a dynamic reference and never the value', () => {
+    const apiOrigin = config.Origins.find((origin: any) => origin.CustomOriginConfig);
+    const secrets = resourcesOf(template, 'AWS::SecretsManager::Secret').filter(([, secret]) => /distribution/i.test(secret.Properties.Description));
+    expect(secrets).toHaveLength(1);
+    const [secretId, secret] = secrets[0]!;
+
+    expect(secret.Properties.SecretString).toBeUndefined();
+    expect(secret.Properties.GenerateSecretString).toMatchObject({ ExcludePunctuation: true, IncludeSpace: false });
+    expect(secret.Properties.GenerateSecretString.PasswordLength).toBeGreaterThanOrEqual(32);
+    expect(apiOrigin.OriginCustomHeaders).toEqual([{
+      HeaderName: ORIGIN_SECRET_HEADER,
+      HeaderValue: { 'Fn::Join': ['', ['{{resolve:secretsmanager:', { Ref: secretId }, ':SecretString:::}}']] },
+    }]);
+    // The UI's bucket origin gets no secret.
+    expect(config.Origins.find((origin: any) => origin.S3OriginConfig).OriginCustomHeaders).toBeUndefined();
+  });
+
+  it('names the version of the secret the header carries when the deployment is told one (rotation)', () => {
+    const rotated = synthesizeStack({ originSecretVersion: 'b1f2c3d4-0000-4000-8000-000000000001' });
+    const origin = single(rotated, 'AWS::CloudFront::Distribution').Properties.DistributionConfig.Origins
+      .find((o: any) => o.CustomOriginConfig);
+
+    expect(JSON.stringify(origin.OriginCustomHeaders[0].HeaderValue)).toContain(':SecretString:::b1f2c3d4-0000-4000-8000-000000000001}}');
   });
 
   it('never gives an API path the SPA fallback: every route reaches an API behaviour, and no error page is distribution-wide', () => {
@@ -95,7 +139,7 @@ describe('the admin UI in the stack: one CloudFront origin for the UI and the AP
   });
 
   it('serves the UI from the bucket by default, rewriting client-side routes in a viewer-request function', () => {
-    const functionId = resourcesOf(template, 'AWS::CloudFront::Function')[0]![0];
+    const [functionId] = cloudFrontFunction(template, /Client-side routes/);
     const s3Origin = config.Origins.find((origin: any) => origin.S3OriginConfig);
 
     expect(config.DefaultCacheBehavior).toMatchObject({
@@ -167,6 +211,25 @@ function adminUiStack(ui: ReturnType<typeof fixtureUi> | undefined): { stack: St
   return { stack, adminUi };
 }
 
+describe("the API behaviours' viewer-address function", () => {
+  it("writes the viewer's address CloudFront saw, replacing one the viewer sent", () => {
+    const stack = new Stack(new App(), 'UiOnly');
+    new AdminUi(stack, 'AdminUi', { api: new HttpApi(stack, 'Api'), ui: undefined });
+    const code = cloudFrontFunction(Template.fromStack(stack), /viewer's address/)[1].Properties.FunctionCode as string;
+    // The function as CloudFront runs it: `handler(event)` with the viewer's request and address.
+    const handler = new Function(`${code}\nreturn handler;`)() as (event: unknown) => { headers: Record<string, { value: string }> };
+
+    const forged = handler({
+      viewer: { ip: '2001:db8::7' },
+      request: { uri: '/auth/simple/login', method: 'POST', headers: { [VIEWER_ADDRESS_HEADER]: { value: '203.0.113.1' }, accept: { value: '*/*' } } },
+    });
+    const plain = handler({ viewer: { ip: '198.51.100.7' }, request: { uri: '/logout', method: 'GET', headers: {} } });
+
+    expect(forged.headers).toEqual({ [VIEWER_ADDRESS_HEADER]: { value: '2001:db8::7' }, accept: { value: '*/*' } });
+    expect(plain.headers).toEqual({ [VIEWER_ADDRESS_HEADER]: { value: '198.51.100.7' } });
+  });
+});
+
 describe('the SPA rewrite function', () => {
   let dir: string;
   let rewrite: (uri: string) => string;
@@ -175,7 +238,7 @@ describe('the SPA rewrite function', () => {
     dir = mkdtempSync(join(tmpdir(), 'admin-ui-infra-'));
     ui = fixtureUi(dir);
     const { stack } = adminUiStack(ui);
-    const code = single(Template.fromStack(stack), 'AWS::CloudFront::Function').Properties.FunctionCode as string;
+    const code = cloudFrontFunction(Template.fromStack(stack), /Client-side routes/)[1].Properties.FunctionCode as string;
     // The function as CloudFront runs it: `handler(event)` with the viewer's request.
     const handler = new Function(`${code}\nreturn handler;`)() as (event: unknown) => { uri: string };
     rewrite = (uri) => handler({ request: { uri, method: 'GET', headers: {} } }).uri;

@@ -310,6 +310,33 @@ describe('secret key for sealed secrets', () => {
   });
 });
 
+/** The admin UI distribution's origin secret (infra/constructs/admin-ui.ts); none without the admin UI (`-c adminUi=false`). */
+function originSecretIds(): string[] {
+  const found = resourcesOf(template, 'AWS::SecretsManager::Secret').filter(([, secret]) => /distribution/i.test(String(secret.Properties.Description)));
+  expect(found.length).toBe(resourcesOf(template, 'AWS::CloudFront::Distribution').length);
+  return found.map(([id]) => id);
+}
+
+describe("the admin UI distribution's origin secret", () => {
+  it('reaches only the access function, which serves the logins it counts, as an ARN read with the SDK', () => {
+    const [secretId] = originSecretIds();
+    for (const [group, [id, fn]] of groupFunctions()) {
+      const reads = policyStatementsOfFunction(id).filter((statement) =>
+        [statement.Resource].flat().some((resource) => referencedId(resource) === secretId),
+      );
+      const variables = fn.Properties.Environment.Variables;
+      if (group === 'access') {
+        if (secretId) expect(actionsOf(reads)).toContain('secretsmanager:GetSecretValue');
+        expect(variables.CLOUDFRONT_ORIGIN_SECRET_ARN).toEqual(secretId ? { Ref: secretId } : undefined);
+      } else {
+        expect(reads, group).toEqual([]);
+        expect(variables.CLOUDFRONT_ORIGIN_SECRET_ARN, group).toBeUndefined();
+      }
+      expect(variables.CLOUDFRONT_ORIGIN_SECRET, group).toBeUndefined();
+    }
+  });
+});
+
 describe('permissions', () => {
   it('lets the client function read the table and write only the SDK usage partitions', () => {
     const [clientId] = groupFunctions().get('client')!;
@@ -335,13 +362,14 @@ describe('permissions', () => {
     }
   });
 
-  it('grants group functions nothing beyond the table and their own logs, the access function the secret key, the client and frontend functions the metrics queue', () => {
+  it('grants group functions nothing beyond the table and their own logs, the access function the secret key and the origin secret, the client and frontend functions the metrics queue', () => {
     const [tableId] = resourcesOf(template, 'AWS::DynamoDB::Table')[0]!;
     const keyId = secretKeyId();
+    const originSecrets = originSecretIds();
     const [reportsQueueId] = resourcesOf(template, 'AWS::SQS::Queue').find(([id]) => /^MetricsReports[0-9A-F]+$/.test(id))!;
     for (const [group, [id, fn]] of groupFunctions()) {
       const ownLogGroup = referencedId(fn.Properties.LoggingConfig.LogGroup);
-      const allowed = new Set([tableId, ownLogGroup, ...(group === 'access' ? [keyId] : []), ...(group === 'client' || group === 'frontend' ? [reportsQueueId] : [])]);
+      const allowed = new Set([tableId, ownLogGroup, ...(group === 'access' ? [keyId, ...originSecrets] : []), ...(group === 'client' || group === 'frontend' ? [reportsQueueId] : [])]);
       for (const statement of policyStatementsOfFunction(id)) {
         const resources = [statement.Resource].flat().map(referencedId);
         expect(resources.every((resource) => allowed.has(resource)), group).toBe(true);
