@@ -1,5 +1,9 @@
-/** The longest landing path kept (the login under way carries it in a cookie, which browsers cap at 4 KB). */
-const MAX_LANDING = 2048;
+/**
+ * The longest landing path kept, as resolved. The login under way carries it in a cookie, and a
+ * browser may carry a few of them (lib/oidc/login.ts keeps at most 4): together with the session
+ * they stay far below the 10 KB API Gateway takes for all of a request's headers.
+ */
+const MAX_LANDING = 512;
 
 /**
  * Where a person lands after a single sign-on login: only a path under the service, never another

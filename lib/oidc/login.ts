@@ -84,8 +84,14 @@ export class OidcLoginService {
     return new URL(this.root).pathname.replace(/\/+$/, '');
   }
 
-  /** Sends the browser to the provider's login page; `redirect` is where in the UI it lands afterwards. */
-  async begin(redirect: string | undefined): Promise<LoginStep> {
+  /**
+   * Sends the browser to the provider's login page; `redirect` is where in the UI it lands
+   * afterwards. `cookies` are the browser's: when it already carries more than
+   * MAX_LOGINS_CARRIED logins under way (tabs, or login links someone else made it follow), all
+   * of them are cleared but the new one, so their cookies cannot pile up past the header limit.
+   * Cookies do not say their age, so the new login is the one kept.
+   */
+  async begin(redirect: string | undefined, cookies: readonly string[] = []): Promise<LoginStep> {
     const { settings, configuration } = await this.provider();
     const state = client.randomState();
     const login: LoginUnderWay = {
@@ -102,7 +108,9 @@ export class OidcLoginService {
       code_challenge_method: 'S256',
       ...(settings.acrValues ? { acr_values: settings.acrValues } : {}),
     });
-    return { location: location.href, cookies: [this.browserCookie(state, sealed, LOGIN_UNDER_WAY_TTL_MS)] };
+    const carried = loginCookieNames(cookies);
+    const cleared = carried.length > MAX_LOGINS_CARRIED ? carried.map((name) => this.clearedCookie(name)) : [];
+    return { location: location.href, cookies: [this.browserCookie(state, sealed, LOGIN_UNDER_WAY_TTL_MS), ...cleared] };
   }
 
   /**
@@ -134,7 +142,10 @@ export class OidcLoginService {
     if (ssoGroups) await this.groups.syncSsoMemberships(user.id, ssoGroups, SSO_ACTOR);
     await this.logins.recordLogin(user.id, this.now().toISOString());
     const session = await this.sessions.start(user, { idToken: claims.idToken });
-    return { location: this.ownLocation(login.redirect), cookies: [session, ...this.forgetBrowserCookie(state)] };
+    // A login finished leaves the browser's other logins under way pointless: their cookies go too.
+    const own = browserCookieName(login.stateHash);
+    const others = loginCookieNames(cookies).filter((name) => name !== own).map((name) => this.clearedCookie(name));
+    return { location: this.ownLocation(login.redirect), cookies: [session, ...this.forgetBrowserCookie(state), ...others] };
   }
 
   /** The provider's sign-out page for single sign-out, when it is on and the provider has one; else undefined. */
@@ -219,13 +230,41 @@ export class OidcLoginService {
    * other's. Only the login's own paths receive it.
    */
   private browserCookie(state: string, value: string, maxAgeMs: number): string {
-    // Lax (as the session's): sent on the provider's top-level redirect back to the callback.
-    return cookieHeader(browserCookieName(hashSecret(state)), value, { path: `${this.basePath}/auth/oidc`, secure: this.config.secureCookies }, maxAgeMs);
+    return this.loginCookie(browserCookieName(hashSecret(state)), value, maxAgeMs);
   }
+
+  /** Clears a login cookie the browser sent, named as this service names them (`loginCookieNames`). */
+  private clearedCookie(name: string): string {
+    return this.loginCookie(name, '', 0);
+  }
+
+  private loginCookie(name: string, value: string, maxAgeMs: number): string {
+    // Lax (as the session's): sent on the provider's top-level redirect back to the callback.
+    return cookieHeader(name, value, { path: `${this.basePath}/auth/oidc`, secure: this.config.secureCookies }, maxAgeMs);
+  }
+}
+
+/** How many logins under way a browser may carry before a new one clears them (see `begin`). */
+export const MAX_LOGINS_CARRIED = 3;
+
+/**
+ * The names of the login cookies in the browser's Cookie headers, each once. Only names of the
+ * form this service sets are taken: a name is echoed into Set-Cookie to clear it.
+ */
+function loginCookieNames(cookies: readonly string[]): string[] {
+  const names = new Set<string>();
+  for (const header of cookies) {
+    for (const part of header.split(';')) {
+      const name = part.slice(0, part.indexOf('=')).trim();
+      if (LOGIN_COOKIE_NAME.test(name)) names.add(name);
+    }
+  }
+  return [...names];
 }
 
 /** The cookie of one login under way: the prefix and the start of its state's hash. */
 const browserCookieName = (stateHash: string): string => `${LOGIN_BROWSER_COOKIE}-${stateHash.slice(0, 16)}`;
+const LOGIN_COOKIE_NAME = new RegExp(`^${LOGIN_BROWSER_COOKIE}-[0-9a-f]{16}$`);
 
 function isNetworkFailure(error: unknown): boolean {
   for (let current: unknown = error; current instanceof Error; current = current.cause) {

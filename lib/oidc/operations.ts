@@ -29,7 +29,7 @@ export const oidcOperations = ({ oidcSettings, oidcLogin }: Services): Operation
   return {
     getOidcSettings: async () => ({ body: toOidcSettingsWire(await oidcSettings.get()) }),
     setOidcSettings: async ({ body, caller }) => ({ body: toOidcSettingsWire(await oidcSettings.set(body, caller.tokenName)) }),
-    startOidcLogin: async ({ query }) => oidcLogin.begin(query.redirect).then(redirect, refused(undefined)),
+    startOidcLogin: async ({ query, cookies }) => oidcLogin.begin(query.redirect, cookies).then(redirect, refused(undefined)),
     finishOidcLogin: async ({ query, cookies }) => oidcLogin.complete(query, cookies).then(redirect, refused(query.state)),
   };
 };

@@ -319,17 +319,50 @@ describe('refused logins create nothing', () => {
     }
   });
 
-  it('two logins under way in one browser (two tabs) both finish: each has a cookie of its own', async () => {
+  it('two logins under way in one browser (two tabs): each has a cookie of its own, and the first to finish clears the other, which is pointless then', async () => {
     const { login } = account();
     const browser = providerBrowser();
     const first = await call({ method: 'GET', path: '/auth/oidc/login' });
     const second = await call({ method: 'GET', path: '/auth/oidc/login' });
-    const cookies = [cookiePair(first.cookies[0]), cookiePair(second.cookies[0])].join('; ');
+    const [firstCookie, secondCookie] = [cookiePair(first.cookies[0]), cookiePair(second.cookies[0])];
+    const nameOf = (pair: string) => pair.slice(0, pair.indexOf('='));
 
-    const firstBack = await finish(await browser.signIn(first.headers.location as string, login), cookies);
-    const secondBack = await finish(await browser.signIn(second.headers.location as string, login), cookies);
+    const firstBack = await finish(await browser.signIn(first.headers.location as string, login), [firstCookie, secondCookie].join('; '));
 
-    expect([firstBack.headers.location, secondBack.headers.location]).toEqual(['/', '/']);
+    expect(nameOf(firstCookie)).not.toBe(nameOf(secondCookie));
+    expect(firstBack.headers.location).toBe('/');
+    expect(firstBack.cookies).toEqual(expect.arrayContaining([
+      `${nameOf(firstCookie)}=; Path=/auth/oidc; Max-Age=0; HttpOnly; SameSite=Lax`,
+      `${nameOf(secondCookie)}=; Path=/auth/oidc; Max-Age=0; HttpOnly; SameSite=Lax`,
+    ]));
+  });
+
+  it('a finished login clears every other login cookie the browser sent, and only names this service sets', async () => {
+    const { login } = account();
+    const start = await call({ method: 'GET', path: '/auth/oidc/login' });
+    const others = Array.from({ length: 5 }, () => `unleash-oidc-login-${randomBytes(8).toString('hex')}`);
+    const sent = [cookiePair(start.cookies[0]), ...others.map((name) => `${name}=sealed`), 'unleash-oidc-login-Bad,Name=x', 'unrelated=1'].join('; ');
+
+    const back = await finish(await providerBrowser().signIn(start.headers.location as string, login), sent);
+    const cleared = back.cookies.filter((c) => c.includes('Max-Age=0')).map((c) => c.slice(0, c.indexOf('=')));
+
+    expect(back.headers.location).toBe('/');
+    expect(cleared.sort()).toEqual([cookiePair(start.cookies[0]).split('=')[0], ...others].sort());
+  });
+
+  it('a login started by a browser that carries more than 3 login cookies clears all but the new one; with 3 it clears none', async () => {
+    const names = (count: number) => Array.from({ length: count }, () => `unleash-oidc-login-${randomBytes(8).toString('hex')}`);
+    const start = (carried: string[]) => call({ method: 'GET', path: '/auth/oidc/login', headers: { Cookie: carried.map((name) => `${name}=sealed`).join('; ') } });
+    const [three, four] = [names(3), names(4)];
+
+    const withThree = await start(three);
+    const withFour = await start(four);
+
+    expect(withThree.status).toBe(302);
+    expect(withThree.cookies).toHaveLength(1);
+    expect(withFour.status).toBe(302);
+    expect(withFour.cookies[0]).toMatch(/^unleash-oidc-login-[0-9a-f]{16}=[^;]+; Path=\/auth\/oidc; Max-Age=600/);
+    expect(withFour.cookies.slice(1).sort()).toEqual(four.map((name) => `${name}=; Path=/auth/oidc; Max-Age=0; HttpOnly; SameSite=Lax`).sort());
   });
 
   it("a provider that stops answering mid-login is given up in time for the request's writes, and the login page says so", async () => {

@@ -46,6 +46,16 @@ describe('landingOf: where a single sign-on login may land', () => {
     expect(landingOf(redirect, 'http://localhost:4242')).toBe(landing);
   });
 
+  it('keeps a landing of up to 512 characters and lands a longer one on the start: the login under way carries it in a cookie', () => {
+    const path = (length: number) => `/projects/${'a'.repeat(length - '/projects/'.length)}`;
+
+    expect(landingOf(path(512), 'http://localhost:4242')).toBe(path(512));
+    expect(landingOf(path(513), 'http://localhost:4242')).toBe('/');
+    // What counts is the landing as resolved: characters a browser would encode count encoded.
+    expect(landingOf(`/projects/${'é'.repeat(100)}`, 'http://localhost:4242')).toBe('/');
+    expect(landingOf(path(505), 'https://flags.example.com/unleash')).toBe('/unleash/');
+  });
+
   it('keeps a landing under the base path', () => {
     expect(landingOf('/projects', 'https://flags.example.com/unleash')).toBe('/unleash/projects');
     expect(landingOf('/unleash/projects', 'https://flags.example.com/unleash/')).toBe('/unleash/projects');
