@@ -25,7 +25,10 @@ export interface OperationInput<R extends RouteSpec> {
   checkedRevision: number | undefined;
   /** The request's cookies (API Gateway's `cookies`): logout reads the session's. */
   cookies: readonly string[];
-  /** The caller's address as API Gateway saw it (the Frontend API's default `remoteAddress`). */
+  /**
+   * The caller's address (login counts, the Frontend API's default `remoteAddress`): API Gateway's
+   * source address, or behind the admin UI's distribution the viewer's it vouches for (client-address.ts).
+   */
   sourceIp: string | undefined;
 }
 
