@@ -15,6 +15,7 @@ const SLOW_INTEGRATION = [
   'test/integration/sdk-change-cost.test.ts',
   'test/integration/project-reads-cost.test.ts',
   'test/integration/large-answers.test.ts',
+  'test/integration/application-list-size.test.ts',
 ];
 
 /** The route fuzz is sized by FUZZ_REQUESTS (10,000 unless set): the edit loop runs a tenth of that. */

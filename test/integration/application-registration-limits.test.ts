@@ -1,10 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { ClientMetricsService } from '../../lib/client/metrics-service.js';
 import { directMetricsQueue, MetricsWriter } from '../../lib/client/metrics-stages.js';
 import { createServices, type Services } from '../../lib/composition/services.js';
-import { ServiceUnavailable } from '../../lib/errors.js';
-import { LAMBDA_MAX_RESPONSE_BYTES } from '../../lib/http/large-answers.js';
 import { APPLICATION_REGISTRATIONS } from '../../lib/limits.js';
 import { prepareLocalTable } from '../../lib/store/create-table.js';
 import { countsSince } from '../../lib/store/request-counter.js';
@@ -23,7 +20,8 @@ let services: Services;
 let call: ReturnType<typeof apiClient>;
 let admin: string;
 
-// A table of its own: the lists here hold exactly what these tests registered.
+// A table of its own: the lists here hold exactly what these tests registered. (The page of a
+// thousand large applications is measured in application-list-size.test.ts, with the slow tests.)
 beforeAll(async () => {
   const tableName = unique('applications-limits');
   await prepareLocalTable({ region: 'local', endpoint: inject('dynamodb').endpoint }, tableName);
@@ -206,40 +204,5 @@ describe('DELETE /api/admin/metrics/applications/{appName}', () => {
     expect(stillThere).toEqual([appName]);
     expect(allowed.status, allowed.text).toBe(200);
     expect(await listed(appName)).toEqual([]);
-  });
-});
-
-describe('the applications list stays within the answer limit', () => {
-  it('answers a page of 1,000 large applications (100 long strategy names each) within what Lambda can return, saying the total', { timeout: 300_000 }, async () => {
-    const metrics = new ClientMetricsService(
-      directMetricsQueue(new MetricsWriter(services.metrics)), services.clientApplications, services.clientFeatures, clock,
-    );
-    const { caller } = await frontendScope();
-    const prefix = unique('large');
-    const count = 1_000;
-    // Random names, so compression cannot shrink the answer below the limit.
-    const strategies = () => Array.from({ length: 100 }, () => randomBytes(75).toString('base64url'));
-    // One at a time, waiting when throttled: the registrations share a partition, which takes
-    // 1,000 write units a second, and a new 10 KB registration's transaction costs 20.
-    for (let n = 0; n < count; n += 1) {
-      const body = registration(`${prefix}-${String(n).padStart(4, '0')}`, 'i', strategies());
-      for (;;) {
-        try {
-          await metrics.register(caller, body);
-          break;
-        } catch (error) {
-          if (!(error instanceof ServiceUnavailable)) throw error;
-          await new Promise((resolve) => setTimeout(resolve, 250));
-        }
-      }
-    }
-
-    const res = await call({ method: 'GET', path: `/api/admin/metrics/applications?query=${prefix}&limit=1000`, token: admin, headers: { 'Accept-Encoding': 'gzip' } });
-
-    expect(res.status, res.text.slice(0, 300)).toBe(200);
-    expect(res.body.total).toBe(count);
-    expect(res.body.applications.length).toBeGreaterThan(0);
-    expect(res.body.applications[0].appName).toBe(`${prefix}-0000`);
-    expect(Buffer.byteLength(res.text)).toBeLessThan(LAMBDA_MAX_RESPONSE_BYTES);
   });
 });
