@@ -216,7 +216,8 @@ describe('single sign-on through a real OpenID provider, in Chromium', () => {
     const { page } = await person('slow');
     await throughProvider(page, 'slow', async () => {
       // While the person is at the provider's sign-in page, the login under way in its cookie is altered.
-      const cookies = await page.context().cookies(base);
+      // The cookie is scoped to the login's own path, so only a URL under it lists it.
+      const cookies = await page.context().cookies(`${base}/auth/oidc/callback`);
       const login = cookies.find((cookie) => cookie.name.startsWith('unleash-oidc-login-'));
       expect(login?.httpOnly).toBe(true);
       await page.context().addCookies([{ ...login!, value: `${login!.value.slice(0, -4)}AAAA` }]);
