@@ -1,4 +1,5 @@
 import { randomInt } from 'node:crypto';
+import { seededRandom as generatorFrom } from '../../scripts/local/aws-like-dynamodb/random.js';
 
 /**
  * Randomness a failure can be replayed from: TEST_SEED when set, else a fresh seed per test file,
@@ -8,7 +9,7 @@ import { randomInt } from 'node:crypto';
 export function seededRandom(purpose: string): { seed: number; next: () => number } {
   const seed = seedFromEnv(process.env.TEST_SEED) ?? randomInt(2 ** 31);
   console.log(`${purpose}: seed ${seed} (replay with TEST_SEED=${seed})`);
-  return { seed, next: mulberry32(seed) };
+  return { seed, next: generatorFrom(seed) };
 }
 
 /** A copy of `items` in an order drawn from `random` (Fisher–Yates). */
@@ -27,16 +28,4 @@ function seedFromEnv(value: string | undefined): number | undefined {
   // A seed that is not a whole number would replay nothing: say so rather than draw a new one.
   if (!Number.isSafeInteger(seed)) throw new Error(`TEST_SEED must be a whole number, not ${JSON.stringify(value)}`);
   return seed;
-}
-
-/** A small 32-bit generator: the same seed gives the same sequence on every machine. */
-function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
 }
