@@ -5,7 +5,7 @@ import { createServices } from '../../lib/composition/services.js';
 import { prepareLocalTable } from '../../lib/store/create-table.js';
 import { apiClient, type ApiResponse } from '../support/api.js';
 import { namedAdminToken } from '../support/access.js';
-import { ProviderBrowser, startIdentityProvider, type IdentityProvider } from '../support/identity-provider.js';
+import { oidcSettingsFor, ProviderBrowser, startIdentityProvider, type IdentityProvider } from '../support/identity-provider.js';
 import { testConfig, unique } from '../support/services.js';
 import { cookiePair, GOOD_PASSWORD, logIn } from '../support/sessions.js';
 
@@ -38,11 +38,7 @@ afterAll(async () => {
 const configure = async (overrides: Record<string, unknown> = {}) => {
   const res = await call({
     method: 'POST', path: '/api/admin/auth/oidc/settings', token,
-    body: {
-      enabled: true, discoverUrl: idp.discoverUrl, clientId: idp.clients.rs256.clientId, secret: idp.clients.rs256.secret,
-      autoCreate: true, defaultRootRole: 'Viewer', enableGroupSyncing: true, groupJsonPath: 'groups', addGroupsScope: true,
-      ...overrides,
-    },
+    body: oidcSettingsFor(idp, overrides),
   });
   expect(res.status, res.text).toBe(200);
 };

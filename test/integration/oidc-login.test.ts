@@ -10,7 +10,7 @@ import { keys } from '../../lib/store/table-design.js';
 import { countsSince } from '../../lib/store/request-counter.js';
 import { apiClient, type ApiResponse } from '../support/api.js';
 import { namedAdminToken } from '../support/access.js';
-import { ProviderBrowser, startIdentityProvider, type IdentityProvider, type Tamper } from '../support/identity-provider.js';
+import { oidcSettingsFor, ProviderBrowser, startIdentityProvider, type IdentityProvider, type Tamper } from '../support/identity-provider.js';
 import { testConfig, unique } from '../support/services.js';
 import { localContext } from '../../scripts/local/api-gateway-event.js';
 import { cookiePair, GOOD_PASSWORD, userWithPassword } from '../support/sessions.js';
@@ -48,11 +48,7 @@ afterAll(async () => {
 const configure = async (overrides: Record<string, unknown> = {}) => {
   const res = await call({
     method: 'POST', path: '/api/admin/auth/oidc/settings', token,
-    body: {
-      enabled: true, discoverUrl: idp.discoverUrl, clientId: idp.clients.rs256.clientId, secret: idp.clients.rs256.secret,
-      autoCreate: true, defaultRootRole: 'Viewer', enableSingleSignOut: true, enableGroupSyncing: true, groupJsonPath: 'groups', addGroupsScope: true,
-      ...overrides,
-    },
+    body: oidcSettingsFor(idp, { enableSingleSignOut: true, ...overrides }),
   });
   expect(res.status, res.text).toBe(200);
 };

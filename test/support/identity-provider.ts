@@ -47,6 +47,18 @@ export interface IdentityProvider {
   close(): Promise<void>;
 }
 
+/**
+ * The E19 settings the OIDC tests start from: this provider's RS256 client, auto-create as Viewer,
+ * groups synced from the `groups` claim; `overrides` change or add settings.
+ */
+export function oidcSettingsFor(idp: IdentityProvider, overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    enabled: true, discoverUrl: idp.discoverUrl, clientId: idp.clients.rs256.clientId, secret: idp.clients.rs256.secret,
+    autoCreate: true, defaultRootRole: 'Viewer', enableGroupSyncing: true, groupJsonPath: 'groups', addGroupsScope: true,
+    ...overrides,
+  };
+}
+
 export interface ClientCredentials {
   clientId: string;
   secret: string;
