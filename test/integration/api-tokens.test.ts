@@ -140,6 +140,8 @@ describe('using tokens', () => {
     const res = await call({ method: 'GET', path: '/api/admin/ui-config', token: `Bearer ${token}` });
 
     expect(res.status).toBe(200);
+    // The admin's ui-config itself, not an error: the prefixed secret was taken as the token.
+    expect(res.body).toMatchObject({ name: 'serverless-toggles', baseUriPath: expect.any(String) });
   });
 
   it('refuses an expired token with 401', async () => {
@@ -151,6 +153,9 @@ describe('using tokens', () => {
     const res = await call({ method: 'GET', path: '/api/admin/strategies', token: secret });
 
     expect(res.status).toBe(401);
+    expect(res.body.name).toBe('AuthenticationRequired');
+    expect(res.body.message).toContain('unknown or has expired');
+    expect(res.body.strategies).toBeUndefined();
   });
 });
 
@@ -165,6 +170,10 @@ describe('DELETE /api/admin/api-tokens/{token}', () => {
     expect(res.status).toBe(200);
     expect(again.status).toBe(200);
     expect(use.status).toBe(401);
+    expect(use.body.name).toBe('AuthenticationRequired');
+    // Gone from the list too, not only refused.
+    const listed = await call({ method: 'GET', path: '/api/admin/api-tokens', token });
+    expect(listed.body.tokens.map((t: { tokenId: string }) => t.tokenId)).not.toContain(body.tokenId);
   });
 
   it('deletes by tokenId, for a secret nobody kept', async () => {
@@ -174,6 +183,9 @@ describe('DELETE /api/admin/api-tokens/{token}', () => {
     const use = await call({ method: 'GET', path: '/api/admin/strategies', token: body.secret });
 
     expect(use.status).toBe(401);
+    expect(use.body.name).toBe('AuthenticationRequired');
+    const listed = await call({ method: 'GET', path: '/api/admin/api-tokens', token });
+    expect(listed.body.tokens.map((t: { tokenId: string }) => t.tokenId)).not.toContain(body.tokenId);
   });
 });
 
