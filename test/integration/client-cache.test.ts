@@ -148,6 +148,10 @@ describe('the token cache', () => {
     const refused = await poll();
 
     expect(accepted.status).toBe(200);
+    expect(accepted.body.features).toEqual(expect.any(Array));
     expect(refused.status).toBe(401);
+    expect(refused.body.name).toBe('AuthenticationRequired');
+    expect(refused.body.message).toContain('unknown or has expired');
+    expect(refused.body.features).toBeUndefined();
   });
 });
