@@ -223,6 +223,9 @@ describe('GET /api/client/delta, Unleash’s delta protocol', () => {
     const anonymous = await call({ method: 'GET', path: '/api/client/delta' });
 
     expect(anonymous.status).toBe(401);
+    expect(anonymous.body.name).toBe('AuthenticationRequired');
+    expect(anonymous.body.message).toContain('Authorization header');
+    expect(anonymous.body.events).toBeUndefined();
   });
 });
 
