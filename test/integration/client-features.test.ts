@@ -161,11 +161,14 @@ describe('E17 ETag and 304', () => {
   });
 
   it('answers 200 when If-None-Match differs in any way', async () => {
-    const { headers } = await get('/api/client/features', client);
+    const { headers, body } = await get('/api/client/features', client);
 
     const weak = await get('/api/client/features', client, { 'If-None-Match': `W/${headers.etag}` });
 
     expect(weak.status).toBe(200);
+    // The whole payload again, under the same ETag: a miss is a full answer, not an empty one.
+    expect(weak.headers.etag).toBe(headers.etag);
+    expect(weak.body).toEqual(body);
   });
 });
 
