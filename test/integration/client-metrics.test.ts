@@ -65,9 +65,13 @@ describe('POST /api/client/register', () => {
   });
 
   it('still asks for a token with 401', async () => {
-    const res = await call({ method: 'POST', path: '/api/client/register', body: registration('anonymous') });
+    const appName = unique('anonymous');
+    const res = await call({ method: 'POST', path: '/api/client/register', body: registration(appName) });
 
     expect(res.status).toBe(401);
+    expect(res.body.name).toBe('AuthenticationRequired');
+    expect(res.body.message).toContain('Authorization header');
+    expect(await services.clientApplications.get(appName)).toBeUndefined();
   });
 });
 
@@ -125,13 +129,24 @@ describe('POST /api/client/metrics', () => {
 
   it('does not move the revision, so SDK ETags stay valid', async () => {
     const before = await call({ method: 'GET', path: '/api/client/features', token: client });
+    const { name: feature } = await putFeature(services, { name: unique('quiet') });
+    const moved = await call({ method: 'GET', path: '/api/client/features', token: client });
+    const appName = unique('quiet-app');
 
-    await post('/api/client/metrics', client, metrics({ [unique('quiet')]: { yes: 1, no: 1 } }));
-    await post('/api/client/register', client, registration(unique('quiet-app')));
+    await post('/api/client/metrics', client, metrics({ [feature]: { yes: 1, no: 1 } }));
+    await post('/api/client/register', client, registration(appName));
     const after = await call({
-      method: 'GET', path: '/api/client/features', token: client, headers: { 'If-None-Match': before.headers.etag as string },
+      method: 'GET', path: '/api/client/features', token: client, headers: { 'If-None-Match': moved.headers.etag as string },
     });
 
+    // A feature change moves the ETag; the two reports, though stored, do not.
+    expect(moved.headers.etag).not.toBe(before.headers.etag);
     expect(after.status).toBe(304);
+    expect(after.text).toBe('');
+    const day = new Date().toISOString().slice(0, 10);
+    expect((await services.metrics.hourlyCounts(day)).filter((count) => count.feature === feature)).toEqual([
+      expect.objectContaining({ yes: 1, no: 1 }),
+    ]);
+    expect(await services.clientApplications.get(appName)).toMatchObject({ appName });
   });
 });
