@@ -14,8 +14,14 @@ beforeAll(async () => {
   cookie = await logIn(call, (await userWithPassword(services, 'Admin')).username as string);
 });
 
-const createContextField = (headers: Record<string, string>, token?: string) =>
-  call({ method: 'POST', path: '/api/admin/context', headers, token, body: { name: unique('ctx') } });
+const createContextField = (headers: Record<string, string>, token?: string, name = unique('ctx')) =>
+  call({ method: 'POST', path: '/api/admin/context', headers, token, body: { name } });
+
+/** Whether a context field is stored, read with the session (a read is never refused as cross-site). */
+const fieldStatus = async (name: string, through = call, session = cookie) =>
+  (await through({ method: 'GET', path: `/api/admin/context/${name}`, headers: { Cookie: session } })).status;
+
+const CROSS_SITE_MESSAGE = 'came from another site with your session cookie';
 
 describe('a change carried by the session cookie alone', () => {
   it('from another site (a form POST: Origin of that site, Sec-Fetch-Site cross-site) is refused with 403', async () => {
@@ -27,15 +33,23 @@ describe('a change carried by the session cookie alone', () => {
   });
 
   it('from another site that sends only Origin is refused too', async () => {
-    const res = await createContextField({ Cookie: cookie, Origin: 'https://evil.example' });
+    const name = unique('ctx');
+    const res = await createContextField({ Cookie: cookie, Origin: 'https://evil.example' }, undefined, name);
 
     expect(res.status).toBe(403);
+    expect(res.body.name).toBe('NoAccessError');
+    expect(res.body.message).toContain(CROSS_SITE_MESSAGE);
+    expect(await fieldStatus(name)).toBe(404);
   });
 
   it('from a sibling site (same-site, another origin) is refused', async () => {
-    const res = await createContextField({ Cookie: cookie, Origin: 'https://evil.flags.example.com', 'Sec-Fetch-Site': 'same-site' });
+    const name = unique('ctx');
+    const res = await createContextField({ Cookie: cookie, Origin: 'https://evil.flags.example.com', 'Sec-Fetch-Site': 'same-site' }, undefined, name);
 
     expect(res.status).toBe(403);
+    expect(res.body.name).toBe('NoAccessError');
+    expect(res.body.message).toContain(CROSS_SITE_MESSAGE);
+    expect(await fieldStatus(name)).toBe(404);
   });
 
   it.each([
@@ -43,9 +57,12 @@ describe('a change carried by the session cookie alone', () => {
     ["the admin UI's origin (ADMIN_UI_URL)", { Origin: ADMIN_UI_URL, 'Sec-Fetch-Site': 'same-origin', Host: 'abc123.execute-api.eu-west-1.amazonaws.com' }],
     ['no browser headers at all (not a page)', {}],
   ])('from %s is allowed', async (_name, headers) => {
-    const res = await createContextField({ Cookie: cookie, ...headers });
+    const name = unique('ctx');
+    const res = await createContextField({ Cookie: cookie, ...headers }, undefined, name);
 
     expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ name });
+    expect(await fieldStatus(name)).toBe(200);
   });
 
   it.each([
@@ -59,13 +76,19 @@ describe('a change carried by the session cookie alone', () => {
     const res = await call({ method: 'POST', path: '/api/admin/context', headers: { Cookie: cookie, ...headers }, body: { name } });
 
     expect(res.status).toBe(403);
+    expect(res.body.name).toBe('NoAccessError');
+    expect(res.body.message).toContain(CROSS_SITE_MESSAGE);
     expect((await call({ method: 'GET', path: `/api/admin/context/${name}`, headers: { Cookie: cookie } })).status).toBe(404);
   });
 
   it('reads from another site are left alone (GET changes nothing)', async () => {
+    const name = unique('ctx');
+    await createContextField({ Cookie: cookie }, undefined, name);
+
     const res = await call({ method: 'GET', path: '/api/admin/context', headers: { Cookie: cookie, Origin: 'https://evil.example', 'Sec-Fetch-Site': 'cross-site' } });
 
     expect(res.status).toBe(200);
+    expect(res.body.map((field: { name: string }) => field.name)).toContain(name);
   });
 
   it('a login posted from another site whose X-Forwarded-Host matches it is refused', async () => {
@@ -89,6 +112,10 @@ describe('a change carried by the session cookie alone', () => {
     });
 
     expect(res.status).toBe(403);
+    expect(res.body.name).toBe('NoAccessError');
+    expect(res.body.message).toContain('Log in from the pages of this service');
+    expect(res.cookies).toEqual([]);
+    expect(res.headers['set-cookie']).toBeUndefined();
   });
 });
 
@@ -96,9 +123,12 @@ describe('a change authenticated by an API token', () => {
   it('is allowed from anywhere, cookie or not', async () => {
     const token = await adminToken(services);
 
-    const res = await createContextField({ Cookie: cookie, Origin: 'https://evil.example', 'Sec-Fetch-Site': 'cross-site' }, token);
+    const name = unique('ctx');
+    const res = await createContextField({ Cookie: cookie, Origin: 'https://evil.example', 'Sec-Fetch-Site': 'cross-site' }, token, name);
 
     expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ name });
+    expect(await fieldStatus(name)).toBe(200);
   });
 });
 
@@ -115,8 +145,11 @@ describe('on a laptop (npm start: UNLEASH_URL http://localhost:<port>, the serve
   ])('a change from %s answers %i', async (origin, status) => {
     const session = await logIn(localCall, (await userWithPassword(local, 'Admin')).username as string);
 
-    const res = await localCall({ method: 'POST', path: '/api/admin/context', headers: { Cookie: session, Origin: origin }, body: { name: unique('ctx') } });
+    const name = unique('ctx');
+    const res = await localCall({ method: 'POST', path: '/api/admin/context', headers: { Cookie: session, Origin: origin }, body: { name } });
 
     expect(res.status).toBe(status);
+    expect(res.body.name).toBe(status === 201 ? name : 'NoAccessError');
+    expect(await fieldStatus(name, localCall, session)).toBe(status === 201 ? 200 : 404);
   });
 });
