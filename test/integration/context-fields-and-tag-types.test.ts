@@ -70,13 +70,21 @@ describe('context fields', () => {
 
   it('refuses a PUT that renames the field (400) or names an unknown one (404)', async () => {
     const name = unique('keep');
-    await createField({ name });
+    const ghost = unique('ghost');
+    const created = (await createField({ name, description: 'Kept' })).body;
 
     const renamed = await call({ method: 'PUT', path: `/api/admin/context/${name}`, token, body: { name: 'other' } });
-    const unknown = await call({ method: 'PUT', path: `/api/admin/context/${unique('ghost')}`, token, body: {} });
+    const unknown = await call({ method: 'PUT', path: `/api/admin/context/${ghost}`, token, body: {} });
 
     expect(renamed.status).toBe(400);
+    expect(renamed.body.name).toBe('ValidationError');
+    expect(renamed.body.message).toContain('name: must match the context field in the path');
     expect(unknown.status).toBe(404);
+    expect(unknown.body.name).toBe('NotFoundError');
+    expect(unknown.body.message).toContain(ghost);
+    // Neither PUT wrote: the field is as created, and the unknown one was not made by the PUT.
+    expect((await call({ method: 'GET', path: `/api/admin/context/${name}`, token })).body).toEqual(created);
+    expect((await call({ method: 'GET', path: `/api/admin/context/${ghost}`, token })).status).toBe(404);
   });
 
   it('deletes a field with 200, after which it is 404 with Unleash\'s message', async () => {
