@@ -95,18 +95,30 @@ describe('a project\'s environments', () => {
 
   it('answers 409 when already added, 404 for an unknown project or environment', async () => {
     const project = await steps.createProject();
+    const before = await overviewEnvironments(project);
+    const ghostProject = unique('ghost');
+    const ghostEnvironment = unique('ghost');
 
     const again = await call({ method: 'POST', path: `/api/admin/projects/${project}/environments`, token, body: { environment: 'development' } });
     const noProject = await call({
-      method: 'POST', path: `/api/admin/projects/${unique('ghost')}/environments`, token, body: { environment: 'development' },
+      method: 'POST', path: `/api/admin/projects/${ghostProject}/environments`, token, body: { environment: 'development' },
     });
     const noEnvironment = await call({
-      method: 'POST', path: `/api/admin/projects/${project}/environments`, token, body: { environment: unique('ghost') },
+      method: 'POST', path: `/api/admin/projects/${project}/environments`, token, body: { environment: ghostEnvironment },
     });
 
     expect(again.status).toBe(409);
+    expect(again.body.name).toBe('NameExistsError');
+    expect(again.body.message).toContain(`The environment development is already added to the project ${project}`);
     expect(noProject.status).toBe(404);
+    expect(noProject.body.name).toBe('NotFoundError');
+    expect(noProject.body.message).toContain(ghostProject);
     expect(noEnvironment.status).toBe(404);
+    expect(noEnvironment.body.name).toBe('NotFoundError');
+    expect(noEnvironment.body.message).toContain(ghostEnvironment);
+    // None of the three changed the project's environments, nor made the unknown project.
+    expect(await overviewEnvironments(project)).toEqual(before);
+    expect((await call({ method: 'GET', path: `/api/admin/projects/${ghostProject}`, token })).status).toBe(404);
   });
 
   it('lets one of two concurrent adds of the same environment win', async () => {
