@@ -114,6 +114,9 @@ describe('E6 archive', () => {
 
     expect(res.status).toBe(202);
     expect((await steps.getFeature('default', name)).status).toBe(404);
+    // Archived, not deleted: the archive lists it.
+    const archived = await call({ method: 'GET', path: '/api/admin/archive/features?project=default', token });
+    expect(archived.body.features.find((f: { name: string }) => f.name === name)).toMatchObject({ archived: true });
   });
 
   it('frees the project feature limit when a feature is archived', async () => {
@@ -121,8 +124,11 @@ describe('E6 archive', () => {
     const first = await steps.createFeature(project);
     await archive(project, [first]);
 
-    const second = await call({ method: 'POST', path: `/api/admin/projects/${project}/features`, token, body: { name: unique('f') } });
+    const name = unique('f');
+    const second = await call({ method: 'POST', path: `/api/admin/projects/${project}/features`, token, body: { name } });
 
     expect(second.status).toBe(201);
+    expect(second.body).toMatchObject({ name, project });
+    expect((await steps.getFeature(project, name)).body).toMatchObject({ name, project, archived: false });
   });
 });
