@@ -56,9 +56,16 @@ describe('creating a feature', () => {
   });
 
   it('answers 404 for an unknown project', async () => {
-    const res = await call({ method: 'POST', path: `/api/admin/projects/${unique('nope')}/features`, token, body: { name: unique('f') } });
+    const project = unique('nope');
+    const name = unique('f');
+    const res = await call({ method: 'POST', path: `/api/admin/projects/${project}/features`, token, body: { name } });
 
     expect(res.status).toBe(404);
+    expect(res.body.name).toBe('NotFoundError');
+    expect(res.body.message).toContain(project);
+    // No feature was stored under that name, in that project or the default one.
+    expect((await steps.getFeature(project, name)).status).toBe(404);
+    expect((await steps.getFeature('default', name)).status).toBe(404);
   });
 
   it("enforces the project's feature limit and naming pattern with a clear 400", async () => {
