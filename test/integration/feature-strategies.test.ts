@@ -72,6 +72,11 @@ describe('adding strategies', () => {
     const res = await steps.addStrategy(project, name, 'production', { name: 'default' });
 
     expect(res.status).toBe(400);
+    expect(res.body.name).toBe('ValidationError');
+    expect(res.body.message).toContain('production');
+    const feature = (await steps.getFeature(project, name)).body;
+    expect(feature.environments.map((e: { name: string }) => e.name)).toEqual(['development']);
+    expect(environment(feature, 'development').strategies).toEqual([]);
   });
 });
 
@@ -99,10 +104,13 @@ describe('updating and deleting strategies', () => {
 
   it('answers 404 for an unknown strategy id', async () => {
     const name = await steps.createFeature();
+    const id = unique('x');
 
-    const res = await call({ method: 'GET', path: `${steps.base('default', name)}/environments/development/strategies/${unique('x')}`, token });
+    const res = await call({ method: 'GET', path: `${steps.base('default', name)}/environments/development/strategies/${id}`, token });
 
     expect(res.status).toBe(404);
+    expect(res.body.name).toBe('NotFoundError');
+    expect(res.body.message).toContain(id);
   });
 });
 
@@ -151,13 +159,25 @@ describe('E7 on and off', () => {
     const archived = await steps.createFeature();
     await call({ method: 'POST', path: '/api/admin/projects/default/archive', token, body: { features: [archived] } });
 
+    const ghost = unique('ghost');
     const unknownEnv = await steps.turn('default', name, 'staging', 'on');
-    const unknownFeature = await steps.turn('default', unique('ghost'), 'development', 'on');
+    const unknownFeature = await steps.turn('default', ghost, 'development', 'on');
     const archivedOn = await steps.turn('default', archived, 'development', 'on');
 
     expect(unknownEnv.status).toBe(404);
+    expect(unknownEnv.body.name).toBe('NotFoundError');
+    expect(unknownEnv.body.message).toContain('staging');
     expect(unknownFeature.status).toBe(404);
+    expect(unknownFeature.body.name).toBe('NotFoundError');
+    expect(unknownFeature.body.message).toContain(ghost);
     expect(archivedOn.status).toBe(400);
+    expect(archivedOn.body.name).toBe('ValidationError');
+    expect(archivedOn.body.message).toContain('archived');
+    // Nothing was switched on: the feature's environments are all off, with no strategy added.
+    const feature = (await steps.getFeature('default', name)).body;
+    expect(feature.environments.filter((e: { enabled: boolean }) => e.enabled)).toEqual([]);
+    expect(feature.environments.flatMap((e: { strategies: unknown[] }) => e.strategies)).toEqual([]);
+    expect((await steps.getFeature('default', ghost)).status).toBe(404);
   });
 });
 
