@@ -86,15 +86,22 @@ describe('the client function behind a Lambda function URL', () => {
     );
 
     it('takes SDK reports', async () => {
+      const appName = unique('url-app');
       const register = await call('POST', '/api/client/register', {
-        body: { appName: unique('url-app'), instanceId: 'i-1', strategies: ['default'], interval: 15_000, started: new Date().toISOString() },
+        body: { appName, instanceId: 'i-1', strategies: ['default'], interval: 15_000, started: new Date().toISOString() },
       });
 
       expect(register.status).toBe(202);
+      expect(await services.clientApplications.get(appName)).toMatchObject({ appName, instanceId: 'i-1', strategies: ['default'] });
     });
 
     it('still checks the Unleash token, as behind API Gateway', async () => {
-      expect((await call('GET', '/api/client/features', { token: 'not-a-token' })).status).toBe(401);
+      const res = await call('GET', '/api/client/features', { token: 'not-a-token' });
+
+      expect(res.status).toBe(401);
+      expect(res.body.name).toBe('AuthenticationRequired');
+      expect(res.body.message).toContain('unknown or has expired');
+      expect(res.body.features).toBeUndefined();
     });
 
     it.each([
@@ -199,6 +206,8 @@ describe('the client function behind a Lambda function URL', () => {
       });
 
       expect(res.status).toBe(FUNCTION_URL_ANSWERS.requestTooLarge.statusCode);
+      // The URL's own body, not one of the interface's errors (those carry a name): the function never ran.
+      expect(await res.json()).toEqual({ message: 'Request Entity Too Large' });
     });
 
     it('throttles only by the function\'s concurrency: 429 once its reserved concurrency is in use', async () => {
@@ -220,7 +229,11 @@ describe('the client function behind a Lambda function URL', () => {
         finish();
 
         expect(second.status).toBe(429);
-        expect((await first).status).toBe(200);
+        expect(await second.json()).toEqual({ message: 'Too Many Requests' });
+        const answered = await first;
+        expect(answered.status).toBe(200);
+        // The held invocation's own answer came through once it finished.
+        expect(await answered.json()).toEqual({});
       } finally {
         finish();
         await limited.close();
