@@ -6,7 +6,7 @@ import { freshInstanceServices, storeAdminToken, unique } from '../support/servi
 import { formatSecret } from '../../lib/tokens/model.js';
 
 // The Frontend API (issue 15): what browser and mobile SDKs call with a frontend token.
-const { call, token } = adminSession();
+const { services, call, token } = adminSession();
 const steps = featureSteps(call, token);
 
 let project: string;
@@ -133,17 +133,26 @@ describe('POST /api/frontend', () => {
 
 describe('frontend metrics and registration', () => {
   it('accepts a browser SDK\'s metrics (200) and a registration (200)', async () => {
+    const appName = unique('web');
     const metrics = await call({
       method: 'POST', path: '/api/frontend/client/metrics', token: frontendToken,
-      body: { appName: 'web', instanceId: 'browser', bucket: { start: new Date(Date.now() - 1000).toISOString(), stop: new Date().toISOString(), toggles: { [flags.on]: { yes: 2, no: 0, variants: {} } } } },
+      body: { appName, instanceId: 'browser', bucket: { start: new Date(Date.now() - 1000).toISOString(), stop: new Date().toISOString(), toggles: { [flags.on]: { yes: 2, no: 0, variants: {} } } } },
     });
     const register = await call({
       method: 'POST', path: '/api/frontend/client/register', token: frontendToken,
-      body: { appName: 'web', instanceId: 'ios-1', sdkVersion: 'unleash-client-swift:2.1.0', strategies: [], started: new Date().toISOString(), interval: 30000 },
+      body: { appName, instanceId: 'ios-1', sdkVersion: 'unleash-client-swift:2.1.0', strategies: [], started: new Date().toISOString(), interval: 30000 },
     });
 
     expect(metrics.status).toBe(200);
     expect(register.status).toBe(200);
+    // Both were stored: the counts for the flag, in the token's environment, and the application.
+    const day = new Date().toISOString().slice(0, 10);
+    expect((await services.metrics.hourlyCounts(day)).filter((count) => count.feature === flags.on)).toEqual([
+      expect.objectContaining({ environment: 'development', yes: 2, no: 0 }),
+    ]);
+    expect(await services.clientApplications.get(appName, { environment: 'development', projects: [project] })).toMatchObject({
+      appName, instanceId: 'ios-1', sdkVersion: 'unleash-client-swift:2.1.0',
+    });
   });
 });
 
