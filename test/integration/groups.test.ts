@@ -123,8 +123,14 @@ describe('E1 PUT /api/admin/groups/{groupId}', () => {
     const res = await update(group.id, { name: newName });
 
     expect(res.status).toBe(200);
-    expect((await create({ name: oldName })).status).toBe(201);
-    expect((await create({ name: newName })).status).toBe(409);
+    expect((await get(group.id)).body).toMatchObject({ id: group.id, name: newName });
+    const reused = await create({ name: oldName });
+    expect(reused.status).toBe(201);
+    expect(reused.body.id).not.toBe(group.id);
+    const taken = await create({ name: newName });
+    expect(taken.status).toBe(409);
+    expect(taken.body.name).toBe('NameExistsError');
+    expect(taken.body.message).toContain(newName);
   });
 
   it('refuses renaming to a taken name with 409 and changes nothing', async () => {
@@ -148,8 +154,21 @@ describe('E1 PUT /api/admin/groups/{groupId}', () => {
   });
 
   it('answers 404 for an unknown group and 400 for an id that is not an integer', async () => {
-    expect((await update(2_000_000_000, { name: unique('x') })).status).toBe(404);
-    expect((await update('abc', { name: unique('x') })).status).toBe(400);
+    const [unknownName, badIdName] = [unique('x'), unique('x')];
+    const unknown = await update(2_000_000_000, { name: unknownName });
+    const badId = await update('abc', { name: badIdName });
+
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.name).toBe('NotFoundError');
+    expect(unknown.body.message).toContain('2000000000');
+    expect(badId.status).toBe(400);
+    expect(badId.body.name).toBe('ValidationError');
+    expect(badId.body.message).toMatch(/^groupId:/);
+    // Neither update made a group.
+    expect((await get(2_000_000_000)).status).toBe(404);
+    const listed = (await call({ method: 'GET', path: '/api/admin/groups', token })).body.groups.map((g: { name: string }) => g.name);
+    expect(listed).not.toContain(unknownName);
+    expect(listed).not.toContain(badIdName);
   });
 });
 
@@ -173,9 +192,20 @@ describe('reading and deleting groups', () => {
     const res = await call({ method: 'DELETE', path: `/api/admin/groups/${group.id}`, token });
 
     expect(res.status).toBe(200);
-    expect((await get(group.id)).status).toBe(404);
-    expect((await create({ name: group.name })).status).toBe(201);
-    expect((await call({ method: 'DELETE', path: `/api/admin/groups/${group.id}`, token })).status).toBe(404);
+    const gone = await get(group.id);
+    expect(gone.status).toBe(404);
+    expect(gone.body.name).toBe('NotFoundError');
+    const list = await call({ method: 'GET', path: '/api/admin/groups', token });
+    expect(list.body.groups.map((g: { id: number }) => g.id)).not.toContain(group.id);
+    const reused = await create({ name: group.name });
+    expect(reused.status).toBe(201);
+    expect(reused.body).toMatchObject({ name: group.name });
+    expect(reused.body.id).not.toBe(group.id);
+    const again = await call({ method: 'DELETE', path: `/api/admin/groups/${group.id}`, token });
+    expect(again.status).toBe(404);
+    expect(again.body.name).toBe('NotFoundError');
+    // The second delete did not touch the new group of the same name.
+    expect((await get(reused.body.id)).body).toEqual(reused.body);
   });
 
   it('drops a deleted user from the groups it was in', async () => {
