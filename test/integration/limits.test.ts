@@ -36,12 +36,15 @@ describe('request body limits', () => {
   it('refuses a body past 100 KB with 413 ContentTooLarge, before reading it, and takes one at the limit', async () => {
     const path = '/api/admin/projects/default/features';
 
-    const over = await post(path, bodyOf(BODY_LIMITS.default + 1, { name: unique('big') }));
-    const at = await post(path, bodyOf(BODY_LIMITS.default, { name: unique('big') }));
+    const [overName, atName] = [unique('big'), unique('big')];
+    const over = await post(path, bodyOf(BODY_LIMITS.default + 1, { name: overName }));
+    const at = await post(path, bodyOf(BODY_LIMITS.default, { name: atName }));
 
     expectError(over, 413, 'ContentTooLarge', /at most 102400 bytes \(100 KB\)/);
+    expect((await steps.getFeature('default', overName)).status).toBe(404);
     // At the limit the body is read; the schema then has its say (the pad is simply ignored).
     expect(at.status).toBe(201);
+    expect((await steps.getFeature('default', atName)).body).toMatchObject({ name: atName, project: 'default' });
   });
 
   it('allows 500 KB on the batch endpoints and refuses more', async () => {
