@@ -59,9 +59,12 @@ describe('the local server at AWS limits, with a synthetic function', () => {
 
   it('counts a base64 answer as encoded: 4.6 MB of bytes is over 6 MB', async () => {
     const bytes = Buffer.alloc(Math.ceil(4.6 * MB), 1);
-    const { handlers } = synthetic(async () => ({ statusCode: 200, isBase64Encoded: true, body: bytes.toString('base64') }));
+    const { handlers, calls } = synthetic(async () => ({ statusCode: 200, isBase64Encoded: true, body: bytes.toString('base64') }));
     const response = await fetch(`${await serve(handlers)}/api/admin/features`);
     expect(response.status).toBe(500);
+    // Lambda's failure in place of the bytes, after the function ran once.
+    expect(await response.json()).toEqual(INTERNAL_ERROR);
+    expect(calls).toHaveLength(1);
   });
 
   it('passes an answer under 6 MB through', async () => {
@@ -383,6 +386,8 @@ describe('the local runtime at AWS limits, with the real functions', () => {
   it('answers an 11 MB body to a real route 413', async () => {
     const response = await post('/api/admin/projects/default/features', jsonOf(11 * MB));
     expect(response.status).toBe(413);
+    // API Gateway's own answer (no error name), not the function's ContentTooLarge: the function never ran.
+    expect(await response.json()).toEqual({ message: 'Request Entity Too Large' });
   });
 
   it('answers a real route whose answer grows over 6 MB (the segment list) gzip-compressed, or a clear 400 to a caller without gzip', async () => {
