@@ -135,8 +135,14 @@ describe('failed password logins are counted per login name and client address',
     const byEmail = await loginFrom('2001:db8:1:2::1', user.email as string, GOOD_PASSWORD);
 
     expect(sameNetwork.status).toBe(429);
-    expect(otherNetwork.status).toBe(200);
-    expect(byEmail.status).toBe(200);
+    expect(sameNetwork.body.name).toBe('RateLimitError');
+    expect(Number(sameNetwork.headers['retry-after'])).toBeGreaterThan(0);
+    expect(sameNetwork.headers['set-cookie']).toBeUndefined();
+    for (const loggedIn of [otherNetwork, byEmail]) {
+      expect(loggedIn.status).toBe(200);
+      expect(loggedIn.body).toMatchObject({ id: user.id });
+      expect(loggedIn.headers['set-cookie']).toMatch(/^unleash-session=/);
+    }
   });
 
   it('tries sent all at once from one address are counted one by one: no more than 10 passwords are checked', async () => {
@@ -181,8 +187,14 @@ describe('a new password and the counts of failed tries', () => {
     const afterTheWait = await loginFrom('198.51.100.20', name, next);
 
     expect(stillWaiting.status).toBe(429);
-    expect(elsewhere.status).toBe(200);
-    expect(afterTheWait.status).toBe(200);
+    expect(stillWaiting.body.name).toBe('RateLimitError');
+    expect(stillWaiting.headers['set-cookie']).toBeUndefined();
+    // The new password is the one that logs in, each time as the user.
+    for (const loggedIn of [elsewhere, afterTheWait]) {
+      expect(loggedIn.status).toBe(200);
+      expect(loggedIn.body).toMatchObject({ id: user.id });
+      expect(loggedIn.headers['set-cookie']).toMatch(/^unleash-session=/);
+    }
   });
 
   it('a password change costs the same DynamoDB requests however many addresses have failed counts for the name', async () => {
