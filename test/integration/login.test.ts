@@ -6,7 +6,7 @@ import { apiClient } from '../support/api.js';
 import { captureLogs } from '../support/logs.js';
 import { adminToken, testConfig, unique } from '../support/services.js';
 import { createServices } from '../../lib/composition/services.js';
-import { GOOD_PASSWORD, logIn, userWithPassword } from '../support/sessions.js';
+import { cookiePair, GOOD_PASSWORD, logIn, userWithPassword } from '../support/sessions.js';
 
 /** The services' clock: tests move it instead of waiting. */
 let now = new Date();
@@ -37,6 +37,9 @@ describe('POST /auth/simple/login', () => {
     const res = await login((user.email as string).toUpperCase(), GOOD_PASSWORD);
 
     expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ id: user.id, username: user.username });
+    // The cookie it sets is a session of that user.
+    expect((await me(cookiePair(res.headers['set-cookie']))).body.user).toMatchObject({ id: user.id });
   });
 
   it('answers the same 401 for a wrong password and an unknown user, and counts loginAttempts', async () => {
@@ -79,14 +82,22 @@ describe('POST /auth/simple/login', () => {
     const after = await login(user.username as string, 'Another-Good-Pass-8');
 
     expect(waiting.status).toBe(429);
+    expect(waiting.body.name).toBe('RateLimitError');
+    expect(waiting.headers['set-cookie']).toBeUndefined();
     expect(after.status).toBe(200);
+    expect(after.body).toMatchObject({ id: user.id, loginAttempts: 0 });
+    expect(after.headers['set-cookie']).toMatch(/^unleash-session=/);
   });
 
   it("logs in a user whose username holds an '@' but is no one's e-mail", async () => {
     const username = `${unique('at')}@team`;
-    await services.users.create({ username, email: null, name: username, rootRole: 'Viewer', password: GOOD_PASSWORD }, 'test');
+    const user = await services.users.create({ username, email: null, name: username, rootRole: 'Viewer', password: GOOD_PASSWORD }, 'test');
 
-    expect((await login(username, GOOD_PASSWORD)).status).toBe(200);
+    const res = await login(username, GOOD_PASSWORD);
+
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ id: user.id, username });
+    expect((await me(cookiePair(res.headers['set-cookie']))).body.user).toMatchObject({ id: user.id, username });
   });
 
   it('refuses a body without a password with 400 naming it', async () => {
@@ -157,13 +168,18 @@ describe('GET /api/admin/user', () => {
     const after = await me(cookie);
 
     expect(before.status).toBe(200);
+    expect(before.body.user).toMatchObject({ id: user.id });
     expect(after.status).toBe(401);
+    expect(after.body.name).toBe('AuthenticationRequired');
+    expect(after.body.user).toBeUndefined();
   });
 
   it('answers 401 for a made-up cookie', async () => {
     const res = await me(`unleash-session=1.${'A'.repeat(43)}`);
 
     expect(res.status).toBe(401);
+    expect(res.body.name).toBe('AuthenticationRequired');
+    expect(res.body.user).toBeUndefined();
   });
 });
 
@@ -234,6 +250,8 @@ describe('logout', () => {
 
     await call({ method: 'POST', path: '/logout', headers: { Cookie: `unleash-session=${user.id}.${'B'.repeat(43)}` } });
 
-    expect((await me(cookie)).status).toBe(200);
+    const still = await me(cookie);
+    expect(still.status).toBe(200);
+    expect(still.body.user).toMatchObject({ id: user.id });
   });
 });
