@@ -29,25 +29,32 @@ describe('feature naming patterns run on a linear-time engine (RE2 syntax)', () 
     const project = await steps.createProject({ featureNaming: { pattern: NESTED, example: '0123abcd-aab' } });
 
     // The pathological create and an unrelated read run together: a stalled engine blocks both.
+    const [refusedName, acceptedName] = [allA(), `${hex()}-${'a'.repeat(33)}b`];
     const [refused, other] = await Promise.all([
-      createFeature(project, allA()),
+      createFeature(project, refusedName),
       call({ method: 'GET', path: `/api/admin/projects/${project}`, token }),
     ]);
-    const accepted = await createFeature(project, `${hex()}-${'a'.repeat(33)}b`);
+    const accepted = await createFeature(project, acceptedName);
 
     expectRefused(refused, /^name: the project .* requires feature names to match \[0-9a-f\]\{8\}-\(a\+\)\+b; for example 0123abcd-aab/);
+    expect((await steps.getFeature(project, refusedName)).status).toBe(404);
     expect(other.status).toBe(200);
+    expect(other.body).toMatchObject({ name: project });
     expect(accepted.status, accepted.text).toBe(201);
+    expect((await steps.getFeature(project, acceptedName)).body).toMatchObject({ name: acceptedName, project });
   });
 
   it('matches the whole name, as before: a name that only contains a match is refused', async () => {
     const project = await steps.createProject({ featureNaming: { pattern: 'team-[a-z]+|ops-[0-9]+' } });
 
-    const partial = await createFeature(project, `x-ops-1-${unique('y')}`);
-    const whole = await createFeature(project, `ops-${parseInt(hex(), 16)}`);
+    const [partialName, wholeName] = [`x-ops-1-${unique('y')}`, `ops-${parseInt(hex(), 16)}`];
+    const partial = await createFeature(project, partialName);
+    const whole = await createFeature(project, wholeName);
 
     expectRefused(partial, /^name: /);
+    expect((await steps.getFeature(project, partialName)).status).toBe(404);
     expect(whole.status, whole.text).toBe(201);
+    expect((await steps.getFeature(project, wholeName)).body).toMatchObject({ name: wholeName, project });
   });
 
   it.each([
@@ -64,6 +71,8 @@ describe('feature naming patterns run on a linear-time engine (RE2 syntax)', () 
     expectRefused(created, /^featureNaming\.pattern: is not a valid RE2 regular expression/);
     expectRefused(updated, /^featureNaming\.pattern: is not a valid RE2 regular expression/);
     expect((await call({ method: 'GET', path: `/api/admin/projects/${id}`, token })).status).toBe(404);
+    // The existing project kept its settings: a feature of any name is still taken.
+    expect((await createFeature(project, unique('free'))).status).toBe(201);
   });
 
   it('refuses a pattern whose compiled program is too large to run on every name', async () => {
