@@ -23,6 +23,20 @@ const resetLink = async (userId: number): Promise<string> => {
   return new URL(link.body.resetPasswordUrl).searchParams.get('token') as string;
 };
 const resetWith = (secret: string, password: string) => call({ method: 'POST', path: '/auth/reset/password', body: { token: secret, password } });
+/** A reset link refused as no longer valid: the error names the token, and no session is set. */
+const expectLinkRefused = (res: Awaited<ReturnType<typeof call>>) => {
+  expect(res.status).toBe(401);
+  expect(res.body.name).toBe('AuthenticationRequired');
+  expect(res.body.message).toMatch(/^token: this reset link is not valid/);
+  expect(res.headers['set-cookie']).toBeUndefined();
+};
+/** A login with `password` refused (401) or answered as `user` with a session. */
+const expectLogin = async (user: User, password: string, works: boolean) => {
+  const res = await login(user.username as string, password);
+  expect(res.status).toBe(works ? 200 : 401);
+  if (works) expect(res.body).toMatchObject({ id: user.id });
+  else expect(res.body.name).toBe('AuthenticationRequired');
+};
 
 describe('signing up through an invite link', () => {
   it('creates a Viewer with the password and logs them in', async () => {
@@ -104,11 +118,13 @@ describe('an admin reset link', () => {
     const validateOlder = await call({ method: 'GET', path: `/auth/reset/validate?token=${older}` });
     const resetOlder = await resetWith(older, 'Older-Link-Pass-1');
 
-    expect(validateOlder.status).toBe(401);
-    expect(resetOlder.status).toBe(401);
-    expect((await login(user.username as string, 'Older-Link-Pass-1')).status).toBe(401);
-    expect((await login(user.username as string, GOOD_PASSWORD)).status).toBe(200);
-    expect((await call({ method: 'GET', path: `/auth/reset/validate?token=${newer}` })).status).toBe(200);
+    expectLinkRefused(validateOlder);
+    expectLinkRefused(resetOlder);
+    await expectLogin(user, 'Older-Link-Pass-1', false);
+    await expectLogin(user, GOOD_PASSWORD, true);
+    const validateNewer = await call({ method: 'GET', path: `/auth/reset/validate?token=${newer}` });
+    expect(validateNewer.status).toBe(200);
+    expect(validateNewer.body).toMatchObject({ id: user.id, token: newer });
   });
 
   it('using a link ends every other link of that user', async () => {
@@ -120,9 +136,10 @@ describe('an admin reset link', () => {
     const other = await resetWith(first, 'First-Link-Pass-3');
 
     expect(used.status).toBe(200);
-    expect(other.status).toBe(401);
-    expect((await login(user.username as string, 'First-Link-Pass-3')).status).toBe(401);
-    expect((await login(user.username as string, 'Second-Link-Pass-2')).status).toBe(200);
+    expectLinkRefused(other);
+    await expectLogin(user, 'First-Link-Pass-3', false);
+    await expectLogin(user, GOOD_PASSWORD, false);
+    await expectLogin(user, 'Second-Link-Pass-2', true);
   });
 
   it.each([
@@ -141,11 +158,12 @@ describe('an admin reset link', () => {
     const validate = await call({ method: 'GET', path: `/auth/reset/validate?token=${link}` });
     const reset = await resetWith(link, 'After-Change-Pass-6');
 
-    expect(validate.status).toBe(401);
-    expect(reset.status).toBe(401);
-    expect((await login(user.username as string, 'After-Change-Pass-6')).status).toBe(401);
-    // A link made after the change works.
+    expectLinkRefused(validate);
+    expectLinkRefused(reset);
+    await expectLogin(user, 'After-Change-Pass-6', false);
+    // A link made after the change works, and sets the password.
     expect((await resetWith(await resetLink(user.id), 'After-Change-Pass-7')).status).toBe(200);
+    await expectLogin(user, 'After-Change-Pass-7', true);
   });
 
   it("a link read before an admin changed the password cannot set it: the link's password write is on the password version it recorded", async () => {
@@ -162,9 +180,9 @@ describe('an admin reset link', () => {
     const reset = await resetWith(link, 'Stale-Link-Pass-2');
     vi.restoreAllMocks();
 
-    expect(reset.status).toBe(401);
-    expect((await login(user.username as string, 'Stale-Link-Pass-2')).status).toBe(401);
-    expect((await login(user.username as string, 'Admin-Between-Pass-1')).status).toBe(200);
+    expectLinkRefused(reset);
+    await expectLogin(user, 'Stale-Link-Pass-2', false);
+    await expectLogin(user, 'Admin-Between-Pass-1', true);
   });
 
   it('a password write that fails leaves the link usable: using it and writing the password are one transaction', async () => {
