@@ -175,12 +175,21 @@ describe('PUT /api/admin/projects/{projectId}', () => {
 
   it('answers 404 for an unknown project and 400 for a bad naming pattern', async () => {
     const id = await steps.createProject();
+    const ghost = unique('ghost');
+    const before = (await call({ method: 'GET', path: `/api/admin/projects/${id}`, token })).body;
 
-    const unknown = await call({ method: 'PUT', path: `/api/admin/projects/${unique('ghost')}`, token, body: { name: 'x' } });
+    const unknown = await call({ method: 'PUT', path: `/api/admin/projects/${ghost}`, token, body: { name: 'x' } });
     const bad = await call({ method: 'PUT', path: `/api/admin/projects/${id}`, token, body: { name: 'x', featureNaming: { pattern: '(' } } });
 
     expect(unknown.status).toBe(404);
+    expect(unknown.body.name).toBe('NotFoundError');
+    expect(unknown.body.message).toContain(ghost);
+    expect((await call({ method: 'GET', path: `/api/admin/projects/${ghost}`, token })).status).toBe(404);
     expect(bad.status).toBe(400);
+    expect(bad.body.name).toBe('ValidationError');
+    expect(bad.body.message).toMatch(/^featureNaming\.pattern: /);
+    // Neither the name nor the pattern was written.
+    expect((await call({ method: 'GET', path: `/api/admin/projects/${id}`, token })).body).toEqual(before);
   });
 });
 
@@ -193,6 +202,9 @@ describe('DELETE /api/admin/projects/{projectId}', () => {
 
     expect(res.status).toBe(200);
     expect(after.status).toBe(404);
+    expect(after.body.name).toBe('NotFoundError');
+    const listed = await call({ method: 'GET', path: '/api/admin/projects', token });
+    expect(listed.body.projects.map((project: { id: string }) => project.id)).not.toContain(id);
   });
 
   it('refuses the default project', async () => {
@@ -218,9 +230,12 @@ describe('DELETE /api/admin/projects/{projectId}', () => {
   });
 
   it('answers 404 for an unknown project', async () => {
-    const res = await call({ method: 'DELETE', path: `/api/admin/projects/${unique('ghost')}`, token });
+    const ghost = unique('ghost');
+    const res = await call({ method: 'DELETE', path: `/api/admin/projects/${ghost}`, token });
 
     expect(res.status).toBe(404);
+    expect(res.body.name).toBe('NotFoundError');
+    expect(res.body.message).toContain(ghost);
   });
 
   it('never lets a feature created during the delete end up without a project', async () => {
