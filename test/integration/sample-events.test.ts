@@ -1,8 +1,11 @@
 import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { routeTable } from '../../lib/route-table.js';
 import type { Group } from '../../lib/http/route.js';
+import { ERROR_TABLE } from '../../lib/http/error-table.js';
 import { invokeSample } from '../../scripts/local/invoke-sample.js';
 import { matchRoute } from '../../scripts/local/match-route.js';
 import { startLocalRuntime, type LocalRuntime } from '../../scripts/local/runtime.js';
@@ -25,6 +28,14 @@ const SHUFFLED = shuffled(
 );
 
 const EVENTS_DIR = 'events';
+
+/** The answer's JSON body (decoded as a client would: base64, then gzip), or undefined when it is not JSON. */
+function jsonOf(result: APIGatewayProxyStructuredResultV2): unknown {
+  const headers = Object.fromEntries(Object.entries(result.headers ?? {}).map(([k, v]) => [k.toLowerCase(), String(v)]));
+  if (!String(headers['content-type'] ?? '').includes('json') || !result.body) return undefined;
+  const bytes = result.isBase64Encoded ? Buffer.from(result.body, 'base64') : Buffer.from(result.body);
+  return JSON.parse((headers['content-encoding'] === 'gzip' ? gunzipSync(bytes) : bytes).toString('utf8'));
+}
 
 describe('sample events under events/, run through npm run invoke’s code path', () => {
   let runtime: LocalRuntime;
@@ -79,6 +90,8 @@ describe('sample events under events/, run through npm run invoke’s code path'
     const result = await invokeSample(runtime, 'features', join(EVENTS_DIR, 'features/patch-variants-all-environments.json'));
 
     expect(result.statusCode, result.body).toBe(200);
+    // The patch was applied to the feature its setup created: the variant it adds is answered.
+    expect(JSON.stringify(jsonOf(result))).toContain('"name":"everywhere"');
   });
 
   it.each(SHUFFLED)('%s answers %i, run with only its own setup', async (file, status) => {
@@ -87,5 +100,17 @@ describe('sample events under events/, run through npm run invoke’s code path'
     const result = await invokeSample(runtime, group, join(EVENTS_DIR, file));
 
     expect(result.statusCode, result.body).toBe(status);
+    // Not only the status: a refusal is the interface's error of that status, a success the
+    // route's documented body.
+    const body = jsonOf(result);
+    const sample = Object.values(SAMPLE_SCENARIOS).find((candidate) => `${candidate.key}.json` === file);
+    if (status >= 400) {
+      const names = Object.values(ERROR_TABLE).filter((entry) => entry.status === status).map((entry) => entry.name);
+      expect(body, result.body).toMatchObject({ name: expect.any(String), message: expect.any(String) });
+      if (names.length > 0) expect(names, result.body).toContain((body as { name: string }).name);
+    } else if (status < 300 && sample?.route.response && body !== undefined) {
+      const parsed = sample.route.response.safeParse(body);
+      expect(parsed.success, `${result.body?.slice(0, 500)}\n${parsed.error?.message ?? ''}`).toBe(true);
+    }
   });
 });
