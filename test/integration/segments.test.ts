@@ -153,18 +153,28 @@ describe('PUT /api/admin/segments/{id}', () => {
     const otherName = unique('other');
     await steps.createSegment({ name: otherName });
 
-    await call({ method: 'PUT', path: `/api/admin/segments/${id}`, token, body: newSegment({ name: unique('new') }) });
+    const newName = unique('new');
+    await call({ method: 'PUT', path: `/api/admin/segments/${id}`, token, body: newSegment({ name: newName }) });
     const reuse = await call({ method: 'POST', path: '/api/admin/segments', token, body: newSegment({ name: oldName }) });
     const clash = await call({ method: 'PUT', path: `/api/admin/segments/${id}`, token, body: newSegment({ name: otherName }) });
 
     expect(reuse.status).toBe(201);
+    expect(reuse.body).toMatchObject({ name: oldName });
+    expect(reuse.body.id).not.toBe(id);
     expect(clash.status).toBe(409);
+    expect(clash.body.name).toBe('NameExistsError');
+    expect(clash.body.message).toBe('Segment name already exists');
+    // The refused rename left the segment under its new name.
+    expect((await call({ method: 'GET', path: `/api/admin/segments/${id}`, token })).body).toMatchObject({ id, name: newName });
   });
 
   it('answers 404 for an unknown segment', async () => {
     const res = await call({ method: 'PUT', path: '/api/admin/segments/999999998', token, body: newSegment() });
 
     expect(res.status).toBe(404);
+    expect(res.body.name).toBe('NotFoundError');
+    expect(res.body.message).toContain('999999998');
+    expect((await call({ method: 'GET', path: '/api/admin/segments/999999998', token })).status).toBe(404);
   });
 
   it('refuses to scope a segment to one project while strategies in another use it', async () => {
@@ -230,5 +240,7 @@ describe('DELETE /api/admin/segments/{id}', () => {
     const res = await call({ method: 'DELETE', path: '/api/admin/segments/999999997', token });
 
     expect(res.status).toBe(404);
+    expect(res.body.name).toBe('NotFoundError');
+    expect(res.body.message).toContain('999999997');
   });
 });
