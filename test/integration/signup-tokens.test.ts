@@ -113,7 +113,12 @@ describe('E20 PUT /api/admin/invite-link/tokens/{token}', () => {
   });
 
   it('answers 404 for an unknown token', async () => {
-    expect((await putToken('ffffffffffffffffffffffffffffffff', { enabled: false })).status).toBe(404);
+    const res = await putToken('ffffffffffffffffffffffffffffffff', { enabled: false });
+
+    expect(res.status).toBe(404);
+    expect(res.body.name).toBe('NotFoundError');
+    // The PUT made no token of that secret.
+    expect((await getToken('ffffffffffffffffffffffffffffffff')).status).toBe(404);
   });
 
   it.each([
@@ -176,6 +181,11 @@ describe('signing up with a token', () => {
     const res = await signUp(created.secret, { email: existing.email });
 
     expect(res.status).toBe(409);
+    expect(res.body.name).toBe('NameExistsError');
+    expect(res.body.message).toContain('mail');
+    // No second user: the token lists no one, and the existing user is as it was.
+    expect((await getToken(created.secret)).body.users).toEqual([]);
+    expect((await call({ method: 'GET', path: `/api/admin/user-admin/${existing.id}`, token })).body).toMatchObject({ id: existing.id, email: existing.email });
   });
 });
 
