@@ -149,6 +149,8 @@ describe('E21 deprecate and reactivate', () => {
     });
 
     expect(res.status).toBe(200);
+    // Deprecated, as without the body.
+    expect((await call({ method: 'GET', path: `/api/admin/strategies/${name}`, token })).body).toMatchObject({ name, deprecated: true });
   });
 });
 
@@ -183,17 +185,26 @@ describe('listing, reading and updating strategy types', () => {
   });
 
   it('refuses to edit a built-in type, a renamed body, or an unknown type', async () => {
+    const defaultBefore = (await call({ method: 'GET', path: '/api/admin/strategies/default', token })).body;
     const builtIn = await call({ method: 'PUT', path: '/api/admin/strategies/default', token, body: { parameters: [] } });
     const name = unique('rename');
-    await call({ method: 'POST', path: '/api/admin/strategies', token, body: newType(name) });
+    const created = (await call({ method: 'POST', path: '/api/admin/strategies', token, body: newType(name) })).body;
     const renamed = await call({
       method: 'PUT', path: `/api/admin/strategies/${name}`, token, body: { name: 'other', parameters: [] },
     });
-    const unknown = await call({ method: 'PUT', path: `/api/admin/strategies/${unique('nope')}`, token, body: { parameters: [] } });
+    const nope = unique('nope');
+    const unknown = await call({ method: 'PUT', path: `/api/admin/strategies/${nope}`, token, body: { parameters: [] } });
 
     expect(builtIn.status).toBe(400);
+    expect(builtIn.body).toMatchObject({ name: 'ValidationError', message: 'name: default is a built-in strategy type and cannot be edited' });
     expect(renamed.status).toBe(400);
+    expect(renamed.body).toMatchObject({ name: 'ValidationError', message: `name: must match the strategy type in the path (${name})` });
     expect(unknown.status).toBe(404);
+    expect(unknown.body).toMatchObject({ name: 'NotFoundError', message: `Could not find strategy with name ${nope}` });
+    // None of them wrote: both types read as before, and the unknown one was not made.
+    expect((await call({ method: 'GET', path: '/api/admin/strategies/default', token })).body).toEqual(defaultBefore);
+    expect((await call({ method: 'GET', path: `/api/admin/strategies/${name}`, token })).body).toEqual(created);
+    expect((await call({ method: 'GET', path: `/api/admin/strategies/${nope}`, token })).status).toBe(404);
   });
 });
 
