@@ -28,8 +28,12 @@ describe('revoking an API token', () => {
 
     // assert
     expect(first.status).toBe(200);
+    expect(first.body.features).toEqual(expect.any(Array));
     expect(deleted.status).toBe(200);
     expect(after.status).toBe(401);
+    expect(after.body.name).toBe('AuthenticationRequired');
+    expect(after.body.message).toContain('unknown or has expired');
+    expect(after.body.features).toBeUndefined();
   });
 
   it('costs a warm poll no DynamoDB read beyond the one revision read it already makes', async () => {
