@@ -53,9 +53,12 @@ describe("a feature's dependency options", () => {
   });
 
   it('answers 404 for the parent options of a feature that is not in the project', async () => {
-    const res = await get(`${steps.base('default', unique('missing'))}/parents`);
+    const missing = unique('missing');
+    const res = await get(`${steps.base('default', missing)}/parents`);
 
     expect(res.status).toBe(404);
+    expect(res.body.name).toBe('NotFoundError');
+    expect(res.body.message).toContain(missing);
   });
 
   it('answers no parent variants for a name that is no feature of the project, as Unleash answers any name', async () => {
@@ -95,9 +98,12 @@ describe('GET /api/admin/projects/{projectId}/overview', () => {
   });
 
   it('answers 404 for a project that does not exist', async () => {
-    const res = await get(`/api/admin/projects/${unique('nowhere')}/overview`);
+    const nowhere = unique('nowhere');
+    const res = await get(`/api/admin/projects/${nowhere}/overview`);
 
     expect(res.status).toBe(404);
+    expect(res.body.name).toBe('NotFoundError');
+    expect(res.body.message).toContain(nowhere);
   });
 });
 
@@ -114,9 +120,12 @@ describe("a project's context fields and environments", () => {
   });
 
   it('answers 404 for the context of a project that does not exist', async () => {
-    const res = await get(`/api/admin/projects/${unique('nowhere')}/context?include=root`);
+    const nowhere = unique('nowhere');
+    const res = await get(`/api/admin/projects/${nowhere}/context?include=root`);
 
     expect(res.status).toBe(404);
+    expect(res.body.name).toBe('NotFoundError');
+    expect(res.body.message).toContain(nowhere);
   });
 
   it('shows every environment with whether the project uses it, its tokens there and its features on there', async () => {
@@ -144,9 +153,12 @@ describe("a project's context fields and environments", () => {
   });
 
   it('answers 404 for the environments of a project that does not exist', async () => {
-    const res = await get(`/api/admin/environments/project/${unique('nowhere')}`);
+    const nowhere = unique('nowhere');
+    const res = await get(`/api/admin/environments/project/${nowhere}`);
 
     expect(res.status).toBe(404);
+    expect(res.body.name).toBe('NotFoundError');
+    expect(res.body.message).toContain(nowhere);
   });
 });
 
