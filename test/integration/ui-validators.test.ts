@@ -67,9 +67,12 @@ describe('POST /api/admin/features/validate', () => {
   });
 
   it('answers 404 for a project that does not exist', async () => {
-    const res = await post('/api/admin/features/validate', { name: unique('free'), projectId: unique('nowhere') });
+    const nowhere = unique('nowhere');
+    const res = await post('/api/admin/features/validate', { name: unique('free'), projectId: nowhere });
 
     expect(res.status).toBe(404);
+    expect(res.body.name).toBe('NotFoundError');
+    expect(res.body.message).toContain(nowhere);
   });
 });
 
@@ -80,6 +83,9 @@ describe('POST /api/admin/constraints/validate', () => {
     });
 
     expect(res.status).toBe(204);
+    // No error body: the constraint was taken as it is.
+    expect(res.text).toBe('');
+    expect(res.body).toBeUndefined();
   });
 
   it('answers 204 for a constraint a strategy could save', async () => {
