@@ -36,7 +36,12 @@ describe("the archive page's batch calls", () => {
 
     expect(res.status).toBe(200);
     expect((await post('/api/admin/features/validate', { name: archived })).status).toBe(200);
-    expect((await steps.getFeature(project, active)).status).toBe(200);
+    // Gone from the archive too, not only from the names in use; the active one is untouched.
+    const archive = await call({ method: 'GET', path: `/api/admin/archive/features?project=${project}`, token });
+    expect(archive.body.features.map((f: { name: string }) => f.name)).not.toContain(archived);
+    expect((await steps.getFeature(project, active)).body).toMatchObject({ name: active, project, archived: false });
+    const list = await call({ method: 'GET', path: `/api/admin/projects/${project}/features`, token });
+    expect(list.body.features.map((f: { name: string }) => f.name)).toEqual([active]);
   });
 
   it('refuses features of another project, changing nothing', async () => {
