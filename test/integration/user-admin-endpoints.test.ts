@@ -135,7 +135,12 @@ describe('GET /api/admin/user-admin/admin-count', () => {
   it('is refused to a Viewer session (403)', async () => {
     const viewer = await logIn(call, (await userWithPassword(services, 'Viewer')).username as string);
 
-    expect((await asUser(viewer, 'GET', '/api/admin/user-admin/admin-count')).status).toBe(403);
+    const res = await asUser(viewer, 'GET', '/api/admin/user-admin/admin-count');
+
+    expect(res.status).toBe(403);
+    expect(res.body.name).toBe('NoAccessError');
+    // No count leaks with the refusal.
+    expect(res.body).not.toHaveProperty('password');
   });
 });
 
@@ -265,8 +270,17 @@ describe('GET /api/admin/user-admin/{id}/permissions', () => {
   it('answers 404 for an unknown user, 400 for an id that is no number, 403 to an Editor session', async () => {
     const editor = await logIn(call, (await userWithPassword(services, 'Editor')).username as string);
 
-    expect((await asAdmin('GET', '/api/admin/user-admin/999999/permissions')).status).toBe(404);
-    expect((await asAdmin('GET', '/api/admin/user-admin/ada/permissions')).status).toBe(400);
-    expect((await asUser(editor, 'GET', '/api/admin/user-admin/1/permissions')).status).toBe(403);
+    const unknown = await asAdmin('GET', '/api/admin/user-admin/999999/permissions');
+    const notANumber = await asAdmin('GET', '/api/admin/user-admin/ada/permissions');
+    const byEditor = await asUser(editor, 'GET', '/api/admin/user-admin/1/permissions');
+
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.name).toBe('NotFoundError');
+    expect(notANumber.status).toBe(400);
+    expect(notANumber.body.name).toBe('ValidationError');
+    expect(notANumber.body.message).toMatch(/^id: /);
+    expect(byEditor.status).toBe(403);
+    expect(byEditor.body.name).toBe('NoAccessError');
+    expect(byEditor.body).not.toHaveProperty('overview');
   });
 });
