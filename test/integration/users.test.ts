@@ -170,8 +170,11 @@ describe('PUT /api/admin/user-admin/{id}', () => {
 
     expect(res.status).toBe(200);
     expect(res.body.email).toBe(newEmail);
+    expect((await get(user.id)).body.email).toBe(newEmail);
     expect(takesOld.status).toBe(201);
+    expect(takesOld.body.email).toBe(user.email);
     expect(takesNew.status).toBe(409);
+    expect(takesNew.body.name).toBe('NameExistsError');
   });
 
   it('refuses an e-mail another user has with 409 and changes nothing', async () => {
@@ -185,10 +188,23 @@ describe('PUT /api/admin/user-admin/{id}', () => {
 
   it('answers 404 for an unknown user, 400 for a bad id or root role', async () => {
     const user = await createUser(call, token);
+    const before = (await get(user.id)).body;
 
-    expect((await put(2_000_000_001, { name: 'x' })).status).toBe(404);
-    expect((await put('x1', { name: 'x' })).status).toBe(400);
-    expect((await put(user.id, { rootRole: 'Owner' })).status).toBe(400);
+    const unknown = await put(2_000_000_001, { name: 'x' });
+    const badId = await put('x1', { name: 'x' });
+    const badRole = await put(user.id, { rootRole: 'Owner' });
+
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.name).toBe('NotFoundError');
+    expect((await get(2_000_000_001)).status).toBe(404);
+    expect(badId.status).toBe(400);
+    expect(badId.body.name).toBe('ValidationError');
+    expect(badId.body.message).toMatch(/^id: /);
+    expect(badRole.status).toBe(400);
+    expect(badRole.body.name).toBe('ValidationError');
+    expect(badRole.body.message).toContain('rootRole');
+    // The user keeps the root role it had.
+    expect((await get(user.id)).body).toEqual(before);
   });
 });
 
@@ -199,12 +215,20 @@ describe('DELETE /api/admin/user-admin/{id}', () => {
     const res = await del(user.id);
 
     expect(res.status).toBe(200);
-    expect((await get(user.id)).status).toBe(404);
-    expect((await post({ email: user.email, username: user.username, rootRole: 'Viewer' })).status).toBe(201);
+    const gone = await get(user.id);
+    expect(gone.status).toBe(404);
+    expect(gone.body.name).toBe('NotFoundError');
+    const again = await post({ email: user.email, username: user.username, rootRole: 'Viewer' });
+    expect(again.status).toBe(201);
+    expect(again.body).toMatchObject({ email: user.email, username: user.username });
+    expect(again.body.id).not.toBe(user.id);
   });
 
   it('answers 404 for an unknown user', async () => {
-    expect((await del(2_000_000_002)).status).toBe(404);
+    const res = await del(2_000_000_002);
+
+    expect(res.status).toBe(404);
+    expect(res.body.name).toBe('NotFoundError');
   });
 });
 
