@@ -54,6 +54,10 @@ describe('request body limits', () => {
     const over = await post(path, bodyOf(BODY_LIMITS.batch + 1));
 
     expect(large.status).not.toBe(413);
+    // Read and judged on its content: the schema's refusal of the pad, not a size refusal.
+    expect(large.body.name).toBe('ValidationError');
+    expect(large.body.message).toContain('Unrecognized key: "pad"');
+    expect(large.body.message).not.toMatch(/bytes/);
     expectError(over, 413, 'ContentTooLarge', /at most 512000 bytes \(500 KB\)/);
   });
 });
