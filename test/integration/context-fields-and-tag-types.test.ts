@@ -170,5 +170,10 @@ describe('tag types', () => {
 
     expect(res.status).toBe(200);
     expect(statuses.map((r) => r.status)).toEqual([404, 404, 404]);
+    expect(statuses.map((r) => r.body.name)).toEqual(['NotFoundError', 'NotFoundError', 'NotFoundError']);
+    // Gone from the list, and the PUT of an unknown type made none.
+    const listed = (await call({ method: 'GET', path: '/api/admin/tag-types', token })).body.tagTypes.map((t: { name: string }) => t.name);
+    expect(listed).not.toContain(name);
+    expect(listed).not.toContain(ghost);
   });
 });
