@@ -129,6 +129,9 @@ describe('a project\'s environments', () => {
       call({ method: 'POST', path: `/api/admin/projects/${project}/environments`, token, body: { environment } })));
 
     expect(results.map((res) => res.status).sort()).toEqual([200, 409]);
+    expect(results.find((res) => res.status === 409)?.body.name).toBe('NameExistsError');
+    // Added once, not twice.
+    expect((await overviewEnvironments(project)).filter((entry) => entry.environment === environment)).toHaveLength(1);
   });
 
   it('removes an environment with 200 and moves the SDK revision', async () => {
