@@ -114,15 +114,21 @@ describe('dependencies', () => {
     const add = (child: string, parent: string, p = 'default') =>
       call({ method: 'POST', path: `${steps.base(p, child)}/dependencies`, token, body: { feature: parent } });
 
-    const statuses = [
-      (await add(c, c)).status,
-      (await add(c, elsewhere)).status,
-      (await add(c, b)).status,
-      (await add(a, c)).status,
-      (await add(c, unique('ghost'))).status,
+    const answers = [
+      await add(c, c),
+      await add(c, elsewhere),
+      await add(c, b),
+      await add(a, c),
+      await add(c, unique('ghost')),
     ];
 
-    expect(statuses).toEqual([403, 403, 403, 403, 403]);
+    expect(answers.map((res) => res.status)).toEqual([403, 403, 403, 403, 403]);
+    for (const res of answers) expect(res.body).toMatchObject({ name: 'NoAccessError', message: expect.any(String) });
+    // Nothing was added: c depends on nothing, a on nothing, and b keeps only a.
+    expect((await steps.getFeature('default', c)).body.dependencies).toEqual([]);
+    expect((await steps.getFeature('default', a)).body.dependencies).toEqual([]);
+    expect((await steps.getFeature('default', b)).body.dependencies).toEqual([{ feature: a, enabled: true, variants: [] }]);
+    expect((await steps.getFeature('default', c)).body.children).toEqual([]);
   });
 
   it('replaces the parent, and removes one or all dependencies', async () => {
