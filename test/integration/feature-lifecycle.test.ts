@@ -53,6 +53,11 @@ describe('creating a feature', () => {
     );
 
     expect(results.map((r) => r.status).sort()).toEqual([201, 409, 409, 409]);
+    expect(results.filter((r) => r.status === 409).map((r) => r.body.name)).toEqual(['NameExistsError', 'NameExistsError', 'NameExistsError']);
+    // One feature of that name is stored, in the project the winner named.
+    expect((await steps.getFeature('default', name)).body).toMatchObject({ name, project: 'default' });
+    const listed = await call({ method: 'GET', path: '/api/admin/projects/default/features', token });
+    expect(listed.body.features.filter((f: { name: string }) => f.name === name)).toHaveLength(1);
   });
 
   it('answers 404 for an unknown project', async () => {
