@@ -54,6 +54,12 @@ describe('POST /api/admin/projects', () => {
     const results = await Promise.all([1, 2, 3].map((n) => call({ method: 'POST', path: '/api/admin/projects', token, body: { id, name: `Racer ${n}` } })));
 
     expect(results.map((res) => res.status).sort()).toEqual([201, 409, 409]);
+    expect(results.filter((res) => res.status === 409).map((res) => res.body.name)).toEqual(['NameExistsError', 'NameExistsError']);
+    // The stored project is the winner's, whole: its name, not a loser's.
+    const winner = results.find((res) => res.status === 201)!;
+    expect((await call({ method: 'GET', path: `/api/admin/projects/${id}`, token })).body).toMatchObject({ name: winner.body.name });
+    const listed = await call({ method: 'GET', path: '/api/admin/projects', token });
+    expect(listed.body.projects.filter((project: { id: string }) => project.id === id)).toHaveLength(1);
   });
 
   it.each([
