@@ -64,6 +64,9 @@ describe('E2 create a strategy type', () => {
     );
 
     expect(results.map((r) => r.status).sort()).toEqual([201, 409, 409]);
+    expect(results.filter((r) => r.status === 409).map((r) => r.body.name)).toEqual(['NameExistsError', 'NameExistsError']);
+    const listed = await call({ method: 'GET', path: '/api/admin/strategies', token });
+    expect(listed.body.strategies.filter((s: { name: string }) => s.name === name)).toHaveLength(1);
   });
 
   it('answers 400 ValidationError naming each bad property', async () => {
