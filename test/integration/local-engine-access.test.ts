@@ -70,7 +70,10 @@ describe('the engine npm start embeds, seen from outside the service', () => {
     const own = await call({ method: 'GET', path: '/api/admin/strategies', token: runtime.generatedAdminToken });
 
     expect(answers.map((answer) => answer.status)).toEqual([401, 401]);
+    expect(answers.map((answer) => answer.body.name)).toEqual(['AuthenticationRequired', 'AuthenticationRequired']);
+    expect(answers.every((answer) => answer.body.strategies === undefined)).toBe(true);
     expect(own.status).toBe(200);
+    expect(own.body.strategies.map((strategy: { name: string }) => strategy.name)).toContain('default');
   });
 
   it('keeps its access key in a file only its owner can read, in a folder only its owner can open', () => {
