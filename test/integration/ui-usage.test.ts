@@ -131,5 +131,7 @@ describe('GET /api/admin/projects/{projectId}/features/{featureName}/environment
     ]);
 
     expect(answers.map((res) => res.status)).toEqual([404, 404, 404, 404]);
+    expect(answers.map((res) => res.body.name)).toEqual(['NotFoundError', 'NotFoundError', 'NotFoundError', 'NotFoundError']);
+    expect(answers.every((res) => res.body.strategies === undefined)).toBe(true);
   });
 });
