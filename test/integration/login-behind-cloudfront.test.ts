@@ -31,7 +31,7 @@ const behindCloudFront = createServices(testConfig({ CLOUDFRONT_ORIGIN_SECRET: O
 const withoutSecret = createServices(testConfig(), { now: () => now });
 
 /** A password login as API Gateway hands it over: `sourceIp` is who connected to API Gateway. */
-async function login(services: Services, sourceIp: string, headers: Record<string, string>, username: string, password: string) {
+async function loginAnswer(services: Services, sourceIp: string, headers: Record<string, string>, username: string, password: string) {
   const route = routeTable.login;
   const event = toApiGatewayEvent({
     method: 'POST', url: route.path, headers: { 'content-type': 'application/json', ...headers },
@@ -39,7 +39,27 @@ async function login(services: Services, sourceIp: string, headers: Record<strin
     pathParameters: {}, sourceIp,
   });
   const result = (await accessHandler(services)(event, localContext('test-access'))) as APIGatewayProxyStructuredResultV2;
-  return result.statusCode ?? 200;
+  const setCookie = Object.entries(result.headers ?? {}).find(([name]) => name.toLowerCase() === 'set-cookie')?.[1];
+  return { status: result.statusCode ?? 200, body: result.body ? JSON.parse(result.body) : undefined, setCookie };
+}
+
+/** The status alone, for the tries that only build up a count. */
+const login = async (...args: Parameters<typeof loginAnswer>) => (await loginAnswer(...args)).status;
+
+type Answer = Awaited<ReturnType<typeof loginAnswer>>;
+
+/** Told to wait: RateLimitError, and no session. */
+function expectWaits(answer: Answer): void {
+  expect(answer.status).toBe(429);
+  expect(answer.body.name).toBe('RateLimitError');
+  expect(answer.setCookie).toBeUndefined();
+}
+
+/** Logged in as `userId`, with a session cookie. */
+function expectLoggedIn(answer: Answer, userId: number): void {
+  expect(answer.status).toBe(200);
+  expect(answer.body).toMatchObject({ id: userId });
+  expect(String(answer.setCookie)).toMatch(/^unleash-session=/);
 }
 
 /** What CloudFront sends for a viewer at `viewer`: its address (as a viewer-request function sets it) and the origin secret. */
@@ -53,11 +73,11 @@ describe('password logins through CloudFront are counted per viewer, not per edg
       expect(await login(behindCloudFront, EDGE, throughCloudFront('198.51.100.20'), name, WRONG)).toBe(401);
     }
 
-    const attackerAgain = await login(behindCloudFront, EDGE, throughCloudFront('198.51.100.20'), name, WRONG);
-    const admin = await login(behindCloudFront, EDGE, throughCloudFront('203.0.113.20'), name, GOOD_PASSWORD);
+    const attackerAgain = await loginAnswer(behindCloudFront, EDGE, throughCloudFront('198.51.100.20'), name, WRONG);
+    const admin = await loginAnswer(behindCloudFront, EDGE, throughCloudFront('203.0.113.20'), name, GOOD_PASSWORD);
 
-    expect(attackerAgain).toBe(429);
-    expect(admin).toBe(200);
+    expectWaits(attackerAgain);
+    expectLoggedIn(admin, user.id);
   });
 
   it('counts an IPv6 viewer by its /64 whatever edge server it comes through', async () => {
@@ -68,11 +88,11 @@ describe('password logins through CloudFront are counted per viewer, not per edg
       expect(await login(behindCloudFront, `130.176.0.${30 + i}`, throughCloudFront(`2001:db8:5:6::${i + 1}`), name, WRONG)).toBe(401);
     }
 
-    const sameNetwork = await login(behindCloudFront, '130.176.0.99', throughCloudFront('2001:db8:5:6:abcd::1'), name, GOOD_PASSWORD);
-    const otherViewer = await login(behindCloudFront, '130.176.0.30', throughCloudFront('2001:db8:5:7::1'), name, GOOD_PASSWORD);
+    const sameNetwork = await loginAnswer(behindCloudFront, '130.176.0.99', throughCloudFront('2001:db8:5:6:abcd::1'), name, GOOD_PASSWORD);
+    const otherViewer = await loginAnswer(behindCloudFront, '130.176.0.30', throughCloudFront('2001:db8:5:7::1'), name, GOOD_PASSWORD);
 
-    expect(sameNetwork).toBe(429);
-    expect(otherViewer).toBe(200);
+    expectWaits(sameNetwork);
+    expectLoggedIn(otherViewer, user.id);
   });
 });
 
@@ -90,11 +110,11 @@ describe('a viewer address the distribution did not vouch for is ignored', () =>
     }
 
     // Ten failures from `caller`, whatever addresses they claimed: it waits, under any claim.
-    const claimingAnother = await login(behindCloudFront, caller, { [VIEWER_ADDRESS_HEADER]: '203.0.113.61' }, name, GOOD_PASSWORD);
-    const claimedBefore = await login(behindCloudFront, '192.0.2.61', { [VIEWER_ADDRESS_HEADER]: '198.51.100.100' }, name, GOOD_PASSWORD);
+    const claimingAnother = await loginAnswer(behindCloudFront, caller, { [VIEWER_ADDRESS_HEADER]: '203.0.113.61' }, name, GOOD_PASSWORD);
+    const claimedBefore = await loginAnswer(behindCloudFront, '192.0.2.61', { [VIEWER_ADDRESS_HEADER]: '198.51.100.100' }, name, GOOD_PASSWORD);
 
-    expect(claimingAnother).toBe(429);
-    expect(claimedBefore).toBe(200);
+    expectWaits(claimingAnother);
+    expectLoggedIn(claimedBefore, user.id);
   });
 
   it('a CloudFront-Viewer-Address header sent with the secret is not what counts: only the address the distribution writes', async () => {
@@ -105,7 +125,9 @@ describe('a viewer address the distribution did not vouch for is ignored', () =>
       expect(await login(behindCloudFront, EDGE, headers, name, WRONG)).toBe(401);
     }
 
-    expect(await login(behindCloudFront, EDGE, throughCloudFront('198.51.100.70'), name, GOOD_PASSWORD)).toBe(429);
+    expectWaits(await loginAnswer(behindCloudFront, EDGE, throughCloudFront('198.51.100.70'), name, GOOD_PASSWORD));
+    // The ten failures were checked and counted against the user.
+    expect((await behindCloudFront.users.get(user.id)).loginAttempts).toBe(10);
   });
 
   it('with no secret configured (the local runtime) the headers change nothing, even one carrying a secret', async () => {
@@ -115,6 +137,7 @@ describe('a viewer address the distribution did not vouch for is ignored', () =>
       expect(await login(withoutSecret, '127.0.0.1', throughCloudFront(`198.51.100.${120 + i}`), name, WRONG)).toBe(401);
     }
 
-    expect(await login(withoutSecret, '127.0.0.1', throughCloudFront('203.0.113.62'), name, GOOD_PASSWORD)).toBe(429);
+    expectWaits(await loginAnswer(withoutSecret, '127.0.0.1', throughCloudFront('203.0.113.62'), name, GOOD_PASSWORD));
+    expect((await withoutSecret.users.get(user.id)).loginAttempts).toBe(10);
   });
 });
