@@ -60,14 +60,19 @@ describe('failed password logins are counted per login name and client address',
     const name = user.username as string;
     await fail('198.51.100.8', name, 10);
 
-    const answers: number[] = [];
+    const answers: Array<Awaited<ReturnType<typeof loginFrom>>> = [];
     for (let minute = 0; minute < 5; minute += 1) {
       later(MINUTE);
       await loginFrom('198.51.100.8', name, WRONG);
-      answers.push((await loginFrom(`203.0.113.${10 + minute}`, name, GOOD_PASSWORD)).status);
+      answers.push(await loginFrom(`203.0.113.${10 + minute}`, name, GOOD_PASSWORD));
     }
 
-    expect(answers).toEqual([200, 200, 200, 200, 200]);
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200, 200]);
+    // Each a real login of the user, with a session.
+    for (const answer of answers) {
+      expect(answer.body).toMatchObject({ id: user.id });
+      expect(answer.headers['set-cookie']).toMatch(/^unleash-session=/);
+    }
   });
 
   it('the failing address waits, even with the right password; after the wait the right password logs in and its count starts again', async () => {
