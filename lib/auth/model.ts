@@ -93,7 +93,8 @@ export const loginNameKey = (login: string): string => hashSecret(login.trim().t
 /**
  * The client address a count is kept for: an IPv4 address as is (an IPv4-mapped IPv6 address
  * as its IPv4 address), an IPv6 address as its /64 network, which one client usually holds
- * whole, so stepping through it gives no fresh count. API Gateway's address, never a header.
+ * whole, so stepping through it gives no fresh count. The address is the router's
+ * (lib/http/client-address.ts): API Gateway's, or the viewer's behind the admin UI's distribution.
  */
 export function clientAddressOf(sourceIp: string | undefined): string {
   const address = (sourceIp ?? '').trim().toLowerCase();

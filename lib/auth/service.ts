@@ -62,7 +62,7 @@ export class AuthService {
    * An unknown user and a wrong password get the same 401 after the same work (a decoy hash is
    * checked), and tries are counted per login name as typed and client address whether or not
    * the name is anyone's (lib/auth/model.ts), so neither the answers nor their timing say whether
-   * the user exists. `sourceIp` is API Gateway's address of the client, never a header.
+   * the user exists. `sourceIp` is the client's address as the router resolved it (lib/http/client-address.ts).
    */
   async login(login: string, password: string, sourceIp: string | undefined): Promise<LoggedIn> {
     await this.loginMethods.requirePasswordLogin();
@@ -113,13 +113,13 @@ export class AuthService {
     if (!stored || !(await verifyPassword(change.oldPassword, stored.passwordHash))) {
       throw new AuthenticationRequired('oldPassword: the old password you gave is not right');
     }
-    await this.setPassword(await this.existingUser(userId), change.password);
+    await this.setPassword(userId, change.password);
   }
 
   /** An admin sets another user's password (Unleash's rules); that user's sessions end, as on their own change. */
   async setPasswordFor(userId: number, password: string): Promise<void> {
     checkPasswordRules(password);
-    await this.setPassword(await this.existingUser(userId), password);
+    await this.setPassword(userId, password);
   }
 
   /**
@@ -178,21 +178,15 @@ export class AuthService {
     return { user, cookie: await this.sessions.start(user) };
   }
 
-  private async existingUser(userId: number): Promise<User> {
-    const user = await this.users.find(userId);
-    if (!user) throw new NotFound(`No user found with id ${userId}`);
-    return user;
-  }
-
   /**
    * The password's own write ends the user's sessions and reset links (passwordVersion). The
    * failed-login counts of the user's names are left as they are: each is one address's, its wait
    * is at most 15 minutes and it lapses a day after its last try, while a clean-up would cost a
    * request per address that ever failed, a number anyone can grow.
    */
-  private async setPassword(user: User, password: string): Promise<void> {
-    if ((await this.credentials.setPassword(user.id, await hashPassword(password), this.now().toISOString())) === 'gone') {
-      throw new NotFound(`No user found with id ${user.id}`);
+  private async setPassword(userId: number, password: string): Promise<void> {
+    if ((await this.credentials.setPassword(userId, await hashPassword(password), this.now().toISOString())) === 'gone') {
+      throw new NotFound(`No user found with id ${userId}`);
     }
   }
 }

@@ -1,3 +1,4 @@
+import { ExpiringPromises } from '../bounded-cache.js';
 import type { AppConfig } from '../config.js';
 import type { OriginSecretSource } from '../http/client-address.js';
 import { readSecretString } from './secret-source.js';
@@ -24,24 +25,15 @@ export function originSecretSource(
   }
   const arn = config.cloudfrontOriginSecretArn;
   if (!arn) return undefined;
-  let held: { value: string; readAt: number } | undefined;
-  let reading: Promise<string> | undefined;
-  return () => {
-    if (held && now() - held.readAt < ORIGIN_SECRET_REFRESH_MS) return Promise.resolve(held.value);
-    reading ??= read(arn)
-      .then((value) => {
-        held = { value, readAt: now() };
-        return value;
-      })
-      .catch((error: unknown) => {
-        if (!held) throw error;
-        // Secrets Manager unreachable: the value read before, tried again after another while.
-        held = { value: held.value, readAt: now() };
-        return held.value;
-      })
-      .finally(() => {
-        reading = undefined;
-      });
-    return reading;
-  };
+  const reads = new ExpiringPromises<string, string>(1);
+  let lastRead: string | undefined;
+  return () => reads.get(arn, now(), ORIGIN_SECRET_REFRESH_MS, async () => {
+    try {
+      lastRead = await read(arn);
+    } catch (error) {
+      // Secrets Manager unreachable: the value read before, tried again after another while.
+      if (lastRead === undefined) throw error;
+    }
+    return lastRead;
+  });
 }

@@ -138,10 +138,9 @@ export class DynamoUserStore implements UserStore {
     return { passwordHash: Item.passwordHash as string };
   }
 
-  /** No change event: a password is no one's business but its owner's, and Unleash records none either. */
   /**
-   * A new password ends the user's sessions (passwordVersion) and any wait for failed logins (an
-   * admin's reset lets a locked-out user in at once), in one transaction.
+   * A new password ends the user's sessions and reset links (passwordVersion), in one transaction.
+   * No change event: a password is no one's business but its owner's, and Unleash records none either.
    */
   async setPassword(id: number, passwordHash: string, at: string): Promise<'done' | 'gone'> {
     const outcome = await transactWriteDetailed(this.db, passwordWrite(this.tableName, id, passwordHash, at));
@@ -242,18 +241,18 @@ function outcomeAt(
  * Exported for the reset link store, which writes them in the transaction that uses the link.
  */
 export function passwordWrite(tableName: string, id: number, passwordHash: string, at: string, expectedPasswordVersion?: number): TransactWriteItem[] {
-  const still = expectedPasswordVersion === undefined
-    ? {}
-    : {
-      ConditionExpression: `attribute_exists(pk) AND ${expectedPasswordVersion === 0 ? '(attribute_not_exists(passwordVersion) OR passwordVersion = :expected)' : 'passwordVersion = :expected'}`,
-    };
+  // A user whose password never changed has no passwordVersion: that is version 0.
+  const stillThatVersion = expectedPasswordVersion === undefined
+    ? ''
+    : expectedPasswordVersion === 0
+      ? ' AND (attribute_not_exists(passwordVersion) OR passwordVersion = :expected)'
+      : ' AND passwordVersion = :expected';
   return [
     {
       Update: {
-        TableName: tableName, Key: keys.user(id), ConditionExpression: 'attribute_exists(pk)',
+        TableName: tableName, Key: keys.user(id), ConditionExpression: `attribute_exists(pk)${stillThatVersion}`,
         UpdateExpression: 'SET loginAttempts = :zero, passwordVersion = if_not_exists(passwordVersion, :zero) + :one, version = version + :one',
         ExpressionAttributeValues: { ':zero': 0, ':one': 1, ...(expectedPasswordVersion === undefined ? {} : { ':expected': expectedPasswordVersion }) },
-        ...still,
       },
     },
     { Put: { TableName: tableName, Item: passwordItem(id, passwordHash, at) } },
