@@ -1,21 +1,22 @@
-import type { Group } from '../lib/http/route.js';
-import type { GroupOperations } from '../lib/route-table.js';
-import type { Services } from '../lib/composition/services.js';
-import { defineOperations as access } from './access/handler.js';
-import { defineOperations as client } from './client/handler.js';
-import { defineOperations as features } from './features/handler.js';
-import { defineOperations as frontend } from './frontend/handler.js';
-import { defineOperations as groups } from './groups/handler.js';
-import { defineOperations as instance } from './instance/handler.js';
-import { defineOperations as projects } from './projects/handler.js';
-import { defineOperations as state } from './state/handler.js';
-import { defineOperations as strategies } from './strategies/handler.js';
+import { GROUPS, type Group } from '../lib/http/route.js';
+import type { Composition } from '../lib/composition/composition.js';
+import { groupHandlerOf, type FunctionDefinition, type LambdaHandler } from '../lib/composition/function-handler.js';
+import { definition as access } from './access/handler.js';
+import { definition as client } from './client/handler.js';
+import { definition as features } from './features/handler.js';
+import { definition as frontend } from './frontend/handler.js';
+import { definition as groups } from './groups/handler.js';
+import { definition as instance } from './instance/handler.js';
+import { definition as projects } from './projects/handler.js';
+import { definition as state } from './state/handler.js';
+import { definition as strategies } from './strategies/handler.js';
 
 /**
- * Every group's handler functions, for the processes that serve all groups at once (the local
- * server, `npm run invoke`, tests). Each Lambda imports only its own group's module.
+ * Every function's definition, for the processes that serve all groups at once (the local
+ * server, `npm run invoke`, tests): each group's slices composed on one composition. Each
+ * Lambda imports only its own group's module.
  */
-export const groupOperations: { [G in Group]: (services: Services) => GroupOperations<G> } = {
+export const functionDefinitions: { [G in Group]: FunctionDefinition & { group: G } } = {
   groups,
   strategies,
   features,
@@ -25,4 +26,9 @@ export const groupOperations: { [G in Group]: (services: Services) => GroupOpera
   instance,
   client,
   frontend,
-};
+} as { [G in Group]: FunctionDefinition & { group: G } };
+
+/** Every group's handler on one composition: the local server's, `npm run invoke`'s and the tests' single process. */
+export function everyGroupHandler(composition: Composition): Record<Group, LambdaHandler> {
+  return Object.fromEntries(GROUPS.map((group) => [group, groupHandlerOf(functionDefinitions[group], composition)])) as Record<Group, LambdaHandler>;
+}

@@ -1,5 +1,6 @@
 import type { Services } from '../../lib/composition/services.js';
-import { groupHandler } from '../../lib/composition/group-handler.js';
+import { functionHandler } from '../../lib/composition/function-handler.js';
+import { wholeRootDefinition } from '../../lib/composition/group-handler.js';
 import type { GroupOperations } from '../../lib/route-table.js';
 import { oidcOperations } from '../../lib/oidc/operations.js';
 import { signupTokenOperations } from '../../lib/signup-tokens/operations.js';
@@ -18,4 +19,6 @@ export const defineOperations = (services: Services): GroupOperations<'access'> 
   ...authOperations(services),
 });
 
-export const handler = groupHandler('access', defineOperations);
+export const definition = wholeRootDefinition('access', defineOperations);
+
+export const handler = functionHandler(definition);

@@ -1,6 +1,7 @@
 import type { CloudFormationCustomResourceEvent } from 'aws-lambda';
 import { loadConfig } from '../../lib/config.js';
 import { createServices } from '../../lib/composition/services.js';
+import { createComposition } from '../../lib/composition/composition.js';
 import { readSecretString } from '../../lib/secrets/secret-source.js';
 import {
   applyBootstrapTokens,
@@ -154,7 +155,7 @@ async function removeReplacedToken(physicalResourceId: string, dependencies: () 
 export const handler: BootstrapHandler = createBootstrapHandler(() => {
   const secretArn = process.env.ADMIN_TOKEN_SECRET_ARN;
   if (!secretArn) throw new Error('ADMIN_TOKEN_SECRET_ARN is not set');
-  const services = createServices(loadConfig(process.env));
+  const services = createServices(createComposition(loadConfig(process.env)));
   return {
     readAdminSecret: () => readSecretString(secretArn),
     applyAdminToken: (token) => applyBootstrapTokens(services.apiTokens, { admin: [token], client: [] }),

@@ -8,7 +8,8 @@ import {
   featureValidationOperations,
 } from '../../lib/features/operations.js';
 import { featureSearchOperations } from '../../lib/features/search-operations.js';
-import { groupHandler } from '../../lib/composition/group-handler.js';
+import { functionHandler } from '../../lib/composition/function-handler.js';
+import { wholeRootDefinition } from '../../lib/composition/group-handler.js';
 import type { GroupOperations } from '../../lib/route-table.js';
 import { segmentOperations } from '../../lib/segments/operations.js';
 import { tagTypeOperations } from '../../lib/tag-types/operations.js';
@@ -28,4 +29,6 @@ export const defineOperations = (services: Services): GroupOperations<'features'
   ...transferOperations(services),
 });
 
-export const handler = groupHandler('features', defineOperations);
+export const definition = wholeRootDefinition('features', defineOperations);
+
+export const handler = functionHandler(definition);

@@ -1,6 +1,9 @@
 import { groupOperations } from '../../lib/groups/operations.js';
-import { groupHandler } from '../../lib/composition/group-handler.js';
+import { functionHandler } from '../../lib/composition/function-handler.js';
+import { wholeRootDefinition } from '../../lib/composition/group-handler.js';
 
 export const defineOperations = groupOperations;
 
-export const handler = groupHandler('groups', defineOperations);
+export const definition = wholeRootDefinition('groups', defineOperations);
+
+export const handler = functionHandler(definition);

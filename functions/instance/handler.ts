@@ -2,7 +2,8 @@ import type { Services } from '../../lib/composition/services.js';
 import { applicationOperations } from '../../lib/applications/operations.js';
 import { docsOperations } from '../../lib/docs/operations.js';
 import { eventOperations } from '../../lib/events/operations.js';
-import { groupHandler } from '../../lib/composition/group-handler.js';
+import { functionHandler } from '../../lib/composition/function-handler.js';
+import { wholeRootDefinition } from '../../lib/composition/group-handler.js';
 import type { GroupOperations } from '../../lib/route-table.js';
 import { insightOperations } from '../../lib/insights/operations.js';
 import { instanceOperations } from '../../lib/instance/operations.js';
@@ -20,4 +21,6 @@ export const defineOperations = (services: Services): GroupOperations<'instance'
   ...uiSupportOperations(services),
 });
 
-export const handler = groupHandler('instance', defineOperations);
+export const definition = wholeRootDefinition('instance', defineOperations);
+
+export const handler = functionHandler(definition);

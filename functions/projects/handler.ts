@@ -1,6 +1,7 @@
 import { environmentOperations } from '../../lib/environments/operations.js';
 import type { Services } from '../../lib/composition/services.js';
-import { groupHandler } from '../../lib/composition/group-handler.js';
+import { functionHandler } from '../../lib/composition/function-handler.js';
+import { wholeRootDefinition } from '../../lib/composition/group-handler.js';
 import type { GroupOperations } from '../../lib/route-table.js';
 import { projectOperations } from '../../lib/projects/operations.js';
 
@@ -9,4 +10,6 @@ export const defineOperations = (services: Services): GroupOperations<'projects'
   ...environmentOperations(services),
 });
 
-export const handler = groupHandler('projects', defineOperations);
+export const definition = wholeRootDefinition('projects', defineOperations);
+
+export const handler = functionHandler(definition);

@@ -1,6 +1,7 @@
 import { loadConfig } from '../../lib/config.js';
 import { log } from '../../lib/log.js';
 import { createClientServices, type ClientServices } from '../../lib/composition/client-services.js';
+import { createComposition } from '../../lib/composition/composition.js';
 import type { StoreOutcome } from '../../lib/client/features-service.js';
 
 let services: ClientServices | undefined;
@@ -11,7 +12,7 @@ let services: ClientServices | undefined;
  * log, as an SDK container does, so a rewrite reads only what changed since the last one.
  */
 export async function handler(): Promise<{ outcome: StoreOutcome }> {
-  services ??= createClientServices(loadConfig(process.env));
+  services ??= createClientServices(createComposition(loadConfig(process.env)));
   const outcome = await services.clientFeatures.storeSnapshot();
   log.info('stored SDK snapshot', { outcome });
   return { outcome };

@@ -1,6 +1,9 @@
-import { groupHandler } from '../../lib/composition/group-handler.js';
+import { functionHandler } from '../../lib/composition/function-handler.js';
+import { wholeRootDefinition } from '../../lib/composition/group-handler.js';
 import { stateOperations } from '../../lib/state/operations.js';
 
 export const defineOperations = stateOperations;
 
-export const handler = groupHandler('state', defineOperations);
+export const definition = wholeRootDefinition('state', defineOperations);
+
+export const handler = functionHandler(definition);

@@ -1,6 +1,9 @@
-import { groupHandler } from '../../lib/composition/group-handler.js';
+import { functionHandler } from '../../lib/composition/function-handler.js';
+import { wholeRootDefinition } from '../../lib/composition/group-handler.js';
 import { strategyTypeOperations } from '../../lib/strategies/operations.js';
 
 export const defineOperations = strategyTypeOperations;
 
-export const handler = groupHandler('strategies', defineOperations);
+export const definition = wholeRootDefinition('strategies', defineOperations);
+
+export const handler = functionHandler(definition);

@@ -3,7 +3,7 @@ import { DynamoMetricsStore } from '../client/dynamo-metrics-store.js';
 import { entriesOf, MetricsWriter, sumStage, type MetricsQueue } from '../client/metrics-stages.js';
 import type { MetricsStore } from '../client/store.js';
 import { SqsMetricsQueue } from '../client/metrics-sqs-queue.js';
-import { connectStore } from './client-services.js';
+import { connectStore } from '../store/context.js';
 
 /** The two metrics stages (ADR 15) over a store and the queue of sums; the local runtime and the stage functions share it. */
 export function metricsStages(store: MetricsStore, sums: MetricsQueue) {

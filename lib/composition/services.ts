@@ -1,5 +1,4 @@
 import packageJson from '../../package.json' with { type: 'json' };
-import type { AppConfig } from '../config.js';
 import type { ClientApplicationStore, MetricsStore } from '../client/store.js';
 import { ContextFieldService } from '../context-fields/service.js';
 import { DynamoContextFieldStore } from '../context-fields/dynamo-store.js';
@@ -60,8 +59,10 @@ import { sessionSettingsOf } from '../sessions/model.js';
 import { groupRootRolesOf, SessionService } from '../sessions/service.js';
 import { UserService } from '../users/service.js';
 import { featureCatalog, insightCatalog, stateCatalog, transferCatalog } from './catalogs.js';
-import { connectStore, createClientServices, type ClientServicesOptions, type StoreContext } from './client-services.js';
-import { frontendOriginsOf } from './frontend-services.js';
+import { createClientServices } from './client-services.js';
+import type { StoreContext } from '../store/context.js';
+import type { Composition } from './composition.js';
+import { frontendOrigins as edgeFrontendOrigins } from './edge.js';
 
 /**
  * The composition root: builds every service from one parsed configuration, on top of the SDK
@@ -71,9 +72,15 @@ import { frontendOriginsOf } from './frontend-services.js';
  * from named stores and services, and where a service reads other resources, from the port its
  * own folder declares, built in catalogs.ts. Nothing is filled from this object as a whole.
  */
-export function createServices(config: AppConfig, options: ClientServicesOptions & { now?: () => Date } = {}) {
+export function createServices(c: Composition) {
+  return c.once(allServices);
+}
+
+function allServices(c: Composition) {
+  const { config } = c;
+  const options = { now: c.now };
   // The SDK path's wiring is shared, not repeated: same stores, revision clock and token cache.
-  const sdk = createClientServices(config, connectStore(config), options);
+  const sdk = createClientServices(c);
   const { featureStore, revisions } = sdk;
   const stores = adminStores(sdk.store);
   // Admin callers see the SDK root's stores through the ports they need, not as DynamoDB adapters.
@@ -82,7 +89,7 @@ export function createServices(config: AppConfig, options: ClientServicesOptions
   const clientApplications: ClientApplicationStore = sdk.clientApplications;
   const segmentStore: SegmentStore = sdk.segmentStore;
   const events = stores.eventStore;
-  const frontendOrigins = frontendOriginsOf(config, sdk);
+  const frontendOrigins = c.once(edgeFrontendOrigins);
   const scopeCatalog = storedScopeCatalog(stores.projectStore, stores.environmentStore);
   const projects = new ProjectService(stores.projectStore, stores.environmentStore, featureStore);
   const environments = new EnvironmentService(stores.environmentStore);
@@ -124,6 +131,8 @@ export function createServices(config: AppConfig, options: ClientServicesOptions
   const transfers = transferCatalog({ environments, projects, contextFields, segmentStore, tagTypes, strategyTypes });
   const insightReads = insightCatalog({ users, featureStore, projects, environments, events, metrics });
   return {
+    /** The composition these services were built on (the test API and the local runtime build handlers on it). */
+    composition: c,
     config, revisions, dynamoRequests: sdk.dynamoRequests, featureStore,
     /** Change events, written by the stores inside each change's transaction. */
     events,
@@ -173,7 +182,7 @@ export function createServices(config: AppConfig, options: ClientServicesOptions
   };
 }
 
-export type Services = ReturnType<typeof createServices>;
+export type Services = ReturnType<typeof allServices>;
 
 /** The feature services, sharing one optimistic-concurrency runner over the store. */
 /** `metrics` answers last-seen times for the views and the hourly counters for a feature's usage. */

@@ -9,7 +9,9 @@ import { localContext, toApiGatewayEvent } from '../local/api-gateway-event.js';
 import type { LocalMetricsQueues } from '../local/metrics-queues.js';
 import type { BenchDynamo } from './dynamo.js';
 import { flagName, type Admin } from './seed.js';
-import { clientHandlerOf } from '../../functions/client/handler.js';
+import { definition as clientFunction } from '../../functions/client/handler.js';
+import { groupHandlerOf } from '../../lib/composition/function-handler.js';
+import { createComposition } from '../../lib/composition/composition.js';
 import { DynamoStoredSnapshotStore } from '../../lib/client/dynamo-stored-snapshot.js';
 import type { StoreOutcome } from '../../lib/client/features-service.js';
 import { connectStore, createClientServices, type ClientServices } from '../../lib/composition/client-services.js';
@@ -82,14 +84,14 @@ export async function storedSnapshotStart(runtime: Pick<ClientServices, 'clientF
   const after = dynamo.units();
   const reader = connectStore(runtime.config);
   const head = await new DynamoStoredSnapshotStore(reader.db, runtime.config.tableName).head().finally(() => reader.db.destroy());
-  const fresh = createClientServices(runtime.config);
+  const fresh = createClientServices(createComposition(runtime.config));
   try {
     return {
       writer: {
         outcome, cpuMs: (used.user + used.system) / 1000, wallMs, writeUnits: units && after ? after.write - units.write : undefined,
         pages: head?.pages ?? 0, bytes: head?.bytes ?? 0,
       },
-      polls: await coldPolls(clientHandlerOf(fresh), dynamo, token),
+      polls: await coldPolls(groupHandlerOf(clientFunction, fresh.composition), dynamo, token),
     };
   } finally {
     fresh.store.db.destroy();

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import type { LambdaHandler } from '../../lib/composition/group-handler.js';
+import type { LambdaHandler } from '../../lib/composition/function-handler.js';
 import { FUNCTION_URL_ROUTE_KEY } from '../../lib/http/router.js';
 import { log } from '../../lib/log.js';
 import { FUNCTION_TIMEOUT_MS } from '../../lib/time-budget.js';

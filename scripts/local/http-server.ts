@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { APIGatewayProxyResultV2 } from 'aws-lambda';
 import { routeTable } from '../../lib/route-table.js';
 import type { Group } from '../../lib/http/route.js';
-import type { LambdaHandler } from '../../lib/composition/group-handler.js';
+import type { LambdaHandler } from '../../lib/composition/function-handler.js';
 import { localContext, toApiGatewayEvent } from './api-gateway-event.js';
 import { matchRoute, parseApiMappingKey, pathUnderMapping } from './match-route.js';
 import { log } from '../../lib/log.js';

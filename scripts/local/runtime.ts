@@ -3,12 +3,13 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { GROUPS, type Group } from '../../lib/http/route.js';
 import { loadConfig, type AppConfig } from '../../lib/config.js';
-import { buildGroupHandler, type LambdaHandler } from '../../lib/composition/group-handler.js';
+import type { LambdaHandler } from '../../lib/composition/function-handler.js';
 import { createServices, type Services } from '../../lib/composition/services.js';
+import { createComposition } from '../../lib/composition/composition.js';
 import { prepareLocalTable } from '../../lib/store/create-table.js';
 import { applyBootstrapTokens } from '../../lib/tokens/bootstrap.js';
 import { formatSecret } from '../../lib/tokens/model.js';
-import { groupOperations } from '../../functions/registry.js';
+import { everyGroupHandler } from '../../functions/registry.js';
 import { AWS_LIKE_BY_DEFAULT } from './aws-like-dynamodb/engine.js';
 import { awsLikeInFront } from './aws-like-dynamodb/in-front.js';
 import { startDynamoDbLocal, type LocalEngine } from './dynamodb-local.js';
@@ -91,7 +92,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     await prepareLocalTable(connection, config.tableName);
     // SDK metrics go through queues with SQS's rules and the same two stages as in the cloud (ADR 15).
     const metricsQueues = localMetricsQueues(options.env);
-    const services = createServices(config, { metricsQueue: metricsQueues.reports });
+    const services = createServices(createComposition(config, { metricsQueue: metricsQueues.reports }));
     const stages = metricsStages(services.metrics, metricsQueues.sums);
     metricsQueues.reports.consume(stages.sum);
     metricsQueues.sums.consume((bodies) => stages.store(bodies));
@@ -107,9 +108,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       client: config.initClientApiTokens,
       frontend: config.initFrontendApiTokens,
     });
-    const handlers = Object.fromEntries(
-      GROUPS.map((group) => [group, buildGroupHandler(group, groupOperations[group](services) as never, services)]),
-    ) as Record<Group, LambdaHandler>;
+    const handlers = everyGroupHandler(services.composition);
     const scheduled = scheduleTasks(services);
     return {
       config, services, handlers, generatedAdminToken, apiMappingKey, throttling, concurrency, metricsQueues,

@@ -6,13 +6,13 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatSecret } from '../../lib/tokens/model.js';
-import { createClientServices } from '../../lib/composition/client-services.js';
+
 import { startBenchDynamo, type BenchDynamo } from '../../scripts/bench/dynamo.js';
 import { benchProject, PROJECT_FLAGS, seedFlagsFast } from '../../scripts/bench/fast-seed.js';
 import { adminClient } from '../../scripts/bench/seed.js';
 import { startHttpServer, type LocalServer } from '../../scripts/local/http-server.js';
 import { startLocalRuntime, type LocalRuntime } from '../../scripts/local/runtime.js';
-import { unique } from '../support/services.js';
+import { unique, clientServicesOn } from '../support/services.js';
 
 /**
  * Issue 14 at scale through the local server, which holds each answer to Lambda's 6 MB: 10,000
@@ -149,7 +149,7 @@ describe.each(SIZES)('at %i flags', (flags) => {
   it('starts a new SDK container from the stored snapshot (ADR 20), with every flag and a fraction of the reads', async () => {
     const runtime = served!.runtime;
     expect(await runtime.services.clientFeatures.storeSnapshot()).toBe('written');
-    const cold = createClientServices(runtime.config);
+    const cold = clientServicesOn(runtime.config);
     try {
       const units = dynamo!.units()!.read;
       const answer = await cold.clientFeatures.features({ tokenName: 'sdk', type: 'client', environment: 'development', projects: ['*'] }, {}, undefined);

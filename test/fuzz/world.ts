@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { inject } from 'vitest';
 import { loadConfig } from '../../lib/config.js';
-import { createServices, type Services } from '../../lib/composition/services.js';
+import type { Services } from '../../lib/composition/services.js';
 import { prepareLocalTable } from '../../lib/store/create-table.js';
 import { formatSecret } from '../../lib/tokens/model.js';
 import type { AwsLikeEngine } from '../../scripts/local/aws-like-dynamodb/engine.js';
@@ -10,6 +10,7 @@ import { faultyEngine } from '../support/gated-engine.js';
 import type { World } from './requests.js';
 import { revisionReader, watchWrites, type WriteWatch } from './store-watch.js';
 import type { PathParameter } from '../../lib/http/path-parameters.js';
+import { servicesOn } from '../support/services.js';
 
 export interface FuzzInstance {
   services: Services;
@@ -39,7 +40,7 @@ export async function fuzzInstance(tableName: string, seed: number): Promise<Fuz
   try {
     watch = await watchWrites(engine.endpoint);
     const settings = { TABLE_NAME: tableName, AWS_REGION: 'local', SECRET_KEY: randomBytes(32).toString('hex') };
-    const setup = createServices(loadConfig({ ...settings, DYNAMODB_ENDPOINT: endpoint }));
+    const setup = servicesOn(loadConfig({ ...settings, DYNAMODB_ENDPOINT: endpoint }));
     await setup.firstStart.ensure();
     const adminToken = formatSecret(['*'], '*');
     const clientToken = formatSecret(['*'], 'development');
@@ -48,7 +49,7 @@ export async function fuzzInstance(tableName: string, seed: number): Promise<Fuz
     const params = await populate(apiClient(setup), adminToken);
     const everyName = [...new Set(Object.values(params).flat())];
     const world: World = { adminToken, clientToken, params, names: () => everyName };
-    const services = createServices(loadConfig({ ...settings, DYNAMODB_ENDPOINT: watch.endpoint }));
+    const services = servicesOn(loadConfig({ ...settings, DYNAMODB_ENDPOINT: watch.endpoint }));
     const opened = watch;
     return {
       services, call: apiClient(services), world, watch, engine, revision: revisionReader(endpoint, tableName),

@@ -1,13 +1,13 @@
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { ClientMetricsService } from '../../lib/client/metrics-service.js';
 import { directMetricsQueue, MetricsWriter } from '../../lib/client/metrics-stages.js';
-import { createServices, type Services } from '../../lib/composition/services.js';
+import type { Services } from '../../lib/composition/services.js';
 import { ServiceUnavailable } from '../../lib/errors.js';
 import { LAMBDA_MAX_RESPONSE_BYTES } from '../../lib/http/large-answers.js';
 import { prepareLocalTable } from '../../lib/store/create-table.js';
 import type { Caller } from '../../lib/tokens/model.js';
 import { apiClient } from '../support/api.js';
-import { adminToken, testConfig, unique } from '../support/services.js';
+import { adminToken, testConfig, unique, servicesOn } from '../support/services.js';
 import { seededRandom } from '../support/seeded-random.js';
 
 // The measurement of application-registration-limits.test.ts that takes most of a minute (a
@@ -25,7 +25,7 @@ let admin: string;
 beforeAll(async () => {
   const tableName = unique('applications-size');
   await prepareLocalTable({ region: 'local', endpoint: inject('dynamodb').endpoint }, tableName);
-  services = createServices(testConfig({ TABLE_NAME: tableName }), { now: clock });
+  services = servicesOn(testConfig({ TABLE_NAME: tableName }), { now: clock });
   await services.firstStart.ensure();
   call = apiClient(services);
   admin = await adminToken(services);

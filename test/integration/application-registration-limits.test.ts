@@ -1,14 +1,14 @@
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { ClientMetricsService } from '../../lib/client/metrics-service.js';
 import { directMetricsQueue, MetricsWriter } from '../../lib/client/metrics-stages.js';
-import { createServices, type Services } from '../../lib/composition/services.js';
+import type { Services } from '../../lib/composition/services.js';
 import { APPLICATION_REGISTRATIONS } from '../../lib/limits.js';
 import { prepareLocalTable } from '../../lib/store/create-table.js';
 import { countsSince } from '../../lib/store/request-counter.js';
 import type { Caller } from '../../lib/tokens/model.js';
 import { apiClient } from '../support/api.js';
 import { sdkToken } from '../support/client.js';
-import { adminToken, testConfig, unique } from '../support/services.js';
+import { adminToken, testConfig, unique, servicesOn } from '../support/services.js';
 import { logIn, userWithPassword } from '../support/sessions.js';
 
 /** A clock the test moves: registrations expire by it, not by the wall clock or DynamoDB's TTL sweep. */
@@ -25,7 +25,7 @@ let admin: string;
 beforeAll(async () => {
   const tableName = unique('applications-limits');
   await prepareLocalTable({ region: 'local', endpoint: inject('dynamodb').endpoint }, tableName);
-  services = createServices(testConfig({ TABLE_NAME: tableName }), { now: clock });
+  services = servicesOn(testConfig({ TABLE_NAME: tableName }), { now: clock });
   await services.firstStart.ensure();
   call = apiClient(services);
   admin = await adminToken(services);

@@ -3,10 +3,10 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { initialize, InMemStorageProvider, type Unleash } from 'unleash-client';
 import { GROUPS, type Group } from '../../lib/http/route.js';
 import { routeTable, type OperationId } from '../../lib/route-table.js';
-import { buildGroupHandler, type LambdaHandler } from '../../lib/composition/group-handler.js';
+import { groupHandlerOf, type LambdaHandler } from '../../lib/composition/function-handler.js';
 import type { Services } from '../../lib/composition/services.js';
 import { formatSecret } from '../../lib/tokens/model.js';
-import { groupOperations } from '../../functions/registry.js';
+import { functionDefinitions } from '../../functions/registry.js';
 import { localContext, toApiGatewayEvent } from '../../scripts/local/api-gateway-event.js';
 import { startHttpServer, type LocalServer } from '../../scripts/local/http-server.js';
 import { startLocalRuntime, type LocalRuntime } from '../../scripts/local/runtime.js';
@@ -29,7 +29,7 @@ describe('behind a custom domain with an API mapping key', () => {
     beforeAll(async () => {
       services = testServices();
       handlers = Object.fromEntries(
-        GROUPS.map((group) => [group, buildGroupHandler(group, groupOperations[group](services) as never, services)]),
+        GROUPS.map((group) => [group, groupHandlerOf(functionDefinitions[group], services.composition)]),
       ) as Record<Group, LambdaHandler>;
       admin = await adminToken(services);
     });

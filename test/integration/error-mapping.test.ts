@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { buildGroupHandler } from '../../lib/composition/group-handler.js';
-import { defineOperations } from '../../functions/instance/handler.js';
+import { groupHandlerOf } from '../../lib/composition/function-handler.js';
+import { definition as instanceFunction } from '../../functions/instance/handler.js';
 import { localContext, toApiGatewayEvent } from '../../scripts/local/api-gateway-event.js';
 import { captureLogs } from '../support/logs.js';
 import { adminToken, testServices } from '../support/services.js';
@@ -10,13 +10,16 @@ describe('an unexpected failure', () => {
   it('becomes a 500 with the request id and nothing internal, and is logged under that id', async () => {
     const services = testServices();
     const token = await adminToken(services);
-    const operations = {
-      ...defineOperations(services),
-      getUiConfig: async () => {
-        throw new Error('connection string postgres://secret@db');
-      },
+    const failing = {
+      ...instanceFunction,
+      // The slice that serves GET /api/admin/ui-config, its operation replaced by one that fails.
+      compose: (c: Parameters<typeof instanceFunction.compose>[0]) => Object.fromEntries(
+        Object.entries(instanceFunction.compose(c)).map(([name, slice]) => [name, 'getUiConfig' in slice.routes
+          ? { ...slice, operations: { ...slice.operations, getUiConfig: async () => { throw new Error('connection string postgres://secret@db'); } } }
+          : slice]),
+      ),
     };
-    const handler = buildGroupHandler('instance', operations, services);
+    const handler = groupHandlerOf(failing, services.composition);
     const logged = captureLogs();
     const context = localContext('test');
 

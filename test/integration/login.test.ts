@@ -4,13 +4,13 @@ import { LOGIN_FAILURES_BEFORE_WAIT } from '../../lib/auth/model.js';
 import { SESSION_TTL_MS } from '../../lib/sessions/model.js';
 import { apiClient } from '../support/api.js';
 import { captureLogs } from '../support/logs.js';
-import { adminToken, testConfig, unique } from '../support/services.js';
-import { createServices } from '../../lib/composition/services.js';
+import { adminToken, testConfig, unique, servicesOn } from '../support/services.js';
+
 import { cookiePair, GOOD_PASSWORD, logIn, userWithPassword } from '../support/sessions.js';
 
 /** The services' clock: tests move it instead of waiting. */
 let now = new Date();
-const services = createServices(testConfig(), { now: () => now });
+const services = servicesOn(testConfig(), { now: () => now });
 const call = apiClient(services);
 
 const login = (username: string, password: string) => call({ method: 'POST', path: '/auth/simple/login', body: { username, password } });

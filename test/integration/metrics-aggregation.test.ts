@@ -4,7 +4,7 @@ import { inject } from 'vitest';
 import { directMetricsQueue, MetricsWriter } from '../../lib/client/metrics-stages.js';
 import { counterExpiry } from '../../lib/client/metrics-aggregation.js';
 import { metricsStages } from '../../lib/composition/metrics-services.js';
-import { createServices, type Services } from '../../lib/composition/services.js';
+import type { Services } from '../../lib/composition/services.js';
 import { loadConfig } from '../../lib/config.js';
 import type { Feature } from '../../lib/features/model.js';
 import { prepareLocalTable } from '../../lib/store/create-table.js';
@@ -15,7 +15,7 @@ import { LocalMetricsQueue } from '../../scripts/local/metrics-queue.js';
 import { localMetricsQueues } from '../../scripts/local/metrics-queues.js';
 import { apiClient } from '../support/api.js';
 import { rollout, sdkToken } from '../support/client.js';
-import { unique } from '../support/services.js';
+import { unique, servicesOn } from '../support/services.js';
 import { seedFeatures as storeFeatures } from '../support/seed-features.js';
 
 /**
@@ -55,7 +55,7 @@ beforeAll(async () => {
   await prepareLocalTable({ region: 'local', endpoint: engine.endpoint }, tableName);
   reports = new LocalMetricsQueue('reports');
   sums = new LocalMetricsQueue('sums');
-  services = createServices(loadConfig({ TABLE_NAME: tableName, DYNAMODB_ENDPOINT: engine.endpoint, AWS_REGION: 'local' }), { metricsQueue: reports, now });
+  services = servicesOn(loadConfig({ TABLE_NAME: tableName, DYNAMODB_ENDPOINT: engine.endpoint, AWS_REGION: 'local' }), { metricsQueue: reports, now });
   const stages = metricsStages(services.metrics, sums);
   reports.consume(stages.sum);
   sums.consume((bodies) => stages.store(bodies));
@@ -148,7 +148,7 @@ describe('SDK metrics summed before they are written', () => {
 
   it('wrote a counter and a last-seen per toggle and report when reports were stored in the request (the design before ADR 15)', async () => {
     const features = await seedFeatures(TOGGLES);
-    const inRequest = createServices(services.config, { metricsQueue: directMetricsQueue(new MetricsWriter(services.metrics)), now });
+    const inRequest = servicesOn(services.config, { metricsQueue: directMetricsQueue(new MetricsWriter(services.metrics)), now });
     const direct = apiClient(inRequest);
 
     const writeUnits = await writeUnitsOf(async () => {
@@ -205,7 +205,7 @@ describe('nothing reported is lost', () => {
   it('delivers a batch again when its function dies before finishing (a recycled instance), then counts it once', async () => {
     const features = await seedFeatures(20);
     const broken = new LocalMetricsQueue('reports-of-a-dying-function');
-    const inFlight = createServices(services.config, { metricsQueue: broken, now });
+    const inFlight = servicesOn(services.config, { metricsQueue: broken, now });
     const stages = metricsStages(inFlight.metrics, sums);
     let deaths = 1;
     broken.consume(async (bodies) => {
@@ -241,7 +241,7 @@ describe('nothing reported is lost', () => {
 
   it('answers 503 when the queue refuses a report, so the SDK keeps its bucket and sends it again', async () => {
     const [feature] = await seedFeatures(1) as [string];
-    const refusing = createServices(services.config, { metricsQueue: { send: async () => { throw new Error('queue unavailable'); } }, now });
+    const refusing = servicesOn(services.config, { metricsQueue: { send: async () => { throw new Error('queue unavailable'); } }, now });
 
     const answer = await apiClient(refusing)({ method: 'POST', path: '/api/client/metrics', token, body: report(0, [feature]) });
 

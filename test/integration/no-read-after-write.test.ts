@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { buildGroupHandler, type LambdaHandler } from '../../lib/composition/group-handler.js';
+import { groupHandlerOf, type LambdaHandler } from '../../lib/composition/function-handler.js';
 import type { Services } from '../../lib/composition/services.js';
 import { GROUPS, SDK_GROUPS, type Group } from '../../lib/http/route.js';
 import { operationIds, routeTable, type OperationId } from '../../lib/route-table.js';
@@ -11,7 +11,7 @@ import { prepareLocalTable } from '../../lib/store/create-table.js';
 import { createDocumentClient } from '../../lib/store/document-client.js';
 import { BOOKKEEPING_PARTITIONS } from '../../lib/store/table-design.js';
 import { formatSecret } from '../../lib/tokens/model.js';
-import { groupOperations } from '../../functions/registry.js';
+import { functionDefinitions } from '../../functions/registry.js';
 import { localContext } from '../../scripts/local/api-gateway-event.js';
 import { SAMPLE_SCENARIOS, sampleEvent } from '../../scripts/local/sample-scenarios.js';
 import { faultyEngine } from '../support/gated-engine.js';
@@ -262,7 +262,7 @@ async function expectStatus(status: number, request: ApiRequest, values: Record<
 
 function handlersOf(of: Services): Record<Group, LambdaHandler> {
   return Object.fromEntries(
-    GROUPS.map((group) => [group, buildGroupHandler(group, groupOperations[group](of) as never, of)]),
+    GROUPS.map((group) => [group, groupHandlerOf(functionDefinitions[group], of.composition)]),
   ) as Record<Group, LambdaHandler>;
 }
 

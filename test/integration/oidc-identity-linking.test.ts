@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Services } from '../../lib/composition/services.js';
-import { createServices } from '../../lib/composition/services.js';
+
 import { prepareLocalTable } from '../../lib/store/create-table.js';
 import { apiClient, type ApiResponse } from '../support/api.js';
 import { namedAdminToken } from '../support/access.js';
 import { oidcSettingsFor, ProviderBrowser, startIdentityProvider, type IdentityProvider } from '../support/identity-provider.js';
-import { testConfig, unique } from '../support/services.js';
+import { testConfig, unique, servicesOn } from '../support/services.js';
 import { cookiePair, GOOD_PASSWORD, logIn } from '../support/sessions.js';
 
 /**
@@ -24,7 +24,7 @@ let idp: IdentityProvider;
 
 beforeAll(async () => {
   await prepareLocalTable({ region: 'local', endpoint: inject('dynamodb').endpoint }, tableName);
-  services = createServices(testConfig({ TABLE_NAME: tableName, SECRET_KEY: randomBytes(32).toString('base64url'), UNLEASH_URL }));
+  services = servicesOn(testConfig({ TABLE_NAME: tableName, SECRET_KEY: randomBytes(32).toString('base64url'), UNLEASH_URL }));
   await services.firstStart.ensure();
   call = apiClient(services);
   token = await namedAdminToken(services, unique('linking-admin'));

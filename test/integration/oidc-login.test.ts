@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Services } from '../../lib/composition/services.js';
-import { createServices } from '../../lib/composition/services.js';
+
 import { LOGIN_UNDER_WAY_TTL_MS } from '../../lib/oidc/model.js';
 import { prepareLocalTable } from '../../lib/store/create-table.js';
 import { createDocumentClient } from '../../lib/store/document-client.js';
@@ -11,7 +11,7 @@ import { countsSince } from '../../lib/store/request-counter.js';
 import { apiClient, type ApiResponse } from '../support/api.js';
 import { namedAdminToken } from '../support/access.js';
 import { oidcSettingsFor, ProviderBrowser, startIdentityProvider, type IdentityProvider, type Tamper } from '../support/identity-provider.js';
-import { testConfig, unique } from '../support/services.js';
+import { testConfig, unique, servicesOn } from '../support/services.js';
 import { localContext } from '../../scripts/local/api-gateway-event.js';
 import { cookiePair, GOOD_PASSWORD, userWithPassword } from '../support/sessions.js';
 
@@ -31,7 +31,7 @@ let idp: IdentityProvider;
 
 beforeAll(async () => {
   await prepareLocalTable({ region: 'local', endpoint: inject('dynamodb').endpoint }, tableName);
-  services = createServices(
+  services = servicesOn(
     testConfig({ TABLE_NAME: tableName, SECRET_KEY: randomBytes(32).toString('base64url'), UNLEASH_URL }),
     { now: () => new Date(Date.now() + clockOffsetMs) },
   );

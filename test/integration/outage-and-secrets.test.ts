@@ -2,12 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../lib/config.js';
 import { log, REDACTED } from '../../lib/log.js';
-import { createServices, type Services } from '../../lib/composition/services.js';
+import type { Services } from '../../lib/composition/services.js';
 import { prepareLocalTable } from '../../lib/store/create-table.js';
 import { formatSecret } from '../../lib/tokens/model.js';
 import { startDynamoDbLocal, type LocalEngine } from '../../scripts/local/dynamodb-local.js';
 import { apiClient } from '../support/api.js';
 import { captureLogs } from '../support/logs.js';
+import { servicesOn } from '../support/services.js';
 
 /** A runtime of its own, on a private engine this test may kill. */
 let engine: LocalEngine;
@@ -17,7 +18,7 @@ let token: string;
 beforeAll(async () => {
   engine = await startDynamoDbLocal();
   await prepareLocalTable({ region: 'local', endpoint: engine.endpoint }, 'outage');
-  services = createServices(loadConfig({ TABLE_NAME: 'outage', DYNAMODB_ENDPOINT: engine.endpoint, AWS_REGION: 'local', SECRET_KEY: randomBytes(32).toString('hex') }));
+  services = servicesOn(loadConfig({ TABLE_NAME: 'outage', DYNAMODB_ENDPOINT: engine.endpoint, AWS_REGION: 'local', SECRET_KEY: randomBytes(32).toString('hex') }));
   await services.firstStart.ensure();
   token = formatSecret(['*'], '*');
   await services.apiTokens.insertKnownSecret(token, { tokenName: 'outage-admin', type: 'admin', environment: '*', projects: ['*'] });

@@ -1,12 +1,12 @@
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { createServices } from '../../lib/composition/services.js';
+
 import { PROJECT_COPIES_MIGRATION } from '../../lib/features/project-copies.js';
 import { createDocumentClient } from '../../lib/store/document-client.js';
 import { prepareLocalTable } from '../../lib/store/create-table.js';
 import { keys } from '../../lib/store/table-design.js';
 import { storedFeature } from '../support/seed-features.js';
-import { testConfig, unique } from '../support/services.js';
+import { testConfig, unique, servicesOn } from '../support/services.js';
 
 // Each feature's copy in its project's partition (ADR 17): kept by every commit, and made by a
 // migration on tables from before it.
@@ -14,7 +14,7 @@ async function freshTable() {
   const tableName = unique('copies');
   const config = testConfig({ TABLE_NAME: tableName });
   await prepareLocalTable({ region: 'local', endpoint: config.dynamodbEndpoint as string }, tableName);
-  const services = createServices(config);
+  const services = servicesOn(config);
   await services.firstStart.ensure();
   await services.projects.create({ id: 'second', name: 'Second' }, 'test');
   const db = createDocumentClient({ region: 'local', endpoint: config.dynamodbEndpoint as string });
@@ -57,7 +57,7 @@ describe('the migration of a table from before the copies', () => {
     await db.send(new PutCommand({ TableName: tableName, Item: { ...storedFeature('deleted', 'second'), ...keys.projectFeature('second', 'deleted') } }));
 
     // A process that starts on the old table answers from the features themselves.
-    const services = createServices(config);
+    const services = servicesOn(config);
     expect((await services.featureStore.listProject('second')).map((f) => f.name).sort()).toEqual(['b', 'c']);
 
     expect(await services.projectCopies.make({ settleMs: 0 })).toEqual({ state: 'done', fixed: 4 });
@@ -66,7 +66,7 @@ describe('the migration of a table from before the copies', () => {
     expect((await db.send(new GetCommand({ TableName: tableName, Key: keys.migration(PROJECT_COPIES_MIGRATION), ConsistentRead: true }))).Item).toBeDefined();
 
     // Another process (a second start, the next deployment) finds the record and does nothing.
-    const again = createServices(config);
+    const again = servicesOn(config);
     expect(await again.projectCopies.make({ settleMs: 0 })).toEqual({ state: 'done', fixed: 0 });
     expect((await again.featureStore.listProject('second')).map((f) => f.name).sort()).toEqual(['b', 'c']);
     db.destroy();
@@ -79,7 +79,7 @@ describe('the migration of a table from before the copies', () => {
     await db.send(new PutCommand({ TableName: tableName, Item: { ...storedFeature('moved', 'default'), ...keys.projectFeature('default', 'moved') } }));
 
     // One transaction checking the feature's item twice would be refused by DynamoDB.
-    expect(await createServices(config).projectCopies.make({ settleMs: 0 })).toEqual({ state: 'done', fixed: 2 });
+    expect(await servicesOn(config).projectCopies.make({ settleMs: 0 })).toEqual({ state: 'done', fixed: 2 });
     expect(await copiesOf('second')).toEqual(['moved@1']);
     expect(await copiesOf('default')).toEqual([]);
     db.destroy();
@@ -89,7 +89,7 @@ describe('the migration of a table from before the copies', () => {
     const { tableName, config, db, copiesOf } = await freshTable();
     await db.send(new DeleteCommand({ TableName: tableName, Key: keys.migration(PROJECT_COPIES_MIGRATION) }));
     await db.send(new PutCommand({ TableName: tableName, Item: { ...storedFeature('late', 'second'), ...keys.feature('late') } }));
-    const services = createServices(config);
+    const services = servicesOn(config);
 
     expect(await services.projectCopies.make({ settleMs: 0, deadline: 0 })).toEqual({ state: 'unfinished', fixed: 0, why: 'out of time' });
     expect(await services.projectCopies.ready()).toBe(false);

@@ -1,13 +1,13 @@
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createServices, type Services } from '../../lib/composition/services.js';
+import type { Services } from '../../lib/composition/services.js';
 import { featureSearchQuerySchema } from '../../lib/features/search-schemas.js';
 import { createDocumentClient } from '../../lib/store/document-client.js';
 import { prepareLocalTable } from '../../lib/store/create-table.js';
 import { keys } from '../../lib/store/table-design.js';
 import { startAwsLikeDynamoDb, type AwsLikeEngine } from '../../scripts/local/aws-like-dynamodb/engine.js';
 import { storedFeature } from '../support/seed-features.js';
-import { testConfig, unique } from '../support/services.js';
+import { testConfig, unique, servicesOn } from '../support/services.js';
 
 // Admin reads of one project touch only that project's items (issue 14, deliverable 3; ADR 17):
 // the read units they consume, counted by the AWS-like engine from item sizes as DynamoDB bills
@@ -28,7 +28,7 @@ async function instanceWith(others: number): Promise<Services> {
   const tableName = unique('project-reads');
   const direct = { region: 'local', endpoint: inject('dynamodbLocal').endpoint };
   await prepareLocalTable(direct, tableName);
-  const services = createServices(testConfig({ TABLE_NAME: tableName, DYNAMODB_ENDPOINT: engine.endpoint }));
+  const services = servicesOn(testConfig({ TABLE_NAME: tableName, DYNAMODB_ENDPOINT: engine.endpoint }));
   await services.firstStart.ensure();
   await services.projects.create({ id: 'others', name: 'Others' }, 'test');
   const local = createDocumentClient(direct);

@@ -1,12 +1,12 @@
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createClientServices } from '../../lib/composition/client-services.js';
+
 import type { Feature } from '../../lib/features/model.js';
 import { createDocumentClient } from '../../lib/store/document-client.js';
 import { keys } from '../../lib/store/table-design.js';
 import type { Caller } from '../../lib/tokens/model.js';
 import { startAwsLikeDynamoDb, type AwsLikeEngine } from '../../scripts/local/aws-like-dynamodb/engine.js';
-import { testConfig, unique } from '../support/services.js';
+import { testConfig, unique, clientServicesOn } from '../support/services.js';
 import { flag, tableWith } from '../support/flag-tables.js';
 
 // What one change costs a warm SDK container (issue 14, deliverable 1; ADR 16): the read units it
@@ -29,8 +29,8 @@ const caller: Caller = { tokenName: 'sdk', type: 'client', environment: 'product
 async function costOfOneChange(flags: number): Promise<{ readUnits: number; served: unknown }> {
   const tableName = await tableWith(flags);
   const config = testConfig({ TABLE_NAME: tableName, DYNAMODB_ENDPOINT: engine.endpoint, REVISION_CHECK_INTERVAL_MS: '0' });
-  const sdk = createClientServices(config);
-  const admin = createClientServices(config);
+  const sdk = clientServicesOn(config);
+  const admin = clientServicesOn(config);
   // The first poll reads everything, as any cold container does; a first change gives the
   // container a reading of the revision shards to resume from.
   await admin.featureStore.commit({ writes: [{ before: undefined, after: flag('warm-up') }] });
@@ -65,8 +65,8 @@ describe('a warm SDK container following the change log', () => {
   async function warmContainer(flags: number) {
     const tableName = await tableWith(flags);
     const config = testConfig({ TABLE_NAME: tableName, DYNAMODB_ENDPOINT: engine.endpoint, REVISION_CHECK_INTERVAL_MS: '0' });
-    const sdk = createClientServices(config);
-    const admin = createClientServices(config);
+    const sdk = clientServicesOn(config);
+    const admin = clientServicesOn(config);
     await admin.featureStore.commit({ writes: [{ before: undefined, after: flag('warm-up') }] });
     const served = async () => {
       const answer = await sdk.clientFeatures.features(caller, {}, undefined);

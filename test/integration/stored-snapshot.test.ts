@@ -3,14 +3,14 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ClientFeatureService } from '../../lib/client/features-service.js';
 import { DynamoStoredSnapshotStore } from '../../lib/client/dynamo-stored-snapshot.js';
 import { REWRITE_POLICY } from '../../lib/client/stored-snapshot.js';
-import { createClientServices, type ClientServices } from '../../lib/composition/client-services.js';
+import type { ClientServices } from '../../lib/composition/client-services.js';
 import type { Feature } from '../../lib/features/model.js';
 import { createDocumentClient } from '../../lib/store/document-client.js';
 import { keys } from '../../lib/store/table-design.js';
 import type { Caller } from '../../lib/tokens/model.js';
 import { startAwsLikeDynamoDb, type AwsLikeEngine } from '../../scripts/local/aws-like-dynamodb/engine.js';
 import { flag, flagName, tableWith } from '../support/flag-tables.js';
-import { testConfig } from '../support/services.js';
+import { testConfig, clientServicesOn } from '../support/services.js';
 
 // ADR 20: a cold SDK container starts from the stored snapshot and the change log since, instead
 // of reading every feature (issue 14: 16,086 read units and 9-10 s of CPU at 50,000 flags).
@@ -31,8 +31,8 @@ const HOUR = 60 * 60 * 1000;
 async function world(flags: number) {
   const tableName = await tableWith(flags);
   const config = testConfig({ TABLE_NAME: tableName, DYNAMODB_ENDPOINT: engine.endpoint, REVISION_CHECK_INTERVAL_MS: '0' });
-  const admin = createClientServices(config);
-  const writer = createClientServices(config);
+  const admin = clientServicesOn(config);
+  const writer = clientServicesOn(config);
   // The seeded flags bypassed the revision; a first change gives every reading shards to resume from.
   await admin.featureStore.commit({ writes: [{ before: undefined, after: flag('warm-up') }] });
   const edit = async (name: string, change: (feature: Feature) => Feature | undefined) => {
@@ -41,7 +41,7 @@ async function world(flags: number) {
   };
   /** A cold container: one with the stored snapshot, or one that can only read everything. */
   const cold = (stored = true): ClientServices['clientFeatures'] => {
-    const services = createClientServices(config);
+    const services = clientServicesOn(config);
     if (stored) return services.clientFeatures;
     return new ClientFeatureService(services.featureStore, services.segmentStore, services.clock, services.revisions);
   };
@@ -115,6 +115,6 @@ describe('the stored snapshot writer', () => {
     expect(await writer.clientFeatures.storeSnapshot(at(20))).toBe('recent');
     expect(await writer.clientFeatures.storeSnapshot(at(33))).toBe('written');
     // A writer that lost the race to a newer head leaves it.
-    expect(await createClientServices(writer.config).clientFeatures.storeSnapshot(at(1))).toBe('superseded');
+    expect(await clientServicesOn(writer.config).clientFeatures.storeSnapshot(at(1))).toBe('superseded');
   });
 });

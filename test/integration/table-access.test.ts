@@ -2,11 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { actionsOf, BOOTSTRAP_TABLE_ACCESS, SNAPSHOT_TABLE_ACCESS } from '../../infra/table-access.js';
 import { loadConfig } from '../../lib/config.js';
-import { createServices, type Services } from '../../lib/composition/services.js';
+import type { Services } from '../../lib/composition/services.js';
 import { prepareLocalTable } from '../../lib/store/create-table.js';
 import { applyBootstrapTokens, bootstrapTokenId, removeBootstrapToken } from '../../lib/tokens/bootstrap.js';
 import { formatSecret } from '../../lib/tokens/model.js';
 import { watchWrites, type WriteWatch } from '../fuzz/store-watch.js';
+import { servicesOn } from '../support/services.js';
 
 /**
  * The functions that serve no route keep to their grants too: what they send on the wire,
@@ -21,7 +22,7 @@ beforeAll(async () => {
   const tableName = `access-${randomUUID().slice(0, 8)}`;
   await prepareLocalTable({ region: 'local', endpoint }, tableName);
   watch = await watchWrites(endpoint);
-  services = createServices(loadConfig({ TABLE_NAME: tableName, DYNAMODB_ENDPOINT: watch.endpoint, AWS_REGION: 'local' }));
+  services = servicesOn(loadConfig({ TABLE_NAME: tableName, DYNAMODB_ENDPOINT: watch.endpoint, AWS_REGION: 'local' }));
 });
 
 afterAll(async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { groupOperations } from '../../functions/registry.js';
-import { buildGroupHandler } from '../../lib/composition/group-handler.js';
+import { functionDefinitions } from '../../functions/registry.js';
+import { groupHandlerOf } from '../../lib/composition/function-handler.js';
 import { localContext, toApiGatewayEvent } from '../../scripts/local/api-gateway-event.js';
 import { adminSession, type ApiResponse } from '../support/api.js';
 import { sdkToken } from '../support/client.js';
@@ -74,7 +74,7 @@ describe('strings that are not well-formed Unicode', () => {
 
   it('refuses a lone surrogate in a query string value, naming the parameter', async () => {
     // An HTTP query string cannot carry one (the URL decoder makes it U+FFFD), a direct invoke can.
-    const handler = buildGroupHandler('client', groupOperations.client(services) as never, services);
+    const handler = groupHandlerOf(functionDefinitions['client'], services.composition);
     const event = toApiGatewayEvent({
       method: 'GET', url: '/api/client/features?namePrefix=x', headers: { authorization: await sdkToken(services) },
       body: Buffer.alloc(0), routeKey: 'GET /api/client/features', pathParameters: {}, sourceIp: '127.0.0.1',

@@ -1,10 +1,10 @@
 import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { createServices, type Services } from '../../lib/composition/services.js';
+import type { Services } from '../../lib/composition/services.js';
 import { loadConfig } from '../../lib/config.js';
 import { prepareLocalTable } from '../../lib/store/create-table.js';
 import { accessOverviewSchema, adminCountSchema, inactiveUsersSchema, permissionCatalogueSchema, roleListSchema, usersAndGroupsSchema } from '../../lib/users/schemas.js';
 import { apiClient, type ApiResponse } from '../support/api.js';
-import { adminToken, unique } from '../support/services.js';
+import { adminToken, unique, servicesOn } from '../support/services.js';
 import { GOOD_PASSWORD, logIn, userWithPassword } from '../support/sessions.js';
 
 /**
@@ -22,7 +22,7 @@ beforeAll(async () => {
   const { endpoint } = inject('dynamodb');
   const tableName = unique('user-admin');
   await prepareLocalTable({ region: 'local', endpoint }, tableName);
-  services = createServices(loadConfig({ TABLE_NAME: tableName, DYNAMODB_ENDPOINT: endpoint, AWS_REGION: 'local' }), { now: () => now });
+  services = servicesOn(loadConfig({ TABLE_NAME: tableName, DYNAMODB_ENDPOINT: endpoint, AWS_REGION: 'local' }), { now: () => now });
   await services.firstStart.ensure();
   call = apiClient(services);
   token = await adminToken(services);

@@ -1,10 +1,8 @@
 import { gunzipSync } from 'node:zlib';
 import type { APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import { GROUPS, type Group } from '../../lib/http/route.js';
 import { routeTable } from '../../lib/route-table.js';
-import { buildGroupHandler, type LambdaHandler } from '../../lib/composition/group-handler.js';
 import type { Services } from '../../lib/composition/services.js';
-import { groupOperations } from '../../functions/registry.js';
+import { everyGroupHandler } from '../../functions/registry.js';
 import { localContext, toApiGatewayEvent } from '../../scripts/local/api-gateway-event.js';
 import { matchRoute } from '../../scripts/local/match-route.js';
 import { beforeAll } from 'vitest';
@@ -39,9 +37,7 @@ export interface ApiResponse {
  * integration tests exercise the whole Lambda path without a network hop.
  */
 export function apiClient(services: Services) {
-  const handlers = Object.fromEntries(
-    GROUPS.map((group) => [group, buildGroupHandler(group, groupOperations[group](services) as never, services)]),
-  ) as Record<Group, LambdaHandler>;
+  const handlers = everyGroupHandler(services.composition);
 
   return async function call(request: ApiRequest): Promise<ApiResponse> {
     const [path = '/'] = request.path.split('?');

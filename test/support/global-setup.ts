@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { TestProject } from 'vitest/node';
 import { loadConfig } from '../../lib/config.js';
 import { createServices } from '../../lib/composition/services.js';
+import { createComposition } from '../../lib/composition/composition.js';
 import { prepareLocalTable } from '../../lib/store/create-table.js';
 import { AWS_LIKE_BY_DEFAULT, awsLikeOptionsFromEnv, startAwsLikeDynamoDb, type AwsLikeEngine } from '../../scripts/local/aws-like-dynamodb/engine.js';
 import { startDynamoDbLocal } from '../../scripts/local/dynamodb-local.js';
@@ -68,7 +69,7 @@ async function startEngines(): Promise<RunEngines> {
     await prepareLocalTable({ region: 'local', endpoint }, tableName);
     // Every test sees what a fresh install has: project `default`, its environments, context fields.
     const config = loadConfig({ TABLE_NAME: tableName, DYNAMODB_ENDPOINT: endpoint, AWS_REGION: 'local' });
-    await createServices(config).firstStart.ensure();
+    await createServices(createComposition(config)).firstStart.ensure();
     return {
       provided: { dynamodb: { endpoint, tableName }, dynamodbLocal: { endpoint: engine.endpoint } },
       users: 0,

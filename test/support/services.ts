@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { inject } from 'vitest';
 import { loadConfig, type AppConfig } from '../../lib/config.js';
 import { createServices, type Services } from '../../lib/composition/services.js';
+import { createClientServices, type ClientServices } from '../../lib/composition/client-services.js';
+import { createComposition, type CompositionOptions } from '../../lib/composition/composition.js';
 import { prepareLocalTable } from '../../lib/store/create-table.js';
 import { formatSecret } from '../../lib/tokens/model.js';
 
@@ -12,8 +14,8 @@ export function testConfig(overrides: Record<string, string> = {}): AppConfig {
 }
 
 /** `options.now`: a clock of the test's own, for reads that name the current hour or day. */
-export function testServices(overrides: Record<string, string> = {}, options: Parameters<typeof createServices>[1] = {}): Services {
-  return createServices(testConfig(overrides), options);
+export function testServices(overrides: Record<string, string> = {}, options: CompositionOptions = {}): Services {
+  return createServices(createComposition(testConfig(overrides), options));
 }
 
 /** A fresh admin token stored through the real token service. */
@@ -40,7 +42,17 @@ export async function freshInstanceServices(): Promise<Services> {
   const { endpoint } = inject('dynamodb');
   const tableName = unique('instance');
   await prepareLocalTable({ region: 'local', endpoint }, tableName);
-  const services = createServices(loadConfig({ TABLE_NAME: tableName, DYNAMODB_ENDPOINT: endpoint, AWS_REGION: 'local' }));
+  const services = createServices(createComposition(loadConfig({ TABLE_NAME: tableName, DYNAMODB_ENDPOINT: endpoint, AWS_REGION: 'local' })));
   await services.firstStart.ensure();
   return services;
+}
+
+/** The whole application's services on `config`, as one process composes them (the local runtime, the test API). */
+export function servicesOn(config: AppConfig, options: CompositionOptions = {}): Services {
+  return createServices(createComposition(config, options));
+}
+
+/** The SDK API's services alone, as the client function composes them (a cold container of its own). */
+export function clientServicesOn(config: AppConfig, options: CompositionOptions = {}): ClientServices {
+  return createClientServices(createComposition(config, options));
 }

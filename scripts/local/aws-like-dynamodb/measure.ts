@@ -14,15 +14,15 @@
  */
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
-import { buildGroupHandler, type LambdaHandler } from '../../../lib/composition/group-handler.js';
 import { createServices } from '../../../lib/composition/services.js';
+import { createComposition } from '../../../lib/composition/composition.js';
 import { loadConfig } from '../../../lib/config.js';
 import { GROUPS, type Group } from '../../../lib/http/route.js';
 import { routeTable } from '../../../lib/route-table.js';
 import { prepareLocalTable } from '../../../lib/store/create-table.js';
 import { FUNCTION_TIMEOUT_MS } from '../../../lib/time-budget.js';
 import { formatSecret } from '../../../lib/tokens/model.js';
-import { groupOperations } from '../../../functions/registry.js';
+import { everyGroupHandler } from '../../../functions/registry.js';
 import { localContext, toApiGatewayEvent } from '../api-gateway-event.js';
 import { startDynamoDbLocal } from '../dynamodb-local.js';
 import { matchRoute } from '../match-route.js';
@@ -34,13 +34,11 @@ const aws = await startAwsLikeDynamoDb(awsLikeOptionsFromEnv({ ...process.env, A
 try {
   const tableName = `measure-${randomUUID().slice(0, 8)}`;
   await prepareLocalTable({ region: 'local', endpoint: aws.endpoint }, tableName);
-  const services = createServices(loadConfig({ TABLE_NAME: tableName, DYNAMODB_ENDPOINT: aws.endpoint, AWS_REGION: 'local' }));
+  const services = createServices(createComposition(loadConfig({ TABLE_NAME: tableName, DYNAMODB_ENDPOINT: aws.endpoint, AWS_REGION: 'local' })));
   await services.firstStart.ensure();
   const token = formatSecret(['*'], '*');
   await services.apiTokens.insertKnownSecret(token, { tokenName: 'measure', type: 'admin', environment: '*', projects: ['*'] });
-  const handlers = Object.fromEntries(
-    GROUPS.map((group) => [group, buildGroupHandler(group, groupOperations[group](services) as never, services)]),
-  ) as Record<Group, LambdaHandler>;
+  const handlers = everyGroupHandler(services.composition);
 
   const call = async (method: string, path: string, body?: unknown) => {
     const match = matchRoute(method, path);
