@@ -127,3 +127,13 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     metricsSumsQueueUrl: c.METRICS_SUMS_QUEUE_URL,
   };
 }
+
+/**
+ * Where browsers reach the service: ADMIN_UI_URL when set (the UI beside a custom API domain),
+ * else UNLEASH_URL with BASE_URI_PATH's path when UNLEASH_URL has none.
+ */
+export function publicUrlOf(config: { unleashUrl: string; adminUiUrl?: string | undefined; baseUriPath: string }): string {
+  if (config.adminUiUrl) return config.adminUiUrl;
+  const url = new URL(config.unleashUrl);
+  return url.pathname === '/' && config.baseUriPath ? `${url.origin}${config.baseUriPath}` : config.unleashUrl;
+}

@@ -1,6 +1,8 @@
 import { createFrontendServices } from '../../lib/composition/frontend-services.js';
 import { functionHandler, type FunctionDefinition } from '../../lib/composition/function-handler.js';
 import { frontendOperations } from '../../lib/frontend/operations.js';
+import { withCors } from '../../lib/frontend/cors.js';
+import { frontendOrigins } from '../../lib/composition/edge.js';
 import { frontendRoutes } from '../../lib/frontend/routes.js';
 
 /**
@@ -10,6 +12,7 @@ import { frontendRoutes } from '../../lib/frontend/routes.js';
 export const definition: FunctionDefinition = {
   group: 'frontend',
   compose: (c) => ({ frontend: { routes: frontendRoutes, operations: frontendOperations(createFrontendServices(c)) } }),
+  around: (handler, c) => withCors(handler, c.once(frontendOrigins)),
 };
 
 export const handler = functionHandler(definition);

@@ -1,9 +1,12 @@
-import { functionHandler } from '../../lib/composition/function-handler.js';
-import { wholeRootDefinition } from '../../lib/composition/group-handler.js';
-import { strategyTypeOperations } from '../../lib/strategies/operations.js';
+import { functionHandler, type FunctionDefinition } from '../../lib/composition/function-handler.js';
+import { adminEdge } from '../../lib/composition/session-edge.js';
+import { strategies } from '../../lib/composition/slices/strategies.js';
 
-export const defineOperations = strategyTypeOperations;
-
-export const definition = wholeRootDefinition('strategies', defineOperations);
+/** Strategy types (design §1, E2). */
+export const definition: FunctionDefinition = {
+  group: 'strategies',
+  compose: (c) => ({ strategies: c.once(strategies) }),
+  admin: adminEdge,
+};
 
 export const handler = functionHandler(definition);

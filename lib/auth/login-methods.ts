@@ -23,7 +23,7 @@ export class LoginMethods {
   constructor(
     private readonly passwords: PasswordLoginStore,
     private readonly oidc: { isEnabled(): Promise<boolean> },
-    /** `oidcLoginUrl`: the login's start, absolute, where the provider's callback lands too (lib/oidc/login.ts publicUrlOf). */
+    /** `oidcLoginUrl`: the login's start, absolute, where the provider's callback lands too (publicUrlOf in lib/config.ts). */
     private readonly urls: { oidcLoginUrl: string; baseUriPath: string },
     private readonly now: () => Date = () => new Date(),
   ) {}

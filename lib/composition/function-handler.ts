@@ -1,14 +1,12 @@
 import { loadConfig } from '../config.js';
-import { withCors } from '../frontend/cors.js';
 import type { SessionAuthenticator } from '../http/authorize.js';
-import { clientAddress } from '../http/client-address.js';
+import type { ClientAddress } from '../http/client-address.js';
 import type { Operation } from '../http/operation.js';
 import { SDK_GROUPS, type Group, type RouteSpec } from '../http/route.js';
 import { buildRouter, lazyHandler, type LambdaHandler } from '../http/router.js';
-import { originSecretSource } from '../secrets/origin-secret.js';
 import type { Slice } from '../slice.js';
 import { createComposition, type Composition } from './composition.js';
-import { frontendOrigins, tokenAuthenticator } from './edge.js';
+import { tokenAuthenticator } from './edge.js';
 
 export type { LambdaHandler } from '../http/router.js';
 
@@ -16,17 +14,20 @@ export type { LambdaHandler } from '../http/router.js';
 export type GroupComposer = (composition: Composition) => Record<string, Slice>;
 
 /**
- * The people behind a session cookie, for the admin groups (the SDK and Frontend APIs take tokens
- * only). A builder rather than an import, so a function's bundle holds the session code only
- * through the one place that builds it.
+ * What the admin groups' edge knows of a caller besides the token: the person behind a session
+ * cookie, and the viewer's address behind the admin UI's distribution. The SDK and Frontend APIs
+ * take tokens only and read API Gateway's address. A builder the definition names rather than
+ * an import here, so the SDK functions' bundles hold none of it (lib/composition/session-edge.ts).
  */
-export type SessionEdge = (composition: Composition) => SessionAuthenticator;
+export type AdminEdge = (composition: Composition) => { sessions: SessionAuthenticator; clientAddress: ClientAddress };
 
-/** What a function serves: its group, its slices, and for the admin groups the session edge. */
+/** What a function serves: its group, its slices, and for the admin groups the admin edge. */
 export interface FunctionDefinition {
   group: Group;
   compose: GroupComposer;
-  sessions?: SessionEdge | undefined;
+  admin?: AdminEdge | undefined;
+  /** Wraps the router (the Frontend API's CORS answers). */
+  around?: ((handler: LambdaHandler, composition: Composition) => LambdaHandler) | undefined;
 }
 
 /**
@@ -38,7 +39,7 @@ export function functionHandler(definition: FunctionDefinition): LambdaHandler {
 }
 
 /** One group's router over its slices' rows, on the composition's shared edge (tokens, sessions, CORS origins). */
-export function groupHandlerOf({ group, compose, sessions }: FunctionDefinition, c: Composition): LambdaHandler {
+export function groupHandlerOf({ group, compose, admin, around }: FunctionDefinition, c: Composition): LambdaHandler {
   const slices = compose(c);
   const rows: Record<string, RouteSpec> = {};
   const operations: Record<string, Operation<RouteSpec>> = {};
@@ -51,13 +52,13 @@ export function groupHandlerOf({ group, compose, sessions }: FunctionDefinition,
     }
   }
   const sdk = SDK_GROUPS.has(group);
-  if (!sdk && !sessions) throw new Error(`The ${group} function serves the admin API and needs the session edge`);
+  if (sdk === (admin !== undefined)) throw new Error(`The ${group} function ${sdk ? 'takes tokens only' : 'serves the admin API and needs the admin edge'}`);
+  const edge = admin ? c.once(admin) : undefined;
   const handler = buildRouter(rows, operations, c.once(tokenAuthenticator), {
+    // The SDK API writes only usage: its polls skip the deadline's async context.
     keepsDeadline: !sdk,
-    // The SDK and Frontend APIs take tokens only: their functions never read a cookie.
-    sessions: sdk || !sessions ? undefined : c.once(sessions),
-    // Behind CloudFront, the viewer the distribution vouches for with its secret (only the functions given it).
-    clientAddress: sdk ? undefined : clientAddress(originSecretSource(c.config)),
+    sessions: edge?.sessions,
+    clientAddress: edge?.clientAddress,
   });
-  return group === 'frontend' ? withCors(handler, c.once(frontendOrigins)) : handler;
+  return around ? around(handler, c) : handler;
 }

@@ -2,6 +2,7 @@ import { routeTable, routesOfGroup, type GroupOperations } from '../route-table.
 import { SDK_GROUPS, type Group, type RouteSpec } from '../http/route.js';
 import type { FunctionDefinition } from './function-handler.js';
 import { createServices, type Services } from './services.js';
+import { adminEdge } from './session-edge.js';
 
 /** A group whose operations still read the whole composition root, as one slice of the group's route-table rows. */
 export function wholeRootDefinition<G extends Group>(group: G, defineOperations: (services: Services) => GroupOperations<G>): FunctionDefinition {
@@ -9,6 +10,6 @@ export function wholeRootDefinition<G extends Group>(group: G, defineOperations:
   return {
     group,
     compose: (c) => ({ [group]: { routes, operations: defineOperations(createServices(c)) as never } }),
-    sessions: SDK_GROUPS.has(group) ? undefined : (c) => createServices(c).sessions,
+    admin: SDK_GROUPS.has(group) ? undefined : adminEdge,
   };
 }

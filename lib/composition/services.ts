@@ -28,7 +28,8 @@ import { FirstStart } from '../instance/first-start.js';
 import { UiConfigService } from '../instance/ui-config.js';
 import { DynamoOidcSettingsStore } from '../oidc/dynamo-store.js';
 import { SsoAccounts } from '../oidc/accounts.js';
-import { OidcLoginService, publicUrlOf } from '../oidc/login.js';
+import { OidcLoginService } from '../oidc/login.js';
+import { publicUrlOf } from '../config.js';
 import { IdentityProviders } from '../oidc/provider.js';
 import { LoginMethods } from '../auth/login-methods.js';
 import { OidcSettingsService } from '../oidc/service.js';
@@ -63,6 +64,8 @@ import { createClientServices } from './client-services.js';
 import type { StoreContext } from '../store/context.js';
 import type { Composition } from './composition.js';
 import { frontendOrigins as edgeFrontendOrigins } from './edge.js';
+import { strategies as strategySlice } from './slices/strategies.js';
+import { loginMethods as edgeLoginMethods, oidcSettings as edgeOidcSettings, secretBox as edgeSecretBox, sessions as edgeSessions } from './session-edge.js';
 
 /**
  * The composition root: builds every service from one parsed configuration, on top of the SDK
@@ -93,7 +96,7 @@ function allServices(c: Composition) {
   const scopeCatalog = storedScopeCatalog(stores.projectStore, stores.environmentStore);
   const projects = new ProjectService(stores.projectStore, stores.environmentStore, featureStore);
   const environments = new EnvironmentService(stores.environmentStore);
-  const strategyTypes = new StrategyTypeService(stores.strategyTypeStore, featureStore);
+  const strategyTypes = c.once(strategySlice).strategyTypes;
   // The SDK snapshot (ADR 20): the unfiltered search and the admin UI's usage lists filter it in memory.
   const everyFeature: EveryFeature = () => sdk.clientFeatures.everyFeature();
   const contextFields = new ContextFieldService(stores.contextFieldStore, everyFeature);
@@ -103,22 +106,12 @@ function allServices(c: Composition) {
   const users = new UserService(stores.userStore, groups, options.now);
   const apiTokens = new ApiTokenService(sdk.tokenStore, scopeCatalog, sdk.tokens);
   const signupTokens = new SignupTokenService(stores.signupTokenStore, users, config.unleashUrl);
-  // `options.now`: a test's clock for users, sessions and logins (a session past its TTL, an inactive user, without waiting).
-  // A session reads its user and the groups' root roles on each request, so a changed role holds at once.
-  // One box for the client secret and the login under way (lib/oidc/login.ts): one key material, a key per purpose.
-  const secretBox = new SecretBox(keyMaterialSource(config));
-  const oidcSettings = new OidcSettingsService(stores.oidcSettingsStore, secretBox);
+  const secretBox = c.once(edgeSecretBox);
+  const oidcSettings = c.once(edgeOidcSettings);
   const publicUrl = publicUrlOf(config);
-  const loginMethods = new LoginMethods(
-    stores.passwordLoginStore, oidcSettings, { oidcLoginUrl: `${publicUrl.replace(/\/+$/, '')}/auth/oidc/login`, baseUriPath: config.baseUriPath }, options.now,
-  );
-  // Saved OIDC settings change what the login page offers: this container answers them at once.
-  oidcSettings.onChange(() => loginMethods.forget());
+  const loginMethods = c.once(edgeLoginMethods);
   const sessionSettings = sessionSettingsOf(config);
-  const sessions = new SessionService(stores.sessionStore, {
-    find: (id) => users.find(id),
-    groupRootRolesOf: async (id) => groupRootRolesOf(await stores.groupStore.list(), id),
-  }, sessionSettings, loginMethods, options.now);
+  const sessions = c.once(edgeSessions);
   // OpenID Connect login (lib/oidc/login.ts): plain http to a provider only where the service runs on a laptop.
   const oidcLogin = new OidcLoginService(
     oidcSettings, new IdentityProviders({ allowHttp: config.dynamodbEndpoint !== undefined }, options.now), secretBox,

@@ -33,16 +33,6 @@ export interface OidcLoginSettings {
 }
 
 /**
- * Where browsers reach the service: ADMIN_UI_URL when set (the UI beside a custom API domain),
- * else UNLEASH_URL with BASE_URI_PATH's path when UNLEASH_URL has none.
- */
-export function publicUrlOf(config: { unleashUrl: string; adminUiUrl?: string | undefined; baseUriPath: string }): string {
-  if (config.adminUiUrl) return config.adminUiUrl;
-  const url = new URL(config.unleashUrl);
-  return url.pathname === '/' && config.baseUriPath ? `${url.origin}${config.baseUriPath}` : config.unleashUrl;
-}
-
-/**
  * Unleash's OpenID Connect login: the authorization-code flow with PKCE, `state` and `nonce`.
  * `begin` seals the login under way into a cookie of its own and sends the browser to the
  * provider, writing nothing; `complete` opens it (its cookie is cleared on the way out), has

@@ -1,9 +1,9 @@
-import type { Services } from '../composition/services.js';
 import type { OperationsFor } from '../http/operation.js';
 import type { strategyTypeRoutes } from './routes.js';
+import type { StrategyTypeService } from './service.js';
 import { toStrategyTypeWire } from './wire.js';
 
-export const strategyTypeOperations = ({ strategyTypes }: Services): OperationsFor<typeof strategyTypeRoutes> => ({
+export const strategyTypeOperations = ({ strategyTypes }: { strategyTypes: StrategyTypeService }): OperationsFor<typeof strategyTypeRoutes> => ({
   listStrategyTypes: async () => ({
     body: { version: 1, strategies: (await strategyTypes.list()).map(toStrategyTypeWire) },
   }),

@@ -1,5 +1,4 @@
 import { Conflict, NotFound, ValidationFailed } from '../errors.js';
-import { strategyTypeNamesOf, type Feature } from '../features/model.js';
 import {
   BUILT_IN_STRATEGY_TYPES,
   CUSTOM_SORT_ORDER,
@@ -8,12 +7,8 @@ import {
   type StrategyParameterType,
   type StrategyType,
 } from './model.js';
+import type { StrategyPorts, StrategyTypeUser } from './ports.js';
 import type { StoredStrategyType, StrategyTypeStore } from './store.js';
-
-/** What a delete needs to know of features: which use a strategy type (archived ones too). */
-export interface StrategyTypeUsers {
-  listAll(): Promise<Feature[]>;
-}
 
 /** Rounds of check-then-delete while features keep starting to use the type. */
 const DELETE_ATTEMPTS = 3;
@@ -28,7 +23,7 @@ export interface StrategyTypeDetails {
 export class StrategyTypeService {
   constructor(
     private readonly store: StrategyTypeStore,
-    private readonly users: StrategyTypeUsers,
+    private readonly features: StrategyPorts,
   ) {}
 
   async list(): Promise<StrategyType[]> {
@@ -87,7 +82,7 @@ export class StrategyTypeService {
     for (let attempt = 1; attempt <= DELETE_ATTEMPTS; attempt += 1) {
       const stored = await this.store.get(name);
       if (stored?.kind !== 'custom') throw notFound(name);
-      const using = (await this.users.listAll()).filter((feature) => strategyTypeNamesOf(feature).has(name));
+      const using = await this.features.featuresUsing(name);
       if (using.length > 0) throw inUse(name, using);
       const outcome = await this.store.delete(name, stored.usageMark);
       if (outcome === 'done') return;
@@ -129,7 +124,7 @@ function toCustomType(details: StrategyTypeDetails, deprecated: boolean): Strate
 }
 
 /** Names a few of the features, so the caller knows where to look. */
-function inUse(name: string, features: Feature[]): Conflict {
+function inUse(name: string, features: StrategyTypeUser[]): Conflict {
   const shown = features.slice(0, 5).map((feature) => `${feature.name} (project ${feature.project}${feature.archived ? ', archived' : ''})`);
   const more = features.length > shown.length ? ` and ${features.length - shown.length} more` : '';
   return new Conflict(`The strategy type ${name} is in use by ${shown.join(', ')}${more}; remove those strategies first, or deprecate the type`);

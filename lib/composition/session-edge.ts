@@ -1,0 +1,56 @@
+import { DynamoPasswordLoginStore } from '../auth/dynamo-store.js';
+import { LoginMethods } from '../auth/login-methods.js';
+import { publicUrlOf } from '../config.js';
+import { clientAddress } from '../http/client-address.js';
+import { originSecretSource } from '../secrets/origin-secret.js';
+import { DynamoGroupStore } from '../groups/dynamo-store.js';
+import { DynamoOidcSettingsStore } from '../oidc/dynamo-store.js';
+import { OidcSettingsService } from '../oidc/service.js';
+import { keyMaterialSource } from '../secrets/key-source.js';
+import { SecretBox } from '../secrets/secret-box.js';
+import { DynamoSessionStore } from '../sessions/dynamo-store.js';
+import { sessionSettingsOf } from '../sessions/model.js';
+import { groupRootRolesOf, SessionService } from '../sessions/service.js';
+import { DynamoUserStore } from '../users/dynamo-store.js';
+import type { Composition } from './composition.js';
+
+/*
+ * The admin functions' session edge: a person's cookie → the user it stands for, with the root
+ * roles of their groups, and the ways to log in a 401 names. One of each per process (through
+ * `composition.once`), shared with the access function's slices: saving OIDC settings there
+ * changes the login page this process answers at once.
+ */
+
+export const userStore = (c: Composition) => new DynamoUserStore(c.store.db, c.store.tableName);
+export const groupStore = (c: Composition) => new DynamoGroupStore(c.store.db, c.store.tableName);
+export const sessionStore = (c: Composition) => new DynamoSessionStore(c.store.db, c.store.tableName);
+export const passwordLoginStore = (c: Composition) => new DynamoPasswordLoginStore(c.store.db, c.store.tableName);
+
+/** One box for the OIDC client secret and the login under way: one key material, a key per purpose. */
+export const secretBox = (c: Composition) => new SecretBox(keyMaterialSource(c.config));
+
+export const oidcSettings = (c: Composition) =>
+  new OidcSettingsService(new DynamoOidcSettingsStore(c.store.db, c.store.tableName), c.once(secretBox));
+
+/** Which ways to log in are open: the password, single sign-on. */
+export function loginMethods(c: Composition): LoginMethods {
+  const publicUrl = publicUrlOf(c.config);
+  const methods = new LoginMethods(
+    c.once(passwordLoginStore), c.once(oidcSettings),
+    { oidcLoginUrl: `${publicUrl.replace(/\/+$/, '')}/auth/oidc/login`, baseUriPath: c.config.baseUriPath }, c.now,
+  );
+  // Saved OIDC settings change what the login page offers: this container answers them at once.
+  c.once(oidcSettings).onChange(() => methods.forget());
+  return methods;
+}
+
+/** A session reads its user and the groups' root roles on each request, so a changed role holds at once. */
+export function sessions(c: Composition): SessionService {
+  return new SessionService(c.once(sessionStore), {
+    find: (id) => c.once(userStore).get(id),
+    groupRootRolesOf: async (id) => groupRootRolesOf(await c.once(groupStore).list(), id),
+  }, sessionSettingsOf(c.config), c.once(loginMethods), c.now);
+}
+
+/** The admin functions' edge: sessions, and behind CloudFront the viewer the distribution vouches for with its secret. */
+export const adminEdge = (c: Composition) => ({ sessions: c.once(sessions), clientAddress: clientAddress(originSecretSource(c.config)) });
