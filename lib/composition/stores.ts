@@ -1,4 +1,8 @@
+import { DynamoMetricsStore } from '../client/dynamo-metrics-store.js';
+import { DynamoEnvironmentStore } from '../environments/dynamo-store.js';
+import { DynamoEventStore } from '../events/dynamo-store.js';
 import { DynamoFeatureStore } from '../features/dynamo-store.js';
+import { DynamoProjectStore } from '../projects/dynamo-store.js';
 import type { Composition } from './composition.js';
 
 /*
@@ -8,3 +12,8 @@ import type { Composition } from './composition.js';
  */
 
 export const featureStore = (c: Composition) => new DynamoFeatureStore(c.store.db, c.store.tableName, c.store.revisions);
+export const projectStore = (c: Composition) => new DynamoProjectStore(c.store.db, c.store.tableName, c.store.revisions);
+export const environmentStore = (c: Composition) => new DynamoEnvironmentStore(c.store.db, c.store.tableName);
+export const eventStore = (c: Composition) => new DynamoEventStore(c.store.db, c.store.tableName);
+/** Last-seen times and hourly usage counters SDKs report (ADR 15). */
+export const metricsStore = (c: Composition) => new DynamoMetricsStore(c.store.db, c.store.tableName);
