@@ -5,7 +5,7 @@ import type { OperationId } from './route-table.js';
 /**
  * A sample request to one route, as a resource's `samples.ts` writes it: only what varies. The
  * method, path, route key, content type, token header and the rest of the API Gateway event
- * come from the route row (scripts/local/sample-scenarios.ts), and `npm run events` writes the
+ * come from the route row (local/sample-scenarios.ts), and `npm run events` writes the
  * event to events/<group>/<name>.json. Samples carry placeholders, never real secrets or fixed
  * names: `{{UNIQUE}}` is one value per invocation, `{{ADMIN_TOKEN}}` the local admin token,
  * and ids that setup steps answer (`provides`) are filled in by `npm run invoke`.

@@ -3,7 +3,7 @@
  * `--check` only reports whether it is current (exit 1 when stale), as the test does.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { withEndpointMap } from './docs/endpoint-map.js';
+import { withEndpointMap } from '../local/docs/endpoint-map.js';
 
 const README = new URL('../README.md', import.meta.url);
 const current = readFileSync(README, 'utf8');

@@ -6,7 +6,7 @@
 import { mkdirSync, readdirSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { readEventFiles, sampleEventFiles } from './local/sample-scenarios.js';
+import { readEventFiles, sampleEventFiles } from '../local/sample-scenarios.js';
 
 const EVENTS_DIR = fileURLToPath(new URL('../events/', import.meta.url));
 

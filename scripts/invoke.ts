@@ -4,8 +4,8 @@
  */
 import { resolve } from 'node:path';
 import { GROUPS, type Group } from '../lib/http/route.js';
-import { invokeSample } from './local/invoke-sample.js';
-import { startLocalRuntime } from './local/runtime.js';
+import { invokeSample } from '../local/invoke-sample.js';
+import { startLocalRuntime } from '../local/runtime.js';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 

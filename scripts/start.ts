@@ -3,11 +3,11 @@
  * or in memory with `--in-memory` / IN_MEMORY=true; the HTTP server on 127.0.0.1:PORT (4242).
  */
 import { resolve } from 'node:path';
-import { startFunctionUrlServer, localFrontDoor } from './local/function-url.js';
-import { startHttpServer, type LocalServer } from './local/http-server.js';
-import { startLocalRuntime, type LocalRuntime } from './local/runtime.js';
-import { describeStartupFailure, ensureWritableDir } from './local/startup-problem.js';
-import { freePort } from './local/dynamodb-local.js';
+import { startFunctionUrlServer, localFrontDoor } from '../local/function-url.js';
+import { startHttpServer, type LocalServer } from '../local/http-server.js';
+import { startLocalRuntime, type LocalRuntime } from '../local/runtime.js';
+import { describeStartupFailure, ensureWritableDir } from '../local/startup-problem.js';
+import { freePort } from '../local/dynamodb-local.js';
 import { ensureFirstAdmin, type FirstAdminOutcome } from '../lib/auth/first-admin.js';
 import { installedUi } from '../lib/ui/release.js';
 import { createUiSite, type UiSite } from '../lib/ui/site.js';

@@ -8,7 +8,7 @@ import type { HourlyCount, MetricsStore, SeenFeature } from './store.js';
 /**
  * Where SDK usage waits to be summed (ADR 15): an SQS queue in the cloud
  * (`metrics-sqs-queue.ts`), the local queue with SQS's rules under `npm start`
- * (`scripts/local/metrics-queue.ts`). A send that resolves is stored by the queue; one that
+ * (`local/metrics-queue.ts`). A send that resolves is stored by the queue; one that
  * rejects stored nothing.
  */
 export interface MetricsQueue {

@@ -18,7 +18,7 @@ export const COMPRESSION_THRESHOLD_BYTES = 1_000;
  * What a synchronous Lambda invocation may return: 6 MB, counted on the returned JSON as a whole
  * (a base64 body as encoded) ("Lambda quotas": "Invocation payload (request and response) 6 MB
  * each for request and response (synchronous)"). The local server enforces the same number
- * (scripts/local/aws-limits.ts).
+ * (local/aws-limits.ts).
  */
 export const LAMBDA_MAX_RESPONSE_BYTES = 6 * 1024 * 1024;
 

@@ -1,7 +1,7 @@
 /**
  * Matches a method and a path against route rows the way API Gateway picks a route: a literal
  * path before any pattern, more literal segments before fewer, a greedy `{name+}` path last.
- * The local server plays API Gateway with it (scripts/local/match-route.ts), and a function
+ * The local server plays API Gateway with it (local/match-route.ts), and a function
  * behind a Lambda function URL, which gets every path with the route key `$default`, routes its
  * own rows with it (lib/http/router.ts). Path parameters come back decoded, as API Gateway
  * hands them to a function.

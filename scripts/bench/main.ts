@@ -6,7 +6,7 @@
  * 25 items at a time; 10,000 flags a project), measures what one change costs (CPU and read
  * units of the payload rebuild), what a minute of SDK metrics writes and what the admin lists
  * answer through the local server (status, bytes, time, read units), and what a warm function
- * spends on the Frontend API per page view (scripts/bench/frontend.ts), then loads four SDK
+ * spends on the Frontend API per page view (local/bench/frontend.ts), then loads four SDK
  * scenarios with autocannon (from a child process) and, in the same run, a bare `node:http`
  * server replaying the identical bytes.
  * Each run reports the server's own CPU time per request (which does not depend on the load
@@ -26,22 +26,22 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cpus } from 'node:os';
 import { countsSince, type RequestCounter } from '../../lib/store/request-counter.js';
-import { startHttpServer } from '../local/http-server.js';
-import { AWS_LIKE_BY_DEFAULT } from '../local/aws-like-dynamodb/engine.js';
-import { startLocalRuntime } from '../local/runtime.js';
-import { adminListCosts, PATIENT_TIMEOUT_MS, type AdminListCost } from './admin-lists.js';
-import { parseBenchArgs } from './args.js';
-import { bundleReports } from './bundles.js';
-import { changeCost, coldPolls, metricsMinute, storedSnapshotStart, type MetricsMinute } from './cost.js';
-import { busyShare, machineTicks, type RunCpu } from './cpu.js';
-import { startBenchDynamo } from './dynamo.js';
-import { PROJECT_FLAGS, seedFlagsFast } from './fast-seed.js';
-import { frontendCost, usersFor, type FrontendCost } from './frontend.js';
-import { handlerCalls, handlerMicros } from './handler-cost.js';
-import type { LoadJob, LoadResult } from './load.js';
-import { capture, startBareServer } from './reference.js';
-import { adminListTable, bundleTable, costLines, frontendLines, limitTable, machine, metricsTable, scenarioTable, type ScenarioResult } from './report.js';
-import { adminClient } from './seed.js';
+import { startHttpServer } from '../../local/http-server.js';
+import { AWS_LIKE_BY_DEFAULT } from '../../local/aws-like-dynamodb/engine.js';
+import { startLocalRuntime } from '../../local/runtime.js';
+import { adminListCosts, PATIENT_TIMEOUT_MS, type AdminListCost } from '../../local/bench/admin-lists.js';
+import { parseBenchArgs } from '../../local/bench/args.js';
+import { bundleReports } from '../../local/bench/bundles.js';
+import { changeCost, coldPolls, metricsMinute, storedSnapshotStart, type MetricsMinute } from '../../local/bench/cost.js';
+import { busyShare, machineTicks, type RunCpu } from '../../local/bench/cpu.js';
+import { startBenchDynamo } from '../../local/bench/dynamo.js';
+import { PROJECT_FLAGS, seedFlagsFast } from '../../local/bench/fast-seed.js';
+import { frontendCost, usersFor, type FrontendCost } from '../../local/bench/frontend.js';
+import { handlerCalls, handlerMicros } from '../../local/bench/handler-cost.js';
+import type { LoadJob, LoadResult } from '../../local/bench/load.js';
+import { capture, startBareServer } from '../../local/bench/reference.js';
+import { adminListTable, bundleTable, costLines, frontendLines, limitTable, machine, metricsTable, scenarioTable, type ScenarioResult } from '../../local/bench/report.js';
+import { adminClient } from '../../local/bench/seed.js';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 const here = dirname(fileURLToPath(import.meta.url));
@@ -83,7 +83,7 @@ const runtime = await startLocalRuntime({
   throw error;
 });
 const server = await startHttpServer(runtime.handlers, { port: 0 });
-const loader = fork(join(here, 'load.ts'), [], { execArgv: ['--import', 'tsx'] });
+const loader = fork(join(root, 'local', 'bench', 'load.ts'), [], { execArgv: ['--import', 'tsx'] });
 try {
   console.error(`local server on ${server.url} (${dynamo.describe}); seeding ${args.flags} flags`);
   const admin = adminClient(server.url, runtime.generatedAdminToken as string);

@@ -7,11 +7,11 @@ import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatSecret } from '../../lib/tokens/model.js';
 
-import { startBenchDynamo, type BenchDynamo } from '../../scripts/bench/dynamo.js';
-import { benchProject, PROJECT_FLAGS, seedFlagsFast } from '../../scripts/bench/fast-seed.js';
-import { adminClient } from '../../scripts/bench/seed.js';
-import { startHttpServer, type LocalServer } from '../../scripts/local/http-server.js';
-import { startLocalRuntime, type LocalRuntime } from '../../scripts/local/runtime.js';
+import { startBenchDynamo, type BenchDynamo } from '../../local/bench/dynamo.js';
+import { benchProject, PROJECT_FLAGS, seedFlagsFast } from '../../local/bench/fast-seed.js';
+import { adminClient } from '../../local/bench/seed.js';
+import { startHttpServer, type LocalServer } from '../../local/http-server.js';
+import { startLocalRuntime, type LocalRuntime } from '../../local/runtime.js';
 import { unique, clientServicesOn } from '../support/services.js';
 
 /**
@@ -19,7 +19,7 @@ import { unique, clientServicesOn } from '../support/services.js';
  * flags, and with SCALE_TEST_FLAGS=10000,50000 also 50,000 (10,000 a project, the issue's shape;
  * a few minutes more). A DynamoDB Local of its own, behind the AWS-like engine: the flags would
  * weigh on the engine every other test file shares. Each size gets its own table and runtime,
- * seeded as the bench seeds (scripts/bench/fast-seed.ts): a few templates through the admin API,
+ * seeded as the bench seeds (local/bench/fast-seed.ts): a few templates through the admin API,
  * the rest copied straight into DynamoDB Local with BatchWriteItem.
  *
  * SDK polls go through a server with the stack's timeouts (10 s a call): a cold container's first

@@ -6,7 +6,7 @@ import { routeTable, type OperationId } from '../../lib/route-table.js';
 import { ServiceUnavailable } from '../../lib/errors.js';
 import { WrittenBeforeFailure } from '../../lib/request-deadline.js';
 import type { Group, RouteSpec } from '../../lib/http/route.js';
-import { matchRoute } from '../../scripts/local/match-route.js';
+import { matchRoute } from '../../local/match-route.js';
 import type { ApiRequest, ApiResponse } from '../support/api.js';
 import { LOW_FAULTS, refusalsBetween } from '../support/gated-engine.js';
 import { requestsFor } from './requests.js';

@@ -4,7 +4,7 @@ import { loadConfig } from '../../lib/config.js';
 import type { Services } from '../../lib/composition/services.js';
 import { prepareLocalTable } from '../../lib/store/create-table.js';
 import { formatSecret } from '../../lib/tokens/model.js';
-import type { AwsLikeEngine } from '../../scripts/local/aws-like-dynamodb/engine.js';
+import type { AwsLikeEngine } from '../../local/aws-like-dynamodb/engine.js';
 import { apiClient, type ApiRequest, type ApiResponse } from '../support/api.js';
 import { faultyEngine } from '../support/gated-engine.js';
 import type { World } from './requests.js';

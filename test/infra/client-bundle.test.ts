@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildBundle } from '../../scripts/bench/bundles.js';
+import { buildBundle } from '../../local/bench/bundles.js';
 
 /**
  * The SDK path's function stays small (issue 6: ≤ 250 KB minified), built with the stack's own

@@ -4,7 +4,7 @@ import {
   CreateTableCommand, DynamoDBClient, GetItemCommand, TransactWriteItemsCommand, type TransactWriteItem,
 } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { startAwsLikeDynamoDb, type AwsLikeEngine } from '../../scripts/local/aws-like-dynamodb/engine.js';
+import { startAwsLikeDynamoDb, type AwsLikeEngine } from '../../local/aws-like-dynamodb/engine.js';
 import { unique } from '../support/services.js';
 
 // How long a request holds its items is the engine's model of DynamoDB, not the time DynamoDB Local

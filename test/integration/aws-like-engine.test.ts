@@ -4,11 +4,11 @@ import {
   type TransactWriteItem,
 } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { itemSize, readUnits, writeUnits } from '../../scripts/local/aws-like-dynamodb/capacity.js';
+import { itemSize, readUnits, writeUnits } from '../../local/aws-like-dynamodb/capacity.js';
 import {
   AWS_LIKE_BY_DEFAULT, awsLikeEnabled, awsLikeOptionsFromEnv, startAwsLikeDynamoDb, type AwsLikeEngine, type AwsLikeOptions,
-} from '../../scripts/local/aws-like-dynamodb/engine.js';
-import { awsLikeInFront } from '../../scripts/local/aws-like-dynamodb/in-front.js';
+} from '../../local/aws-like-dynamodb/engine.js';
+import { awsLikeInFront } from '../../local/aws-like-dynamodb/in-front.js';
 import { unique } from '../support/services.js';
 
 // The real SDK, over HTTP, to the AWS-like engine in front of the run's DynamoDB Local itself (never the

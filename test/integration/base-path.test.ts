@@ -7,9 +7,9 @@ import { groupHandlerOf, type LambdaHandler } from '../../lib/composition/functi
 import type { Services } from '../../lib/composition/services.js';
 import { formatSecret } from '../../lib/tokens/model.js';
 import { functionDefinitions } from '../../functions/registry.js';
-import { localContext, toApiGatewayEvent } from '../../scripts/local/api-gateway-event.js';
-import { startHttpServer, type LocalServer } from '../../scripts/local/http-server.js';
-import { startLocalRuntime, type LocalRuntime } from '../../scripts/local/runtime.js';
+import { localContext, toApiGatewayEvent } from '../../local/api-gateway-event.js';
+import { startHttpServer, type LocalServer } from '../../local/http-server.js';
+import { startLocalRuntime, type LocalRuntime } from '../../local/runtime.js';
 import { adminToken, testServices, unique } from '../support/services.js';
 import { adminOverHttp } from '../support/api.js';
 

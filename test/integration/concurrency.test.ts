@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Feature } from '../../lib/features/model.js';
-import type { AwsLikeEngine } from '../../scripts/local/aws-like-dynamodb/engine.js';
+import type { AwsLikeEngine } from '../../local/aws-like-dynamodb/engine.js';
 import { adminSession, apiClient, resendWhileUnavailable, type ApiRequest, type ApiResponse } from '../support/api.js';
 import { featureSteps } from '../support/features.js';
 import { faultyEngine, LOW_FAULTS } from '../support/gated-engine.js';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { groupHandlerOf } from '../../lib/composition/function-handler.js';
 import { definition as instanceFunction } from '../../functions/instance/handler.js';
-import { localContext, toApiGatewayEvent } from '../../scripts/local/api-gateway-event.js';
+import { localContext, toApiGatewayEvent } from '../../local/api-gateway-event.js';
 import { captureLogs } from '../support/logs.js';
 import { adminToken, testServices } from '../support/services.js';
 

@@ -5,12 +5,12 @@ import { groupHandlerOf, type LambdaHandler } from '../../lib/composition/functi
 import type { Services } from '../../lib/composition/services.js';
 import { formatSecret } from '../../lib/tokens/model.js';
 import { functionDefinitions } from '../../functions/registry.js';
-import { localContext } from '../../scripts/local/api-gateway-event.js';
+import { localContext } from '../../local/api-gateway-event.js';
 import {
   FUNCTION_URL_ANSWERS, LOCAL_FUNCTION_URL_HOST, localFrontDoor, startFunctionUrlServer, toFunctionUrlEvent,
-} from '../../scripts/local/function-url.js';
-import { startHttpServer, type LocalServer } from '../../scripts/local/http-server.js';
-import { startLocalRuntime, type LocalRuntime } from '../../scripts/local/runtime.js';
+} from '../../local/function-url.js';
+import { startHttpServer, type LocalServer } from '../../local/http-server.js';
+import { startLocalRuntime, type LocalRuntime } from '../../local/runtime.js';
 import { adminOverHttp } from '../support/api.js';
 import { runStartToExit, startServerProcess, stopStartedServers } from '../support/local-server.js';
 import { adminToken, testServices, unique } from '../support/services.js';

@@ -6,14 +6,14 @@ import type { LambdaHandler } from '../../lib/composition/function-handler.js';
 import { formatSecret } from '../../lib/tokens/model.js';
 import { FUNCTION_TIMEOUT_MS } from '../../lib/time-budget.js';
 import { DEFAULT_THROTTLING, type ApiThrottling } from '../../infra/throttling.js';
-import { startHttpServer, type HttpServerOptions, type LocalServer } from '../../scripts/local/http-server.js';
-import { startLocalRuntime, type LocalRuntime } from '../../scripts/local/runtime.js';
+import { startHttpServer, type HttpServerOptions, type LocalServer } from '../../local/http-server.js';
+import { startLocalRuntime, type LocalRuntime } from '../../local/runtime.js';
 import {
   API_GATEWAY_MAX_REQUEST_LINE_AND_HEADERS_BYTES,
   localConcurrency,
   localThrottling,
   TokenBuckets,
-} from '../../scripts/local/aws-limits.js';
+} from '../../local/aws-limits.js';
 import { unique } from '../support/services.js';
 import { resendWhileUnavailable } from '../support/api.js';
 

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../lib/config.js';
 
 import { prepareLocalTable } from '../../lib/store/create-table.js';
-import { startLocalRuntime, type LocalRuntime } from '../../scripts/local/runtime.js';
+import { startLocalRuntime, type LocalRuntime } from '../../local/runtime.js';
 import { apiClient } from '../support/api.js';
 import { adminToken, unique, servicesOn } from '../support/services.js';
 

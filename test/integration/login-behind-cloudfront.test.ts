@@ -6,7 +6,7 @@ import type { Services } from '../../lib/composition/services.js';
 import { ORIGIN_SECRET_HEADER, VIEWER_ADDRESS_HEADER } from '../../lib/http/client-address.js';
 import { routeTable } from '../../lib/route-table.js';
 import { functionDefinitions } from '../../functions/registry.js';
-import { localContext, toApiGatewayEvent } from '../../scripts/local/api-gateway-event.js';
+import { localContext, toApiGatewayEvent } from '../../local/api-gateway-event.js';
 import { testConfig, servicesOn } from '../support/services.js';
 import { GOOD_PASSWORD, userWithPassword } from '../support/sessions.js';
 

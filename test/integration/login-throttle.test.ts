@@ -4,7 +4,7 @@ import { groupHandlerOf } from '../../lib/composition/function-handler.js';
 
 import { routeTable } from '../../lib/route-table.js';
 import { functionDefinitions } from '../../functions/registry.js';
-import { localContext, toApiGatewayEvent } from '../../scripts/local/api-gateway-event.js';
+import { localContext, toApiGatewayEvent } from '../../local/api-gateway-event.js';
 import { connectStore } from '../../lib/composition/client-services.js';
 import { countsSince } from '../../lib/store/request-counter.js';
 import { DynamoUserStore } from '../../lib/users/dynamo-store.js';

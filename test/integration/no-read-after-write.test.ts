@@ -12,8 +12,8 @@ import { createDocumentClient } from '../../lib/store/document-client.js';
 import { BOOKKEEPING_PARTITIONS } from '../../lib/store/table-design.js';
 import { formatSecret } from '../../lib/tokens/model.js';
 import { functionDefinitions } from '../../functions/registry.js';
-import { localContext } from '../../scripts/local/api-gateway-event.js';
-import { SAMPLE_SCENARIOS, sampleEvent } from '../../scripts/local/sample-scenarios.js';
+import { localContext } from '../../local/api-gateway-event.js';
+import { SAMPLE_SCENARIOS, sampleEvent } from '../../local/sample-scenarios.js';
 import { faultyEngine } from '../support/gated-engine.js';
 import { apiClient, type ApiRequest } from '../support/api.js';
 import { storeAdminToken, testServices, unique } from '../support/services.js';
@@ -266,7 +266,7 @@ function handlersOf(of: Services): Record<Group, LambdaHandler> {
   ) as Record<Group, LambdaHandler>;
 }
 
-/** The sample's setup steps, as `npm run invoke` runs them (scripts/local/invoke-sample.ts), on the normal engine. */
+/** The sample's setup steps, as `npm run invoke` runs them (local/invoke-sample.ts), on the normal engine. */
 async function setUp(key: string, values: Record<string, string>, done = new Set<string>()): Promise<void> {
   for (const step of SAMPLE_SCENARIOS[key]?.given ?? []) {
     if (done.has(step)) continue;

@@ -12,7 +12,7 @@ import { apiClient, type ApiResponse } from '../support/api.js';
 import { namedAdminToken } from '../support/access.js';
 import { oidcSettingsFor, ProviderBrowser, startIdentityProvider, type IdentityProvider, type Tamper } from '../support/identity-provider.js';
 import { testConfig, unique, servicesOn } from '../support/services.js';
-import { localContext } from '../../scripts/local/api-gateway-event.js';
+import { localContext } from '../../local/api-gateway-event.js';
 import { cookiePair, GOOD_PASSWORD, userWithPassword } from '../support/sessions.js';
 
 /**

@@ -5,7 +5,7 @@ import { log, REDACTED } from '../../lib/log.js';
 import type { Services } from '../../lib/composition/services.js';
 import { prepareLocalTable } from '../../lib/store/create-table.js';
 import { formatSecret } from '../../lib/tokens/model.js';
-import { startDynamoDbLocal, type LocalEngine } from '../../scripts/local/dynamodb-local.js';
+import { startDynamoDbLocal, type LocalEngine } from '../../local/dynamodb-local.js';
 import { apiClient } from '../support/api.js';
 import { captureLogs } from '../support/logs.js';
 import { servicesOn } from '../support/services.js';

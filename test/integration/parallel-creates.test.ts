@@ -4,8 +4,8 @@ import type { Services } from '../../lib/composition/services.js';
 import { createDocumentClient } from '../../lib/store/document-client.js';
 import { FEATURE_COUNT_SHARDS } from '../../lib/projects/dynamo-feature-counts.js';
 import { keys } from '../../lib/store/table-design.js';
-import { startAwsLikeDynamoDb, type AwsLikeEngine } from '../../scripts/local/aws-like-dynamodb/engine.js';
-import { localContext } from '../../scripts/local/api-gateway-event.js';
+import { startAwsLikeDynamoDb, type AwsLikeEngine } from '../../local/aws-like-dynamodb/engine.js';
+import { localContext } from '../../local/api-gateway-event.js';
 import { apiClient, resendWhileUnavailable, type ApiResponse } from '../support/api.js';
 import { adminToken, testServices, unique } from '../support/services.js';
 

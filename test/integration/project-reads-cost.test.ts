@@ -5,7 +5,7 @@ import { featureSearchQuerySchema } from '../../lib/features/search-schemas.js';
 import { createDocumentClient } from '../../lib/store/document-client.js';
 import { prepareLocalTable } from '../../lib/store/create-table.js';
 import { keys } from '../../lib/store/table-design.js';
-import { startAwsLikeDynamoDb, type AwsLikeEngine } from '../../scripts/local/aws-like-dynamodb/engine.js';
+import { startAwsLikeDynamoDb, type AwsLikeEngine } from '../../local/aws-like-dynamodb/engine.js';
 import { storedFeature } from '../support/seed-features.js';
 import { testConfig, unique, servicesOn } from '../support/services.js';
 

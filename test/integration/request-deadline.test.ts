@@ -8,7 +8,7 @@ import { runWithDeadline, WrittenBeforeFailure } from '../../lib/request-deadlin
 import { createDocumentClient } from '../../lib/store/document-client.js';
 import { keys } from '../../lib/store/table-design.js';
 import { FUNCTION_TIMEOUT_MS, WRITE_BUDGET_MS } from '../../lib/time-budget.js';
-import { localContext } from '../../scripts/local/api-gateway-event.js';
+import { localContext } from '../../local/api-gateway-event.js';
 import { adminSession } from '../support/api.js';
 import { featureSteps } from '../support/features.js';
 import { unique } from '../support/services.js';

@@ -6,15 +6,15 @@ import { inject } from 'vitest';
 import { routeTable } from '../../lib/route-table.js';
 import type { Group } from '../../lib/http/route.js';
 import { ERROR_TABLE } from '../../lib/http/error-table.js';
-import { invokeSample } from '../../scripts/local/invoke-sample.js';
-import { matchRoute } from '../../scripts/local/match-route.js';
-import { startLocalRuntime, type LocalRuntime } from '../../scripts/local/runtime.js';
+import { invokeSample } from '../../local/invoke-sample.js';
+import { matchRoute } from '../../local/match-route.js';
+import { startLocalRuntime, type LocalRuntime } from '../../local/runtime.js';
 import {
   readEventFiles,
   SAMPLE_SCENARIOS,
   sampleEvent,
   sampleEventFiles,
-} from '../../scripts/local/sample-scenarios.js';
+} from '../../local/sample-scenarios.js';
 import { seededRandom, shuffled } from '../support/seeded-random.js';
 import { unique } from '../support/services.js';
 

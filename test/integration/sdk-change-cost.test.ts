@@ -5,7 +5,7 @@ import type { Feature } from '../../lib/features/model.js';
 import { createDocumentClient } from '../../lib/store/document-client.js';
 import { keys } from '../../lib/store/table-design.js';
 import type { Caller } from '../../lib/tokens/model.js';
-import { startAwsLikeDynamoDb, type AwsLikeEngine } from '../../scripts/local/aws-like-dynamodb/engine.js';
+import { startAwsLikeDynamoDb, type AwsLikeEngine } from '../../local/aws-like-dynamodb/engine.js';
 import { testConfig, unique, clientServicesOn } from '../support/services.js';
 import { flag, tableWith } from '../support/flag-tables.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { functionDefinitions } from '../../functions/registry.js';
 import { groupHandlerOf } from '../../lib/composition/function-handler.js';
-import { localContext, toApiGatewayEvent } from '../../scripts/local/api-gateway-event.js';
+import { localContext, toApiGatewayEvent } from '../../local/api-gateway-event.js';
 import { adminSession, type ApiResponse } from '../support/api.js';
 import { sdkToken } from '../support/client.js';
 import { featureSteps } from '../support/features.js';

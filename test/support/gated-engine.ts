@@ -1,5 +1,5 @@
 import { inject } from 'vitest';
-import { startAwsLikeDynamoDb, type AwsLikeEngine, type AwsLikeOptions, type AwsLikeStats } from '../../scripts/local/aws-like-dynamodb/engine.js';
+import { startAwsLikeDynamoDb, type AwsLikeEngine, type AwsLikeOptions, type AwsLikeStats } from '../../local/aws-like-dynamodb/engine.js';
 
 export interface Gate {
   /** Resolves once the engine holds the transaction's items. */

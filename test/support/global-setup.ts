@@ -4,8 +4,8 @@ import { loadConfig } from '../../lib/config.js';
 import { createServices } from '../../lib/composition/services.js';
 import { createComposition } from '../../lib/composition/composition.js';
 import { prepareLocalTable } from '../../lib/store/create-table.js';
-import { AWS_LIKE_BY_DEFAULT, awsLikeOptionsFromEnv, startAwsLikeDynamoDb, type AwsLikeEngine } from '../../scripts/local/aws-like-dynamodb/engine.js';
-import { startDynamoDbLocal } from '../../scripts/local/dynamodb-local.js';
+import { AWS_LIKE_BY_DEFAULT, awsLikeOptionsFromEnv, startAwsLikeDynamoDb, type AwsLikeEngine } from '../../local/aws-like-dynamodb/engine.js';
+import { startDynamoDbLocal } from '../../local/dynamodb-local.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -57,7 +57,7 @@ export default async function setup(project: TestProject) {
 async function startEngines(): Promise<RunEngines> {
   const engine = await startDynamoDbLocal();
   // Unless AWS_LIKE_DYNAMODB=0, every test reaches DynamoDB Local through the engine that answers
-  // as DynamoDB does under concurrency and load (scripts/local/aws-like-dynamodb): conflicts and
+  // as DynamoDB does under concurrency and load (local/aws-like-dynamodb): conflicts and
   // throttling always, faults only when AWS_LIKE_DYNAMODB_FAULT_RATE asks (the fuzz and
   // concurrency suites start their own engine with faults).
   let awsLike: AwsLikeEngine | undefined;

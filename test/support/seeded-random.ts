@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { seededRandom as generatorFrom } from '../../scripts/local/aws-like-dynamodb/random.js';
+import { seededRandom as generatorFrom } from '../../local/aws-like-dynamodb/random.js';
 
 /**
  * Randomness a failure can be replayed from: TEST_SEED when set, else a fresh seed per test file,

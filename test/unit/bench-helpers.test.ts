@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { parseBenchArgs } from '../../scripts/bench/args.js';
-import { busyShare, limitOf, machineTicks, serverMicrosPerRequest } from '../../scripts/bench/cpu.js';
-import { copyOfTemplate } from '../../scripts/bench/fast-seed.js';
-import { handlerCalls } from '../../scripts/bench/handler-cost.js';
+import { parseBenchArgs } from '../../local/bench/args.js';
+import { busyShare, limitOf, machineTicks, serverMicrosPerRequest } from '../../local/bench/cpu.js';
+import { copyOfTemplate } from '../../local/bench/fast-seed.js';
+import { handlerCalls } from '../../local/bench/handler-cost.js';
 
 // `npm run bench`'s pure parts (issue 14, deliverable 5); the bench itself is not a test.
 describe('npm run bench options', () => {

@@ -3,7 +3,7 @@ import { routeTable } from '../../lib/route-table.js';
 import type { RouteSpec } from '../../lib/http/route.js';
 import { maxBodyBytesOf } from '../../lib/http/body-limit.js';
 import { BODY_LIMITS } from '../../lib/limits.js';
-import { MAX_BODY_BYTES as LOCAL_SERVER_CAP } from '../../scripts/local/http-server.js';
+import { MAX_BODY_BYTES as LOCAL_SERVER_CAP } from '../../local/http-server.js';
 
 /** API Gateway HTTP APIs take bodies up to 10 MB: the chain has to enforce its own limits. */
 const API_GATEWAY_CAP = 10 * 1024 * 1024;

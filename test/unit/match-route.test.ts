@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { matchRoute, parseApiMappingKey, pathUnderMapping } from '../../scripts/local/match-route.js';
+import { matchRoute, parseApiMappingKey, pathUnderMapping } from '../../local/match-route.js';
 
 describe('local route matching, as API Gateway matches', () => {
   it('matches a literal path', () => {

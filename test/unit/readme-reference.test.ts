@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { operationIds, routeTable } from '../../lib/route-table.js';
 import { configSchema } from '../../lib/config.js';
-import { BEGIN, END, renderEndpointMap, withEndpointMap } from '../../scripts/docs/endpoint-map.js';
+import { BEGIN, END, renderEndpointMap, withEndpointMap } from '../../local/docs/endpoint-map.js';
 
 const README = readFileSync('README.md', 'utf8');
 

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { create } from 'tar';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { installedUi, uiDirOf, UI_RELEASE, type UiRelease } from '../../lib/ui/release.js';
-import { IntegrityMismatch, installUi } from '../../scripts/ui/fetch.js';
+import { IntegrityMismatch, installUi } from '../../local/ui/fetch.js';
 
 /**
  * The install step against a registry of our own on 127.0.0.1 serving a small tarball shaped

@@ -4,8 +4,8 @@
  * DYNAMODB_ENDPOINT) so that it can count the engine's read and write units and seed straight
  * into DynamoDB Local, past the engine's per-partition throttling.
  */
-import { startDynamoDbLocal } from '../local/dynamodb-local.js';
-import { awsLikeOptionsFromEnv, startAwsLikeDynamoDb, type AwsLikeEngine } from '../local/aws-like-dynamodb/engine.js';
+import { startDynamoDbLocal } from '../dynamodb-local.js';
+import { awsLikeOptionsFromEnv, startAwsLikeDynamoDb, type AwsLikeEngine } from '../aws-like-dynamodb/engine.js';
 import type { DynamoConnection } from '../../lib/store/document-client.js';
 
 export interface BenchDynamo {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { MetricsQueue } from '../../lib/client/metrics-stages.js';
-import { MAX_MESSAGE_BYTES } from '../../lib/client/metrics-aggregation.js';
-import { log } from '../../lib/log.js';
+import type { MetricsQueue } from '../lib/client/metrics-stages.js';
+import { MAX_MESSAGE_BYTES } from '../lib/client/metrics-aggregation.js';
+import { log } from '../lib/log.js';
 
 /**
  * An SQS standard queue and its Lambda event source mapping, as strict as AWS where it matters to

@@ -5,8 +5,8 @@
  */
 import type { LambdaHandler } from '../../lib/http/router.js';
 import { FUNCTION_TIMEOUT_MS } from '../../lib/time-budget.js';
-import { localContext, toApiGatewayEvent } from '../local/api-gateway-event.js';
-import type { LocalMetricsQueues } from '../local/metrics-queues.js';
+import { localContext, toApiGatewayEvent } from '../api-gateway-event.js';
+import type { LocalMetricsQueues } from '../metrics-queues.js';
 import type { BenchDynamo } from './dynamo.js';
 import { flagName, type Admin } from './seed.js';
 import { definition as clientFunction } from '../../functions/client/handler.js';

@@ -1,6 +1,6 @@
 /**
  * What clients see when many admin writes run at once against an engine that applies
- * DynamoDB's conflict rules: `node --import tsx scripts/local/aws-like-dynamodb/measure.ts`.
+ * DynamoDB's conflict rules: `node --import tsx scripts/write-conflicts.ts`.
  * Starts its own DynamoDB Local and AWS-like engine (knobs: AWS_LIKE_DYNAMODB_* as in
  * engine.ts; the switch itself is implied), runs the scenarios through the real group
  * handlers with API Gateway events, prints the answers' statuses and the engine's counts,
@@ -14,19 +14,19 @@
  */
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
-import { createServices } from '../../../lib/composition/services.js';
-import { createComposition } from '../../../lib/composition/composition.js';
-import { loadConfig } from '../../../lib/config.js';
-import { GROUPS, type Group } from '../../../lib/http/route.js';
-import { routeTable } from '../../../lib/route-table.js';
-import { prepareLocalTable } from '../../../lib/store/create-table.js';
-import { FUNCTION_TIMEOUT_MS } from '../../../lib/time-budget.js';
-import { formatSecret } from '../../../lib/tokens/model.js';
-import { everyGroupHandler } from '../../../functions/registry.js';
-import { localContext, toApiGatewayEvent } from '../api-gateway-event.js';
-import { startDynamoDbLocal } from '../dynamodb-local.js';
-import { matchRoute } from '../match-route.js';
-import { awsLikeOptionsFromEnv, startAwsLikeDynamoDb } from './engine.js';
+import { createServices } from '../lib/composition/services.js';
+import { createComposition } from '../lib/composition/composition.js';
+import { loadConfig } from '../lib/config.js';
+import { GROUPS, type Group } from '../lib/http/route.js';
+import { routeTable } from '../lib/route-table.js';
+import { prepareLocalTable } from '../lib/store/create-table.js';
+import { FUNCTION_TIMEOUT_MS } from '../lib/time-budget.js';
+import { formatSecret } from '../lib/tokens/model.js';
+import { everyGroupHandler } from '../functions/registry.js';
+import { localContext, toApiGatewayEvent } from '../local/api-gateway-event.js';
+import { startDynamoDbLocal } from '../local/dynamodb-local.js';
+import { matchRoute } from '../local/match-route.js';
+import { awsLikeOptionsFromEnv, startAwsLikeDynamoDb } from '../local/aws-like-dynamodb/engine.js';
 
 const timeoutMs = Number(process.env.MEASURE_TIMEOUT_MS ?? FUNCTION_TIMEOUT_MS);
 const local = await startDynamoDbLocal();

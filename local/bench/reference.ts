@@ -3,7 +3,7 @@
  * status, headers and body bytes our server sent for the scenario, and does nothing else.
  */
 import { createServer, get, type IncomingHttpHeaders } from 'node:http';
-import { listening } from '../local/http-server.js';
+import { listening } from '../http-server.js';
 
 export interface CapturedResponse {
   status: number;

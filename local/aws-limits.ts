@@ -1,8 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2 } from 'aws-lambda';
-import { lambdaPayloadBytes } from '../../lib/http/large-answers.js';
-import type { HttpResult } from '../../lib/http/responses.js';
-import { ACCOUNT_DEFAULT_QUOTA, DEFAULT_THROTTLING, throttleOf, type ApiThrottling, type ThrottleLimits } from '../../infra/throttling.js';
+import { lambdaPayloadBytes } from '../lib/http/large-answers.js';
+import type { HttpResult } from '../lib/http/responses.js';
+import { ACCOUNT_DEFAULT_QUOTA, DEFAULT_THROTTLING, throttleOf, type ApiThrottling, type ThrottleLimits } from '../infra/throttling.js';
 
 /**
  * The limits AWS puts between a client and the functions, as the local server enforces them

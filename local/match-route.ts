@@ -1,5 +1,5 @@
-import { routeTable, type OperationId } from '../../lib/route-table.js';
-import { routeMatcher } from '../../lib/http/route-matcher.js';
+import { routeTable, type OperationId } from '../lib/route-table.js';
+import { routeMatcher } from '../lib/http/route-matcher.js';
 
 export interface RouteMatch {
   operationId: OperationId;

@@ -1,15 +1,15 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { APIGatewayProxyResultV2 } from 'aws-lambda';
-import { routeTable } from '../../lib/route-table.js';
-import type { Group } from '../../lib/http/route.js';
-import type { LambdaHandler } from '../../lib/composition/function-handler.js';
+import { routeTable } from '../lib/route-table.js';
+import type { Group } from '../lib/http/route.js';
+import type { LambdaHandler } from '../lib/composition/function-handler.js';
 import { localContext, toApiGatewayEvent } from './api-gateway-event.js';
 import { matchRoute, parseApiMappingKey, pathUnderMapping } from './match-route.js';
-import { log } from '../../lib/log.js';
-import type { UiSite } from '../../lib/ui/site.js';
-import { FUNCTION_TIMEOUT_MS } from '../../lib/time-budget.js';
-import type { ApiThrottling } from '../../infra/throttling.js';
+import { log } from '../lib/log.js';
+import type { UiSite } from '../lib/ui/site.js';
+import { FUNCTION_TIMEOUT_MS } from '../lib/time-budget.js';
+import type { ApiThrottling } from '../infra/throttling.js';
 import {
   API_GATEWAY_INTEGRATION_TIMEOUT_MS,
   API_GATEWAY_MAX_BODY_BYTES,
@@ -47,12 +47,12 @@ export interface HttpServerOptions {
   apiMappingKey?: string | undefined;
   /**
    * API Gateway's route throttling (infra/throttling.ts), answered 429; unset: none (the
-   * default, LOCAL_THROTTLE, scripts/local/aws-limits.ts).
+   * default, LOCAL_THROTTLE, local/aws-limits.ts).
    */
   throttling?: ApiThrottling | undefined;
   /**
    * How many invocations each group's function may run at once, beyond which Lambda throttles
-   * (answered 500); unset: no limit (the default, LOCAL_CONCURRENCY, scripts/local/aws-limits.ts).
+   * (answered 500); unset: no limit (the default, LOCAL_CONCURRENCY, local/aws-limits.ts).
    */
   concurrency?: number | undefined;
   /** The function's timeout, the stack's unless a test shortens it. */
@@ -65,7 +65,7 @@ export interface HttpServerOptions {
 
 /**
  * What the local server enforces between a request and a function, as AWS does (see
- * scripts/local/aws-limits.ts for the sources).
+ * local/aws-limits.ts for the sources).
  */
 interface Limits {
   buckets: TokenBuckets | undefined;

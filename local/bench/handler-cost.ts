@@ -5,7 +5,7 @@
  * for the event translation API Gateway does in the cloud.
  */
 import type { LambdaHandler } from '../../lib/http/router.js';
-import { localContext, toApiGatewayEvent } from '../local/api-gateway-event.js';
+import { localContext, toApiGatewayEvent } from '../api-gateway-event.js';
 
 /**
  * Calls per batch for an answer of `bytes`: 20,000 for small answers, fewer for large ones so

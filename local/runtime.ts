@@ -1,24 +1,24 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { GROUPS, type Group } from '../../lib/http/route.js';
-import { loadConfig, type AppConfig } from '../../lib/config.js';
-import type { LambdaHandler } from '../../lib/composition/function-handler.js';
-import { createServices, type Services } from '../../lib/composition/services.js';
-import { createComposition } from '../../lib/composition/composition.js';
-import { prepareLocalTable } from '../../lib/store/create-table.js';
-import { applyBootstrapTokens } from '../../lib/tokens/bootstrap.js';
-import { formatSecret } from '../../lib/tokens/model.js';
-import { everyGroupHandler } from '../../functions/registry.js';
+import { GROUPS, type Group } from '../lib/http/route.js';
+import { loadConfig, type AppConfig } from '../lib/config.js';
+import type { LambdaHandler } from '../lib/composition/function-handler.js';
+import { createServices, type Services } from '../lib/composition/services.js';
+import { createComposition } from '../lib/composition/composition.js';
+import { prepareLocalTable } from '../lib/store/create-table.js';
+import { applyBootstrapTokens } from '../lib/tokens/bootstrap.js';
+import { formatSecret } from '../lib/tokens/model.js';
+import { everyGroupHandler } from '../functions/registry.js';
 import { AWS_LIKE_BY_DEFAULT } from './aws-like-dynamodb/engine.js';
 import { awsLikeInFront } from './aws-like-dynamodb/in-front.js';
 import { startDynamoDbLocal, type LocalEngine } from './dynamodb-local.js';
 import { parseApiMappingKey } from './match-route.js';
 import { localConcurrency, localThrottling } from './aws-limits.js';
-import type { ApiThrottling } from '../../infra/throttling.js';
-import { log } from '../../lib/log.js';
-import { REWRITE_POLICY } from '../../lib/client/stored-snapshot.js';
-import { metricsStages } from '../../lib/composition/metrics-services.js';
+import type { ApiThrottling } from '../infra/throttling.js';
+import { log } from '../lib/log.js';
+import { REWRITE_POLICY } from '../lib/client/stored-snapshot.js';
+import { metricsStages } from '../lib/composition/metrics-services.js';
 import { localMetricsQueues, type LocalMetricsQueues } from './metrics-queues.js';
 
 export interface LocalRuntimeOptions {
@@ -44,12 +44,12 @@ export interface LocalRuntime {
   apiMappingKey: string | undefined;
   /**
    * LOCAL_THROTTLE=1: the local server throttles each route as the stack's API Gateway does
-   * (infra/throttling.ts) and answers 429; unset, no throttling (scripts/local/aws-limits.ts).
+   * (infra/throttling.ts) and answers 429; unset, no throttling (local/aws-limits.ts).
    */
   throttling: ApiThrottling | undefined;
   /**
    * LOCAL_CONCURRENCY=<n>: each group's function runs at most n invocations at once and Lambda's
-   * throttling (a 500) answers the rest; unset, no limit (scripts/local/aws-limits.ts).
+   * throttling (a 500) answers the rest; unset, no limit (local/aws-limits.ts).
    */
   concurrency: number | undefined;
   /** The SDK metrics queues (ADR 15): reports, then their sums. */

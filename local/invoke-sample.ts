@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { basename } from 'node:path';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import type { Group } from '../../lib/http/route.js';
+import type { Group } from '../lib/http/route.js';
 import { localContext } from './api-gateway-event.js';
 import type { LocalRuntime } from './runtime.js';
 import { SAMPLE_SCENARIOS, sampleEvent } from './sample-scenarios.js';

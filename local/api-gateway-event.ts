@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
-import { FUNCTION_TIMEOUT_MS } from '../../lib/time-budget.js';
+import { FUNCTION_TIMEOUT_MS } from '../lib/time-budget.js';
 
 export interface IncomingRequest {
   method: string;

@@ -1,9 +1,9 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import type { LambdaHandler } from '../../lib/composition/function-handler.js';
-import { FUNCTION_URL_ROUTE_KEY } from '../../lib/http/router.js';
-import { log } from '../../lib/log.js';
-import { FUNCTION_TIMEOUT_MS } from '../../lib/time-budget.js';
+import type { LambdaHandler } from '../lib/composition/function-handler.js';
+import { FUNCTION_URL_ROUTE_KEY } from '../lib/http/router.js';
+import { log } from '../lib/log.js';
+import { FUNCTION_TIMEOUT_MS } from '../lib/time-budget.js';
 import { localContext, toApiGatewayEvent, type IncomingRequest } from './api-gateway-event.js';
 import { ConcurrencySlots, eventPayloadBytes, LAMBDA_MAX_PAYLOAD_BYTES, responsePayloadBytes } from './aws-limits.js';
 import { listening, readBody, send, type LocalServer } from './http-server.js';
@@ -15,7 +15,7 @@ import { listening, readBody, send, type LocalServer } from './http-server.js';
  * the function routes the event itself (lib/http/router.ts) and answers 404 for paths outside
  * the SDK API.
  *
- * What differs from the local API Gateway (scripts/local/http-server.ts), as AWS documents a
+ * What differs from the local API Gateway (local/http-server.ts), as AWS documents a
  * function URL (Lambda guide, "Invoking Lambda function URLs", "Invoking a response streaming
  * enabled function using Lambda function URLs", "Lambda quotas"):
  * - the event is payload format 2.0 with `routeKey` `$default` (also in `requestContext`), no

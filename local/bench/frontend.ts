@@ -12,7 +12,7 @@ import type { LambdaHandler } from '../../lib/http/router.js';
 import { frontendContext } from '../../lib/frontend/context.js';
 import { FlagEvaluator, type EvaluatedPayload } from '../../lib/frontend/evaluator.js';
 import { countsSince, type RequestCounter } from '../../lib/store/request-counter.js';
-import { localContext, toApiGatewayEvent } from '../local/api-gateway-event.js';
+import { localContext, toApiGatewayEvent } from '../api-gateway-event.js';
 
 export interface FrontendCost {
   /** Distinct contexts (end users) of the run. */
