@@ -1,8 +1,12 @@
 import { DynamoMetricsStore } from '../client/dynamo-metrics-store.js';
+import { DynamoContextFieldStore } from '../context-fields/dynamo-store.js';
 import { DynamoEnvironmentStore } from '../environments/dynamo-store.js';
 import { DynamoEventStore } from '../events/dynamo-store.js';
 import { DynamoFeatureStore } from '../features/dynamo-store.js';
 import { DynamoProjectStore } from '../projects/dynamo-store.js';
+import { DynamoSegmentStore } from '../segments/dynamo-store.js';
+import { DynamoSegmentStore } from '../segments/dynamo-store.js';
+import { DynamoTagTypeStore } from '../tag-types/dynamo-store.js';
 import type { Composition } from './composition.js';
 
 /*
@@ -12,8 +16,12 @@ import type { Composition } from './composition.js';
  */
 
 export const featureStore = (c: Composition) => new DynamoFeatureStore(c.store.db, c.store.tableName, c.store.revisions);
+export const segmentStore = (c: Composition) => new DynamoSegmentStore(c.store.db, c.store.tableName, c.store.revisions);
 export const projectStore = (c: Composition) => new DynamoProjectStore(c.store.db, c.store.tableName, c.store.revisions);
 export const environmentStore = (c: Composition) => new DynamoEnvironmentStore(c.store.db, c.store.tableName);
 export const eventStore = (c: Composition) => new DynamoEventStore(c.store.db, c.store.tableName);
 /** Last-seen times and hourly usage counters SDKs report (ADR 15). */
 export const metricsStore = (c: Composition) => new DynamoMetricsStore(c.store.db, c.store.tableName);
+export const segmentStore = (c: Composition) => new DynamoSegmentStore(c.store.db, c.store.tableName, c.store.revisions);
+export const contextFieldStore = (c: Composition) => new DynamoContextFieldStore(c.store.db, c.store.tableName);
+export const tagTypeStore = (c: Composition) => new DynamoTagTypeStore(c.store.db, c.store.tableName);
