@@ -5,7 +5,6 @@ import { DynamoEventStore } from '../events/dynamo-store.js';
 import { DynamoFeatureStore } from '../features/dynamo-store.js';
 import { DynamoProjectStore } from '../projects/dynamo-store.js';
 import { DynamoSegmentStore } from '../segments/dynamo-store.js';
-import { DynamoSegmentStore } from '../segments/dynamo-store.js';
 import { DynamoTagTypeStore } from '../tag-types/dynamo-store.js';
 import type { Composition } from './composition.js';
 
@@ -16,7 +15,6 @@ import type { Composition } from './composition.js';
  */
 
 export const featureStore = (c: Composition) => new DynamoFeatureStore(c.store.db, c.store.tableName, c.store.revisions);
-export const segmentStore = (c: Composition) => new DynamoSegmentStore(c.store.db, c.store.tableName, c.store.revisions);
 export const projectStore = (c: Composition) => new DynamoProjectStore(c.store.db, c.store.tableName, c.store.revisions);
 export const environmentStore = (c: Composition) => new DynamoEnvironmentStore(c.store.db, c.store.tableName);
 export const eventStore = (c: Composition) => new DynamoEventStore(c.store.db, c.store.tableName);
