@@ -1,24 +1,24 @@
-import type { Services } from '../../lib/composition/services.js';
-import { functionHandler } from '../../lib/composition/function-handler.js';
-import { wholeRootDefinition } from '../../lib/composition/group-handler.js';
-import type { GroupOperations } from '../../lib/route-table.js';
-import { oidcOperations } from '../../lib/oidc/operations.js';
-import { signupTokenOperations } from '../../lib/signup-tokens/operations.js';
-import { apiTokenOperations } from '../../lib/tokens/operations.js';
-import { userOperations } from '../../lib/users/operations.js';
-import { frontendSettingsOperations } from '../../lib/frontend/settings-operations.js';
-import { authOperations } from '../../lib/auth/operations.js';
+import { functionHandler, type FunctionDefinition } from '../../lib/composition/function-handler.js';
+import { adminEdge } from '../../lib/composition/session-edge.js';
+import { apiTokens } from '../../lib/composition/slices/api-tokens.js';
+import { auth } from '../../lib/composition/slices/auth.js';
+import { frontendSettings } from '../../lib/composition/slices/frontend-settings.js';
+import { oidc } from '../../lib/composition/slices/oidc.js';
+import { signupTokens } from '../../lib/composition/slices/signup-tokens.js';
+import { users } from '../../lib/composition/slices/users.js';
 
 /** People's login and passwords, API tokens, users and roles, login settings, public signup tokens and the Frontend API's CORS origins (design §1). */
-export const defineOperations = (services: Services): GroupOperations<'access'> => ({
-  ...apiTokenOperations(services),
-  ...userOperations(services),
-  ...oidcOperations(services),
-  ...signupTokenOperations(services),
-  ...frontendSettingsOperations(services),
-  ...authOperations(services),
-});
-
-export const definition = wholeRootDefinition('access', defineOperations);
+export const definition: FunctionDefinition = {
+  group: 'access',
+  compose: (c) => ({
+    apiTokens: c.once(apiTokens),
+    users: c.once(users),
+    oidc: c.once(oidc),
+    signupTokens: c.once(signupTokens),
+    frontendSettings: c.once(frontendSettings),
+    auth: c.once(auth),
+  }),
+  admin: adminEdge,
+};
 
 export const handler = functionHandler(definition);

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { ROOT_ROLE } from '../roles/model.js';
 import type { UserService } from '../users/service.js';
-import { checkPasswordRules } from './password.js';
+import { checkPasswordRules } from '../users/password.js';
 
 export interface FirstAdminOutcome {
   /** Whether this call made the admin (false: the table already had users). */

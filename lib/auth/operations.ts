@@ -1,15 +1,24 @@
-import type { Services } from '../composition/services.js';
+import type { AppConfig } from '../config.js';
 import { PermissionDenied, ValidationFailed } from '../errors.js';
 import type { OperationsFor } from '../http/operation.js';
 import { rootRoleById } from '../roles/model.js';
 import { isCrossSite, isOwnNavigation } from '../sessions/csrf.js';
 import { isUserCaller } from '../sessions/model.js';
 import { toRoleWire } from '../users/wire.js';
-import { checkPasswordRules } from './password.js';
+import { checkPasswordRules } from '../users/password.js';
+import type { AuthPorts } from './ports.js';
 import type { authRoutes } from './routes.js';
+import type { AuthService } from './service.js';
 import { toApiUserMeWire, toMeWire, toSessionUserWire } from './wire.js';
 
-export const authOperations = ({ auth, sessions, users, config, oidcLogin, loginMethods }: Services): OperationsFor<typeof authRoutes> => {
+export interface AuthOperationsOf {
+  auth: AuthService;
+  ports: Pick<AuthPorts, 'users' | 'sessions' | 'loginMethods' | 'providerSignOutUrl'>;
+  config: Pick<AppConfig, 'baseUriPath' | 'unleashUrl'>;
+}
+
+export const authOperations = ({ auth, ports, config }: AuthOperationsOf): OperationsFor<typeof authRoutes> => {
+  const { users, sessions, loginMethods } = ports;
   /** A login or signup posted from another site's page is refused: it would log the browser in as someone else. */
   const refuseCrossSite = (headers: Record<string, string | undefined>) => {
     if (isCrossSite(headers, sessions.ownOrigins)) throw new PermissionDenied('LOGIN', 'Log in from the pages of this service.');
@@ -22,7 +31,7 @@ export const authOperations = ({ auth, sessions, users, config, oidcLogin, login
   const endSession = async (cookies: readonly string[]) => {
     const { cookie, idToken } = await sessions.end(cookies);
     const signedOut = `${config.baseUriPath}/signed-out`;
-    const providerSignOut = await oidcLogin.signOutUrl(idToken);
+    const providerSignOut = await ports.providerSignOutUrl(idToken);
     return {
       headers: { 'set-cookie': cookie, 'clear-site-data': '"cookies", "storage"', location: providerSignOut ?? signedOut },
     };

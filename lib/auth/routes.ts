@@ -6,7 +6,6 @@ import {
   myRolesQuerySchema,
   passwordChangeSchema,
   passwordLoginSettingsSchema,
-  passwordSchema,
   resetLinkRequestSchema,
   resetLinkSchema,
   resetPasswordSchema,
@@ -14,7 +13,7 @@ import {
   resetTokenUserSchema,
   sessionUserSchema,
 } from './schemas.js';
-import { roleListSchema } from '../users/schemas.js';
+import { passwordSchema, roleListSchema } from '../users/schemas.js';
 
 /**
  * People's login (Unleash's simple auth), their own user and password, reset links and the

@@ -61,8 +61,6 @@ export const resetTokenUserSchema = z.object({
 
 /** `POST /auth/reset/password`: Unleash's changePasswordSchema. */
 export const resetPasswordSchema = z.object({ token: z.string().min(1).max(200), password: z.string().max(128) });
-/** Unleash's passwordSchema: checking a password's strength, and an admin setting another user's. */
-export const passwordSchema = z.object({ password: z.string().max(128) });
 
 /** `POST /invite/{token}/signup`: Unleash's createInvitedUserSchema. */
 export const inviteSignupSchema = z.object({

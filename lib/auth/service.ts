@@ -16,7 +16,7 @@ import {
   type LoginFailures,
   type ResetToken,
 } from './model.js';
-import { checkPasswordRules, hashPassword, verifyAgainstDecoy, verifyPassword } from './password.js';
+import { checkPasswordRules, hashPassword, verifyAgainstDecoy, verifyPassword } from '../users/password.js';
 import type { LoginFailureStore, ResetTokenStore } from './store.js';
 import type { LoginMethods } from './login-methods.js';
 
@@ -26,7 +26,7 @@ export interface LoggedIn {
   cookie: string;
 }
 
-export type Credentials = Pick<UserStore, 'credentials' | 'setPassword' | 'recordFailedLogin' | 'recordLogin'>;
+export type Credentials = Pick<UserStore, 'credentials' | 'recordFailedLogin' | 'recordLogin'>;
 
 export interface PasswordChange {
   password: string;
@@ -47,7 +47,7 @@ export interface InviteSignup {
  */
 export class AuthService {
   constructor(
-    private readonly users: Pick<UserService, 'findByLogin' | 'find' | 'get' | 'create'>,
+    private readonly users: Pick<UserService, 'findByLogin' | 'find' | 'get' | 'setPassword'>,
     private readonly credentials: Credentials,
     private readonly sessions: Pick<SessionService, 'start'>,
     private readonly resetTokens: ResetTokenStore,
@@ -113,13 +113,12 @@ export class AuthService {
     if (!stored || !(await verifyPassword(change.oldPassword, stored.passwordHash))) {
       throw new AuthenticationRequired('oldPassword: the old password you gave is not right');
     }
-    await this.setPassword(userId, change.password);
+    await this.users.setPassword(userId, change.password);
   }
 
   /** An admin sets another user's password (Unleash's rules); that user's sessions end, as on their own change. */
   async setPasswordFor(userId: number, password: string): Promise<void> {
-    checkPasswordRules(password);
-    await this.setPassword(userId, password);
+    await this.users.setPassword(userId, password);
   }
 
   /**
@@ -178,17 +177,6 @@ export class AuthService {
     return { user, cookie: await this.sessions.start(user) };
   }
 
-  /**
-   * The password's own write ends the user's sessions and reset links (passwordVersion). The
-   * failed-login counts of the user's names are left as they are: each is one address's, its wait
-   * is at most 15 minutes and it lapses a day after its last try, while a clean-up would cost a
-   * request per address that ever failed, a number anyone can grow.
-   */
-  private async setPassword(userId: number, password: string): Promise<void> {
-    if ((await this.credentials.setPassword(userId, await hashPassword(password), this.now().toISOString())) === 'gone') {
-      throw new NotFound(`No user found with id ${userId}`);
-    }
-  }
 }
 
 const wrongLogin = (): AuthenticationRequired =>

@@ -17,8 +17,6 @@ import { FeatureStrategyService } from '../features/strategy-service.js';
 import { FeatureUsageService } from '../features/usage-service.js';
 import { FeatureVariantService } from '../features/variant-service.js';
 import { FeatureViews } from '../features/views.js';
-import { DynamoGroupStore } from '../groups/dynamo-store.js';
-import { GroupService } from '../groups/service.js';
 import { DynamoSnapshotStore } from '../insights/dynamo-store.js';
 import { ProjectStatsService } from '../insights/project-stats-service.js';
 import { InsightsService } from '../insights/service.js';
@@ -26,11 +24,6 @@ import { DynamoInstanceStore } from '../instance/dynamo-store.js';
 import { DynamoSeedStore } from '../instance/dynamo-seed-store.js';
 import { FirstStart } from '../instance/first-start.js';
 import { UiConfigService } from '../instance/ui-config.js';
-import { DynamoOidcSettingsStore } from '../oidc/dynamo-store.js';
-import { SsoAccounts } from '../oidc/accounts.js';
-import { OidcLoginService } from '../oidc/login.js';
-import { publicUrlOf } from '../config.js';
-import { IdentityProviders } from '../oidc/provider.js';
 import { LoginMethods } from '../auth/login-methods.js';
 import { OidcSettingsService } from '../oidc/service.js';
 import { DynamoProjectStore } from '../projects/dynamo-store.js';
@@ -41,31 +34,28 @@ import { keyMaterialSource } from '../secrets/key-source.js';
 import { SecretBox } from '../secrets/secret-box.js';
 import { SegmentService } from '../segments/service.js';
 import type { SegmentStore } from '../segments/store.js';
-import { DynamoSignupTokenStore } from '../signup-tokens/dynamo-store.js';
-import { SignupTokenService } from '../signup-tokens/service.js';
 import { StateExportService } from '../state/service.js';
 import { DynamoStrategyTypeStore } from '../strategies/dynamo-store.js';
 import { StrategyTypeService } from '../strategies/service.js';
 import { DynamoTagStore, DynamoTagTypeStore } from '../tag-types/dynamo-store.js';
 import { TagTypeService } from '../tag-types/service.js';
-import { ApiTokenService } from '../tokens/service.js';
 import { UiSupportService } from '../ui-support/service.js';
 import { ExportService } from '../transfer/export-service.js';
 import { ImportService } from '../transfer/import-service.js';
-import { DynamoUserStore } from '../users/dynamo-store.js';
-import { AuthService } from '../auth/service.js';
-import { DynamoLoginFailureStore, DynamoPasswordLoginStore, DynamoResetTokenStore } from '../auth/dynamo-store.js';
-import { DynamoSessionStore } from '../sessions/dynamo-store.js';
-import { sessionSettingsOf } from '../sessions/model.js';
 import { groupRootRolesOf, SessionService } from '../sessions/service.js';
-import { UserService } from '../users/service.js';
 import { featureCatalog, insightCatalog, stateCatalog, transferCatalog } from './catalogs.js';
 import { createClientServices } from './client-services.js';
 import type { StoreContext } from '../store/context.js';
 import type { Composition } from './composition.js';
 import { frontendOrigins as edgeFrontendOrigins } from './edge.js';
 import { strategies as strategySlice } from './slices/strategies.js';
-import { loginMethods as edgeLoginMethods, oidcSettings as edgeOidcSettings, secretBox as edgeSecretBox, sessions as edgeSessions } from './session-edge.js';
+import { apiTokens as apiTokenSlice } from './slices/api-tokens.js';
+import { auth as authSlice } from './slices/auth.js';
+import { groups as groupSlice } from './slices/groups.js';
+import { oidc as oidcSlice } from './slices/oidc.js';
+import { signupTokens as signupTokenSlice } from './slices/signup-tokens.js';
+import { users as userSlice } from './slices/users.js';
+import { loginMethods as edgeLoginMethods, oidcSettings as edgeOidcSettings, sessions as edgeSessions } from './session-edge.js';
 
 /**
  * The composition root: builds every service from one parsed configuration, on top of the SDK
@@ -101,23 +91,14 @@ function allServices(c: Composition) {
   const everyFeature: EveryFeature = () => sdk.clientFeatures.everyFeature();
   const contextFields = new ContextFieldService(stores.contextFieldStore, everyFeature);
   const tagTypes = new TagTypeService(stores.tagTypeStore, stores.tagStore);
-  // Groups resolve members through the user store; deleting a user asks the groups it is in.
-  const groups = new GroupService(stores.groupStore, stores.userStore);
-  const users = new UserService(stores.userStore, groups, options.now);
-  const apiTokens = new ApiTokenService(sdk.tokenStore, scopeCatalog, sdk.tokens);
-  const signupTokens = new SignupTokenService(stores.signupTokenStore, users, config.unleashUrl);
-  const secretBox = c.once(edgeSecretBox);
+  const groups = c.once(groupSlice).groups;
+  const users = c.once(userSlice).users;
+  const apiTokens = c.once(apiTokenSlice).apiTokens;
+  const signupTokens = c.once(signupTokenSlice).signupTokens;
   const oidcSettings = c.once(edgeOidcSettings);
-  const publicUrl = publicUrlOf(config);
   const loginMethods = c.once(edgeLoginMethods);
-  const sessionSettings = sessionSettingsOf(config);
   const sessions = c.once(edgeSessions);
-  // OpenID Connect login (lib/oidc/login.ts): plain http to a provider only where the service runs on a laptop.
-  const oidcLogin = new OidcLoginService(
-    oidcSettings, new IdentityProviders({ allowHttp: config.dynamodbEndpoint !== undefined }, options.now), secretBox,
-    new SsoAccounts(users), stores.userStore, groups, sessions,
-    { publicUrl, secureCookies: sessionSettings.cookie.secure }, options.now,
-  );
+  const oidcLogin = c.once(oidcSlice).oidcLogin;
   const features = featureServices(
     featureStore, featureCatalog({ projects, strategyTypes, segmentStore, contextFields, tagTypes }), metrics, everyFeature, options.now,
   );
@@ -143,9 +124,7 @@ function allServices(c: Composition) {
     apiTokens, strategyTypes, users, groups, oidcSettings,
     signupTokens, sessions,
     /** People's passwords: login, change, reset links, invite signup. */
-    auth: new AuthService(
-      users, stores.userStore, sessions, stores.resetTokenStore, stores.loginFailureStore, signupTokens, loginMethods, config.unleashUrl, options.now,
-    ),
+    auth: c.once(authSlice).auth,
     /** Which ways to log in are open: the password, single sign-on (the UI's login page, the simple-auth setting). */
     loginMethods,
     /** Single sign-on through the OIDC settings' provider. */
@@ -207,14 +186,6 @@ function adminStores({ db, tableName: table, revisions }: StoreContext) {
     contextFieldStore: new DynamoContextFieldStore(db, table),
     tagTypeStore: new DynamoTagTypeStore(db, table),
     tagStore: new DynamoTagStore(db, table),
-    userStore: new DynamoUserStore(db, table),
-    groupStore: new DynamoGroupStore(db, table),
-    oidcSettingsStore: new DynamoOidcSettingsStore(db, table),
-    passwordLoginStore: new DynamoPasswordLoginStore(db, table),
-    signupTokenStore: new DynamoSignupTokenStore(db, table),
-    sessionStore: new DynamoSessionStore(db, table),
-    resetTokenStore: new DynamoResetTokenStore(db, table),
-    loginFailureStore: new DynamoLoginFailureStore(db, table),
     seedStore: new DynamoSeedStore(db, table),
     instanceStore: new DynamoInstanceStore(db, table),
     snapshotStore: new DynamoSnapshotStore(db, table),

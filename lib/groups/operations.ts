@@ -1,12 +1,11 @@
-import type { Services } from '../composition/services.js';
 import type { OperationsFor } from '../http/operation.js';
 import type { groupRoutes } from './routes.js';
-import type { GroupView } from './service.js';
+import type { GroupService, GroupView } from './service.js';
 import { toGroupWire } from './wire.js';
 
 /** User groups (E1, E4). The caller's token name is who created the group, who added members, and who the change events name. */
-export const groupOperations = ({ groups, config }: Services): OperationsFor<typeof groupRoutes> => {
-  const wire = (view: GroupView) => toGroupWire(view, config.unleashUrl);
+export const groupOperations = ({ groups, unleashUrl }: { groups: GroupService; unleashUrl: string }): OperationsFor<typeof groupRoutes> => {
+  const wire = (view: GroupView) => toGroupWire(view, unleashUrl);
   const input = (body: { name: string; users?: Array<{ user: { id: number } }> | undefined }) => ({
     ...body,
     userIds: (body.users ?? []).map((item) => item.user.id),

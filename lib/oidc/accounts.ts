@@ -12,6 +12,9 @@ export const SSO_ACTOR = 'oidc-login';
 
 type AccountSettings = Pick<OidcSettings, 'autoCreate' | 'emailDomains' | 'defaultRootRole' | 'defaultRootRoleId' | 'trustEmailClaim'>;
 
+/** What linking a provider's identity to a person needs of users. */
+export type SsoUsers = Pick<UserService, 'findByIdentity' | 'findByEmail' | 'createLinked' | 'linkIdentity'>;
+
 /**
  * Which account a verified ID token logs in to. An account is found by the provider's subject
  * (`iss` + `sub`) alone, linked at its first SSO login; an e-mail matters only then, and only one
@@ -20,7 +23,7 @@ type AccountSettings = Pick<OidcSettings, 'autoCreate' | 'emailDomains' | 'defau
  * every login would hand a person's SSO login, and their groups, to whoever typed their address.
  */
 export class SsoAccounts {
-  constructor(private readonly users: Pick<UserService, 'findByIdentity' | 'findByEmail' | 'createLinked' | 'linkIdentity'>) {}
+  constructor(private readonly users: SsoUsers) {}
 
   async accountFor(claims: Record<string, unknown>, settings: AccountSettings): Promise<User> {
     const identity: SsoIdentity = { issuer: String(claims.iss), subject: String(claims.sub) };

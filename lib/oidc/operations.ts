@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import type { Services } from '../composition/services.js';
 import { log } from '../log.js';
 import type { OperationsFor } from '../http/operation.js';
-import { LoginRefused } from './login.js';
+import { LoginRefused, type OidcLoginService } from './login.js';
 import { describe } from './provider.js';
 import type { oidcRoutes } from './routes.js';
+import type { OidcSettingsService } from './service.js';
 import { toOidcSettingsWire } from './wire.js';
 
-export const oidcOperations = ({ oidcSettings, oidcLogin }: Services): OperationsFor<typeof oidcRoutes> => {
+export const oidcOperations = ({ oidcSettings, oidcLogin }: { oidcSettings: OidcSettingsService; oidcLogin: OidcLoginService }): OperationsFor<typeof oidcRoutes> => {
   /**
    * A browser mid-login always gets a page, never a JSON error: a refused login goes back to
    * the UI's login page, which shows the message (Unleash's `errorMsg`); a failure on our side

@@ -38,7 +38,5 @@ function oneMonthAfter(date: Date): Date {
   return limit;
 }
 
-/** The public signup link of a token; a user who signed up with it carries it as `inviteLink`. */
-export function signupUrl(unleashUrl: string, secret: string): string {
-  return `${unleashUrl.replace(/\/+$/, '')}/new-user?invite=${secret}`;
-}
+// A token's public signup link is what its users carry as `inviteLink` (lib/users/model.ts).
+export { signupUrl } from '../users/model.js';

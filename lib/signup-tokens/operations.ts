@@ -1,12 +1,11 @@
-import type { Services } from '../composition/services.js';
 import type { OperationsFor } from '../http/operation.js';
 import { toUserWire } from '../users/wire.js';
 import type { signupTokenRoutes } from './routes.js';
-import type { SignupTokenView } from './service.js';
+import type { SignupTokenService, SignupTokenView } from './service.js';
 import { toSignupTokenWire } from './wire.js';
 
-export const signupTokenOperations = ({ signupTokens, config }: Services): OperationsFor<typeof signupTokenRoutes> => {
-  const wire = (view: SignupTokenView) => toSignupTokenWire(view, config.unleashUrl);
+export const signupTokenOperations = ({ signupTokens, unleashUrl }: { signupTokens: SignupTokenService; unleashUrl: string }): OperationsFor<typeof signupTokenRoutes> => {
+  const wire = (view: SignupTokenView) => toSignupTokenWire(view, unleashUrl);
   return {
     listSignupTokens: async () => ({ body: { tokens: (await signupTokens.list()).map(wire) } }),
     createSignupToken: async ({ body, caller }) => {
@@ -17,7 +16,7 @@ export const signupTokenOperations = ({ signupTokens, config }: Services): Opera
     updateSignupToken: async ({ params, body }) => ({ body: wire(await signupTokens.update(params.token, body)) }),
     signUpWithToken: async ({ params, body, caller }) => {
       const user = await signupTokens.signUp(params.token, body, caller.tokenName);
-      return { body: toUserWire(user, config.unleashUrl), headers: { location: `user-admin/${user.id}` } };
+      return { body: toUserWire(user, unleashUrl), headers: { location: `user-admin/${user.id}` } };
     },
   };
 };

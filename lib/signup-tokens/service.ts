@@ -3,6 +3,7 @@ import { ROOT_ROLE } from '../roles/model.js';
 import type { User } from '../users/model.js';
 import type { UserInput } from '../users/model.js';
 import { cappedExpiry, isOpen, newSecret, signupUrl, type SignupToken } from './model.js';
+import type { SignupUsers } from './ports.js';
 import type { SignupTokenChanges, SignupTokenStore } from './store.js';
 
 /** A token as the API shows it: `enabled` reads false once expired, with the users who signed up. */
@@ -13,11 +14,6 @@ export interface SignupTokenView {
   users: User[];
 }
 
-/** What the signup service needs of users: creating one through a token, and listing them. */
-export interface SignupUsers {
-  list(): Promise<User[]>;
-  create(input: UserInput, actor: string, signupToken: string | null): Promise<User>;
-}
 
 export type SignupInput = Omit<UserInput, 'rootRole'>;
 

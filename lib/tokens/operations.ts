@@ -1,12 +1,12 @@
-import type { Services } from '../composition/services.js';
 import type { OperationsFor } from '../http/operation.js';
 import { maskedSecretOf, type ApiToken, type Caller } from './model.js';
 import { isUserCaller } from '../sessions/model.js';
 import { ROOT_ROLE } from '../roles/model.js';
 import type { apiTokenRoutes } from './routes.js';
+import type { ApiTokenService } from './service.js';
 import { toApiTokenWire } from './wire.js';
 
-export const apiTokenOperations = ({ apiTokens }: Services): OperationsFor<typeof apiTokenRoutes> => ({
+export const apiTokenOperations = ({ apiTokens }: { apiTokens: ApiTokenService }): OperationsFor<typeof apiTokenRoutes> => ({
   listApiTokens: async ({ caller }) => ({
     body: { tokens: (await apiTokens.list()).filter(visibleTo(caller)).map((token) => toApiTokenWire(token, maskedSecretOf(token))) },
   }),

@@ -107,3 +107,8 @@ export interface UserInput {
    */
   emailVerified?: boolean | undefined;
 }
+
+/** The public signup link of a token; a user who signed up with it carries it as `inviteLink`. */
+export function signupUrl(unleashUrl: string, secret: string): string {
+  return `${unleashUrl.replace(/\/+$/, '')}/new-user?invite=${secret}`;
+}

@@ -1,15 +1,22 @@
+import type { UserPorts } from './ports.js';
 import type { userRoutes } from './routes.js';
+import type { UserService } from './service.js';
 import type { OperationsFor } from '../http/operation.js';
 import { rootRoleById, ROOT_ROLES } from '../roles/model.js';
 import { strongestRole } from '../roles/permissions.js';
 import { groupRootRolesOf } from '../sessions/service.js';
-import type { Services } from '../composition/services.js';
-import { checkPasswordRules } from '../auth/password.js';
+import { checkPasswordRules } from './password.js';
 import { isUserCaller } from '../sessions/model.js';
 import { toAccessOverviewWire, toBaseGroupWire, toBaseUserWire, toInactiveUserWire, toPermissionCatalogueWire, toRoleWire, toUserWire } from './wire.js';
 
-export const userOperations = ({ users, groups, auth, environments, config }: Services): OperationsFor<typeof userRoutes> => {
-  const wire = (user: Parameters<typeof toUserWire>[0]) => toUserWire(user, config.unleashUrl);
+export interface UserOperationsOf {
+  users: UserService;
+  ports: Pick<UserPorts, 'groups' | 'environmentNames'>;
+  unleashUrl: string;
+}
+
+export const userOperations = ({ users, ports, unleashUrl }: UserOperationsOf): OperationsFor<typeof userRoutes> => {
+  const wire = (user: Parameters<typeof toUserWire>[0]) => toUserWire(user, unleashUrl);
   return {
     listUsers: async () => ({
       body: { users: (await users.list()).map(wire), rootRoles: ROOT_ROLES.map(toRoleWire) },
@@ -25,7 +32,7 @@ export const userOperations = ({ users, groups, auth, environments, config }: Se
       return {};
     },
     changeUserPassword: async ({ params, body }) => {
-      await auth.setPasswordFor(params.id, body.password);
+      await users.setPassword(params.id, body.password);
       return {};
     },
     validateUserPassword: async ({ body }) => {
@@ -33,8 +40,10 @@ export const userOperations = ({ users, groups, auth, environments, config }: Se
       return {};
     },
     listUsersAndGroups: async () => {
-      const [all, groupViews] = await Promise.all([users.list(), groups.list()]);
-      return { body: { users: all.map(toBaseUserWire), groups: groupViews.map(toBaseGroupWire) } };
+      const [all, groups] = await Promise.all([users.list(), ports.groups()]);
+      // A group counts the members whose user still exists.
+      const existing = new Map(all.map((user) => [user.id, user]));
+      return { body: { users: all.map(toBaseUserWire), groups: groups.map((group) => toBaseGroupWire({ group, users: existing })) } };
     },
     getAdminCount: async () => ({ body: await users.adminCount() }),
     listInactiveUsers: async () => ({ body: { version: 1, inactiveUsers: (await users.inactive()).map(toInactiveUserWire) } }),
@@ -43,17 +52,17 @@ export const userOperations = ({ users, groups, auth, environments, config }: Se
       return {};
     },
     getUserAccessOverview: async ({ params, query }) => {
-      const [user, groupViews, known] = await Promise.all([users.get(params.id), groups.list(), environments.list()]);
+      const [user, groups, known] = await Promise.all([users.get(params.id), ports.groups(), ports.environmentNames()]);
       // What the user may do is decided by the stronger of their own and their groups' root roles, as a session is.
-      const role = strongestRole([user.rootRole, ...groupRootRolesOf(groupViews.map((view) => view.group), user.id)]);
-      const environment = known.some((candidate) => candidate.name === query.environment) ? query.environment : undefined;
+      const role = strongestRole([user.rootRole, ...groupRootRolesOf(groups, user.id)]);
+      const environment = query.environment !== undefined && known.includes(query.environment) ? query.environment : undefined;
       const own = rootRoleById(user.rootRole);
       if (!own) throw new Error(`User ${user.id} has an unknown root role ${user.rootRole}`);
       const { isAPI: _isAPI, ...shown } = wire(user);
       return { body: { overview: toAccessOverviewWire(role, environment), user: shown, rootRole: toRoleWire(own), projectRoles: [] } };
     },
     listPermissions: async () => ({
-      body: toPermissionCatalogueWire((await environments.list()).map((environment) => environment.name)),
+      body: toPermissionCatalogueWire(await ports.environmentNames()),
     }),
     listRoles: async () => ({ body: { version: 1, roles: ROOT_ROLES.map(toRoleWire) } }),
   };

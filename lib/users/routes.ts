@@ -1,5 +1,5 @@
 import { admin, defineRoutes } from '../http/route.js';
-import { passwordSchema } from '../auth/schemas.js';
+import { passwordSchema } from './schemas.js';
 import {
   accessOverviewQuerySchema,
   accessOverviewSchema,

@@ -9,7 +9,7 @@ export const userCreateSchema = z.object({
   name: z.string().max(255).nullish(),
   username: z.string().trim().min(1).max(255).nullish(),
   rootRole: rootRoleInput,
-  /** Unleash takes a first password here; stored as a hash (lib/auth/password.ts), never answered. */
+  /** Unleash takes a first password here; stored as a hash (lib/users/password.ts), never answered. */
   password: z.string().max(128).optional(),
   /** Accepted and ignored: this service sends no e-mail (`emailSent` is always false). */
   sendEmail: z.boolean().optional(),
@@ -135,3 +135,6 @@ export const accessOverviewSchema = z.object({
   rootRole: roleSchema,
   projectRoles: z.array(roleSchema),
 });
+
+/** Unleash's passwordSchema: checking a password's strength, and an admin setting another user's. */
+export const passwordSchema = z.object({ password: z.string().max(128) });

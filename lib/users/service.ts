@@ -3,7 +3,7 @@ import { retryOnChange } from '../optimistic.js';
 import { resolveRootRole, ROOT_ROLE, ROOT_ROLE_NAMES, type RootRoleId } from '../roles/model.js';
 import { emailVouched, normalizeEmail, sameIdentity, type SsoIdentity, type User, type UserDetails, type UserInput } from './model.js';
 import type { UserStore } from './store.js';
-import { checkPasswordRules, hashPassword } from '../auth/password.js';
+import { checkPasswordRules, hashPassword } from './password.js';
 
 /** An update: a field left out keeps its value, `null` clears it (as Unleash's user update). */
 export type UserChanges = Partial<UserInput>;
@@ -184,6 +184,20 @@ export class UserService {
     const named = new Set(ids);
     for (const user of await this.inactive()) {
       if (named.has(user.id) && user.id !== callerId) await this.delete(user.id, actor);
+    }
+  }
+
+  /**
+   * Sets a user's password (the password rules apply). The password's own write ends the user's
+   * sessions and reset links (passwordVersion). The failed-login counts of the user's names are
+   * left as they are: each is one address's, its wait is at most 15 minutes and it lapses a day
+   * after its last try, while a clean-up would cost a request per address that ever failed, a
+   * number anyone can grow.
+   */
+  async setPassword(id: number, password: string): Promise<void> {
+    checkPasswordRules(password);
+    if ((await this.store.setPassword(id, await hashPassword(password), this.now().toISOString())) === 'gone') {
+      throw new NotFound(`No user found with id ${id}`);
     }
   }
 

@@ -3,8 +3,7 @@ import type { GroupView } from '../groups/service.js';
 import { permissionsOfType, roleHolds, type PermissionType } from '../roles/permissions.js';
 import type { accessOverviewSchema, inactiveUsersSchema, permissionCatalogueSchema, RoleWire, UserWire, usersAndGroupsSchema } from './schemas.js';
 import type { RootRole, RootRoleId } from '../roles/model.js';
-import { signupUrl } from '../signup-tokens/model.js';
-import { imageUrlOf, type User } from './model.js';
+import { imageUrlOf, signupUrl, type User } from './model.js';
 
 /**
  * The User resource, shared by the `access` and `groups` functions. `inviteLink` is the signup
