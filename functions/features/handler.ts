@@ -1,34 +1,22 @@
-import type { Services } from '../../lib/composition/services.js';
-import { contextFieldOperations } from '../../lib/context-fields/operations.js';
-import {
-  featureEnvironmentOperations,
-  featureOperations,
-  featureRelationOperations,
-  featureUsageOperations,
-  featureValidationOperations,
-} from '../../lib/features/operations.js';
-import { featureSearchOperations } from '../../lib/features/search-operations.js';
-import { functionHandler } from '../../lib/composition/function-handler.js';
-import { wholeRootDefinition } from '../../lib/composition/group-handler.js';
-import type { GroupOperations } from '../../lib/route-table.js';
-import { segmentOperations } from '../../lib/segments/operations.js';
-import { tagTypeOperations } from '../../lib/tag-types/operations.js';
-import { transferOperations } from '../../lib/transfer/operations.js';
+import { functionHandler, type FunctionDefinition } from '../../lib/composition/function-handler.js';
+import { adminEdge } from '../../lib/composition/session-edge.js';
+import { contextFields } from '../../lib/composition/slices/context-fields.js';
+import { features } from '../../lib/composition/slices/features.js';
+import { segments } from '../../lib/composition/slices/segments.js';
+import { tagTypes } from '../../lib/composition/slices/tag-types.js';
+import { transfer } from '../../lib/composition/slices/transfer.js';
 
 /** Features with their strategies, variants and relations; the catalogues they draw on; export and import. */
-export const defineOperations = (services: Services): GroupOperations<'features'> => ({
-  ...featureOperations(services),
-  ...featureEnvironmentOperations(services),
-  ...featureRelationOperations(services),
-  ...featureSearchOperations(services),
-  ...featureValidationOperations(services),
-  ...featureUsageOperations(services),
-  ...segmentOperations(services),
-  ...contextFieldOperations(services),
-  ...tagTypeOperations(services),
-  ...transferOperations(services),
-});
-
-export const definition = wholeRootDefinition('features', defineOperations);
+export const definition: FunctionDefinition = {
+  group: 'features',
+  compose: (c) => ({
+    features: c.once(features),
+    segments: c.once(segments),
+    contextFields: c.once(contextFields),
+    tagTypes: c.once(tagTypes),
+    transfer: c.once(transfer),
+  }),
+  admin: adminEdge,
+};
 
 export const handler = functionHandler(definition);

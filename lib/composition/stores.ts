@@ -1,3 +1,4 @@
+import { DynamoClientApplicationStore } from '../client/dynamo-application-store.js';
 import { DynamoMetricsStore } from '../client/dynamo-metrics-store.js';
 import { DynamoContextFieldStore } from '../context-fields/dynamo-store.js';
 import { DynamoEnvironmentStore } from '../environments/dynamo-store.js';
@@ -5,6 +6,7 @@ import { DynamoEventStore } from '../events/dynamo-store.js';
 import { DynamoFeatureStore } from '../features/dynamo-store.js';
 import { DynamoProjectStore } from '../projects/dynamo-store.js';
 import { DynamoSegmentStore } from '../segments/dynamo-store.js';
+import { DynamoStrategyTypeStore } from '../strategies/dynamo-store.js';
 import { DynamoTagTypeStore } from '../tag-types/dynamo-store.js';
 import type { Composition } from './composition.js';
 
@@ -23,3 +25,7 @@ export const metricsStore = (c: Composition) => new DynamoMetricsStore(c.store.d
 export const segmentStore = (c: Composition) => new DynamoSegmentStore(c.store.db, c.store.tableName, c.store.revisions);
 export const contextFieldStore = (c: Composition) => new DynamoContextFieldStore(c.store.db, c.store.tableName);
 export const tagTypeStore = (c: Composition) => new DynamoTagTypeStore(c.store.db, c.store.tableName);
+/** Custom strategy types and the deprecation of built-in ones. */
+export const strategyTypeStore = (c: Composition) => new DynamoStrategyTypeStore(c.store.db, c.store.tableName);
+/** The applications SDKs registered, one per application and token scope. */
+export const clientApplicationStore = (c: Composition) => new DynamoClientApplicationStore(c.store.db, c.store.tableName);

@@ -1,13 +1,17 @@
-import type { Services } from '../composition/services.js';
 import type { OperationsFor } from '../http/operation.js';
+import type { ContextFieldPorts } from './ports.js';
 import type { contextFieldRoutes } from './routes.js';
+import type { ContextFieldService } from './service.js';
 import { toContextFieldWire } from './wire.js';
 
-export function contextFieldOperations({ contextFields, projects }: Services): OperationsFor<typeof contextFieldRoutes> {
+export function contextFieldOperations(
+  { contextFields }: { contextFields: ContextFieldService },
+  { checkProjectExists }: Pick<ContextFieldPorts, 'checkProjectExists'>,
+): OperationsFor<typeof contextFieldRoutes> {
   return {
     listContextFields: async () => ({ body: (await contextFields.list()).map(toContextFieldWire) }),
     listProjectContextFields: async ({ params, query }) => {
-      await projects.getProject(params.projectId);
+      await checkProjectExists(params.projectId);
       return { body: query.include ? (await contextFields.list()).map(toContextFieldWire) : [] };
     },
     getContextField: async ({ params }) => ({ body: toContextFieldWire(await contextFields.get(params.name)) }),

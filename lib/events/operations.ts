@@ -1,8 +1,8 @@
-import type { Services } from '../composition/services.js';
 import type { OperationsFor } from '../http/operation.js';
 import type { eventRoutes } from './routes.js';
+import type { EventSearchService } from './service.js';
 
-export const eventOperations = ({ eventSearch }: Services): OperationsFor<typeof eventRoutes> => ({
+export const eventOperations = ({ eventSearch }: { eventSearch: EventSearchService }): OperationsFor<typeof eventRoutes> => ({
   searchEvents: async ({ query }) => ({ body: await eventSearch.search(query) }),
   getFeatureEvents: async ({ params }) => {
     const { events, total } = await eventSearch.ofFeature(params.featureName);

@@ -1,10 +1,10 @@
-import type { Services } from '../composition/services.js';
 import { ValidationFailed } from '../errors.js';
 import type { OperationsFor } from '../http/operation.js';
 import type { featureEnvironmentRoutes } from './environment-routes.js';
 import { FEATURE_TYPES, type Feature } from './model.js';
 import type { featureRelationRoutes } from './relation-routes.js';
 import type { featureRoutes } from './routes.js';
+import type { FeatureServices } from './slice.js';
 import type { featureUsageRoutes } from './usage-routes.js';
 import type { featureValidationRoutes } from './validation-routes.js';
 import type { FeatureViews } from './views.js';
@@ -26,7 +26,7 @@ function featureWire(views: FeatureViews) {
 }
 
 /** A feature's life (routes.ts): create, read, describe, patch, mark stale, archive, revive, delete. */
-export const featureOperations = ({ features }: Services): OperationsFor<typeof featureRoutes> => {
+export const featureOperations = ({ features }: { features: FeatureServices }): OperationsFor<typeof featureRoutes> => {
   const { lifecycle, views } = features;
   const wire = featureWire(views);
   const wireList = async (list: Feature[]) => {
@@ -99,7 +99,7 @@ export const featureOperations = ({ features }: Services): OperationsFor<typeof 
 };
 
 /** A feature in one environment (environment-routes.ts): strategies, on and off, variants. */
-export const featureEnvironmentOperations = ({ features }: Services): OperationsFor<typeof featureEnvironmentRoutes> => {
+export const featureEnvironmentOperations = ({ features }: { features: FeatureServices }): OperationsFor<typeof featureEnvironmentRoutes> => {
   const { strategies, variants, views } = features;
   const wire = featureWire(views);
   const envRef = (params: { projectId: string; featureName: string; environment: string }) => params;
@@ -160,7 +160,7 @@ export const featureEnvironmentOperations = ({ features }: Services): Operations
 };
 
 /** What a feature relates to (relation-routes.ts): the features it depends on, its tags. */
-export const featureRelationOperations = ({ features }: Services): OperationsFor<typeof featureRelationRoutes> => {
+export const featureRelationOperations = ({ features }: { features: FeatureServices }): OperationsFor<typeof featureRelationRoutes> => {
   const { relations } = features;
   return {
     addDependency: async ({ params, body, caller }) => ({
@@ -196,7 +196,7 @@ export const featureRelationOperations = ({ features }: Services): OperationsFor
 };
 
 /** The checks the UI makes before it saves (validation-routes.ts); none of them writes. */
-export const featureValidationOperations = ({ features }: Services): OperationsFor<typeof featureValidationRoutes> => ({
+export const featureValidationOperations = ({ features }: { features: FeatureServices }): OperationsFor<typeof featureValidationRoutes> => ({
   validateFeatureName: async ({ body }) => {
     await features.lifecycle.checkNewName(body.name, body.projectId);
     return {};
@@ -209,7 +209,7 @@ export const featureValidationOperations = ({ features }: Services): OperationsF
 });
 
 /** A feature's SDK usage (usage-routes.ts). */
-export const featureUsageOperations = ({ features }: Services): OperationsFor<typeof featureUsageRoutes> => ({
+export const featureUsageOperations = ({ features }: { features: FeatureServices }): OperationsFor<typeof featureUsageRoutes> => ({
   getFeatureUsageSummary: async ({ params }) => ({
     body: { version: 1, maturity: 'stable', featureName: params.featureName, ...(await features.usage.lastHour(params.featureName)) },
   }),

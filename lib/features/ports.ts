@@ -3,11 +3,12 @@ import type { ContextField } from '../context-fields/model.js';
 import type { Environment } from '../environments/model.js';
 import type { Project } from '../projects/model.js';
 import type { Segment } from '../segments/model.js';
+import type { EveryFeature } from './search-service.js';
 
 /**
- * What the feature services need to know about the rest of the catalogue. The composition
- * root builds it (lib/composition/catalogs.ts) from the project, segment, context-field,
- * tag-type and strategy-type services.
+ * What the feature services need to know about the rest of the catalogue. Its binding builds it
+ * (lib/composition/slices/features.ts) from the project, environment, segment, context-field
+ * and tag-type adapters, and the strategy types' service.
  */
 export interface FeatureCatalog {
   /** The project, or NotFound. */
@@ -32,4 +33,13 @@ export interface LastSeenReader {
 /** SDK usage counters (ADR 15) of one feature, by hour (`yyyy-mm-ddThh`, UTC). */
 export interface UsageReader {
   hourlyCountsOf(feature: string, hours: readonly string[]): Promise<HourlyCount[]>;
+}
+
+/** What the feature slice reads of other resources. */
+export interface FeaturePorts {
+  catalog: FeatureCatalog;
+  /** Last-seen times for the views and search, the hourly counters for a feature's usage. */
+  metrics: LastSeenReader & UsageReader;
+  /** Every feature, archived ones too, as the admin read model holds them: the unfiltered search reads it. */
+  everyFeature: EveryFeature;
 }

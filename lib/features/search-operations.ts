@@ -1,10 +1,10 @@
-import type { Services } from '../composition/services.js';
 import type { OperationsFor } from '../http/operation.js';
 import type { featureSearchRoutes } from './search-routes.js';
+import type { FeatureServices } from './slice.js';
 import { toSearchItemWire } from './search-wire.js';
 
 /** The feature search (search-routes.ts). */
-export const featureSearchOperations = ({ features }: Services): OperationsFor<typeof featureSearchRoutes> => ({
+export const featureSearchOperations = ({ features }: { features: FeatureServices }): OperationsFor<typeof featureSearchRoutes> => ({
   searchFeatures: async ({ query }) => {
     const { hits, total } = await features.search.search(query);
     return { body: { features: hits.map(toSearchItemWire), total } };

@@ -1,9 +1,9 @@
-import type { Services } from '../composition/services.js';
 import type { OperationsFor } from '../http/operation.js';
 import type { segmentRoutes } from './routes.js';
+import type { SegmentService } from './service.js';
 import { toSegmentWire } from './wire.js';
 
-export function segmentOperations({ segments }: Services): OperationsFor<typeof segmentRoutes> {
+export function segmentOperations({ segments }: { segments: SegmentService }): OperationsFor<typeof segmentRoutes> {
   return {
     listSegments: async () => ({ body: { segments: (await segments.listWithUsage()).map(toSegmentWire) } }),
     validateSegmentName: async ({ body }) => {

@@ -1,8 +1,8 @@
 import type { OperationsFor } from '../http/operation.js';
-import type { Services } from '../composition/services.js';
 import type { tagTypeRoutes } from './routes.js';
+import type { TagTypeService } from './service.js';
 
-export function tagTypeOperations({ tagTypes }: Services): OperationsFor<typeof tagTypeRoutes> {
+export function tagTypeOperations({ tagTypes }: { tagTypes: TagTypeService }): OperationsFor<typeof tagTypeRoutes> {
   return {
     listTagTypes: async () => ({ body: { version: 1, tagTypes: await tagTypes.list() } }),
     validateTagType: async ({ body }) => ({ body: { valid: true, tagType: await tagTypes.checkNew(body.name, body) } }),

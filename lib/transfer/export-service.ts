@@ -20,7 +20,7 @@ const BUILT_IN_STICKINESS = new Set(['default', 'random', '']);
  */
 export class ExportService {
   constructor(
-    private readonly features: FeatureStore,
+    private readonly features: Pick<FeatureStore, 'listAll'>,
     private readonly catalog: TransferCatalog,
   ) {}
 

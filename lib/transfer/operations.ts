@@ -1,8 +1,9 @@
 import type { transferRoutes } from './routes.js';
 import type { OperationsFor } from '../http/operation.js';
-import type { Services } from '../composition/services.js';
+import type { ExportService } from './export-service.js';
+import type { ImportService } from './import-service.js';
 
-export const transferOperations = ({ transfer }: Services): OperationsFor<typeof transferRoutes> => ({
+export const transferOperations = ({ transfer }: { transfer: { exports: ExportService; imports: ImportService } }): OperationsFor<typeof transferRoutes> => ({
   exportFeatures: async ({ body }) => {
     const result = await transfer.exports.export(body);
     if (!body.downloadFile) return { body: result };

@@ -1,13 +1,15 @@
 import type { ContextField } from '../context-fields/model.js';
 import type { Environment } from '../environments/model.js';
+import type { FeatureAggregates } from '../features/aggregate.js';
+import type { FeatureStore } from '../features/store.js';
 import type { Project } from '../projects/model.js';
 import type { Segment } from '../segments/model.js';
 import type { TagType } from '../tag-types/model.js';
 
 /**
- * What export and import read from, and create in, the rest of the catalogue. The composition
- * root builds it (lib/composition/catalogs.ts) from the environment, project, context-field,
- * segment, tag-type and strategy-type services.
+ * What export and import read from, and create in, the rest of the catalogue. Its binding builds
+ * it (lib/composition/slices/transfer.ts) from the environment, project and segment adapters and
+ * the context-field, tag-type and strategy-type services.
  */
 export interface TransferCatalog {
   environments(): Promise<Environment[]>;
@@ -18,4 +20,13 @@ export interface TransferCatalog {
   tagTypes(): Promise<TagType[]>;
   createTagType(type: TagType): Promise<void>;
   strategyTypeExists(name: string): Promise<boolean>;
+}
+
+/** What export and import read of other resources, and where an import writes features. */
+export interface TransferPorts {
+  catalog: TransferCatalog;
+  /** Every feature, archived ones too: what an export selects from. */
+  features: Pick<FeatureStore, 'listAll'>;
+  /** The feature slice's writes: an import's features go through the same optimistic runner as the feature endpoints'. */
+  featureWrites: FeatureAggregates;
 }

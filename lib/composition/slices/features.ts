@@ -1,0 +1,35 @@
+import type { FeatureCatalog, FeaturePorts } from '../../features/ports.js';
+import { featureSlice } from '../../features/slice.js';
+import type { Composition } from '../composition.js';
+import { featureReadModel } from '../read-model.js';
+import { contextFieldStore, metricsStore, projectStore, segmentStore, tagTypeStore } from '../stores.js';
+import { projectOf, sortedEnvironments, strategyTypeExists } from './catalog-reads.js';
+
+/** The feature slice, once per composition, on its ports. */
+export const features = (c: Composition) => featureSlice(c, featurePorts(c));
+
+/** What features read: the catalogue from the adapters, SDKs' last-seen times and counters, and the admin read model. */
+function featurePorts(c: Composition): FeaturePorts {
+  return {
+    catalog: featureCatalog(c),
+    metrics: c.once(metricsStore),
+    everyFeature: () => c.once(featureReadModel).everyFeature(),
+  };
+}
+
+function featureCatalog(c: Composition): FeatureCatalog {
+  return {
+    project: (id) => projectOf(c, id),
+    environmentsOf: async (project) => {
+      const names = new Set(project.environments);
+      return (await sortedEnvironments(c)).filter((environment) => names.has(environment.name));
+    },
+    allEnvironments: () => sortedEnvironments(c),
+    strategyTypeExists: (name) => strategyTypeExists(c, name),
+    segment: (id) => c.once(segmentStore).get(id),
+    contextField: (name) => c.once(contextFieldStore).get(name),
+    tagTypeExists: async (name) => (await c.once(tagTypeStore).get(name)) !== undefined,
+    // The projects' stored counts, summed: no feature is read.
+    activeFeatureCount: async () => (await c.once(projectStore).list()).reduce((sum, { featureCount }) => sum + featureCount, 0),
+  };
+}

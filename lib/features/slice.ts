@@ -1,0 +1,69 @@
+import type { Slice, SliceContext } from '../slice.js';
+import { FeatureAggregates } from './aggregate.js';
+import { DynamoFeatureStore } from './dynamo-store.js';
+import { featureEnvironmentRoutes } from './environment-routes.js';
+import { FeatureLifecycleService } from './lifecycle-service.js';
+import {
+  featureEnvironmentOperations,
+  featureOperations,
+  featureRelationOperations,
+  featureUsageOperations,
+  featureValidationOperations,
+} from './operations.js';
+import type { FeaturePorts } from './ports.js';
+import { featureRelationRoutes } from './relation-routes.js';
+import { FeatureRelationService } from './relation-service.js';
+import { featureRoutes } from './routes.js';
+import { featureSearchOperations } from './search-operations.js';
+import { featureSearchRoutes } from './search-routes.js';
+import { FeatureSearchService } from './search-service.js';
+import { FeatureStrategyService } from './strategy-service.js';
+import { FeatureUsageService } from './usage-service.js';
+import { featureUsageRoutes } from './usage-routes.js';
+import { featureValidationRoutes } from './validation-routes.js';
+import { FeatureVariantService } from './variant-service.js';
+import { FeatureViews } from './views.js';
+
+/** Every row the feature slice serves: a feature's life, its environments, relations, search, the UI's checks, its usage. */
+const routes = {
+  ...featureRoutes,
+  ...featureEnvironmentRoutes,
+  ...featureRelationRoutes,
+  ...featureSearchRoutes,
+  ...featureValidationRoutes,
+  ...featureUsageRoutes,
+};
+
+/** Features with their strategies, variants and relations, and their search and usage. */
+export function featureSlice({ store, now }: SliceContext, ports: FeaturePorts) {
+  const features = featureServices(new DynamoFeatureStore(store.db, store.tableName, store.revisions), ports, now);
+  return {
+    routes,
+    operations: {
+      ...featureOperations({ features }),
+      ...featureEnvironmentOperations({ features }),
+      ...featureRelationOperations({ features }),
+      ...featureSearchOperations({ features }),
+      ...featureValidationOperations({ features }),
+      ...featureUsageOperations({ features }),
+    },
+    features,
+  } satisfies Slice<typeof routes> & Record<string, unknown>;
+}
+
+/** The feature services, sharing one optimistic-concurrency runner over the store; `now` is a test's clock for the usage reads, which name the current hour. */
+function featureServices(featureStore: DynamoFeatureStore, { catalog, metrics, everyFeature }: FeaturePorts, now: (() => Date) | undefined) {
+  const aggregates = new FeatureAggregates(featureStore);
+  return {
+    aggregates,
+    lifecycle: new FeatureLifecycleService(aggregates, catalog),
+    strategies: new FeatureStrategyService(aggregates, catalog),
+    variants: new FeatureVariantService(aggregates, catalog),
+    relations: new FeatureRelationService(aggregates, catalog),
+    views: new FeatureViews(catalog, metrics),
+    search: new FeatureSearchService(featureStore, catalog, metrics, everyFeature),
+    usage: new FeatureUsageService(featureStore, metrics, now),
+  };
+}
+
+export type FeatureServices = ReturnType<typeof featureServices>;
