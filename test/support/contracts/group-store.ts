@@ -1,0 +1,205 @@
+import { describe, expect, it } from 'vitest';
+import type { Group, GroupMember } from '../../../lib/groups/model.js';
+import type { GroupStore } from '../../../lib/groups/store.js';
+import type { MakeStore } from './named-items.js';
+
+/** The store under test and what it checks outside its port: users that exist, made by `addUser`. */
+export interface GroupStoreUnderTest {
+  store: GroupStore;
+  addUser(userId: number): Promise<void>;
+}
+
+const member = (userId: number, joinedAt: string): GroupMember => ({ userId, joinedAt, createdBy: 'admin-token' });
+
+const group = (id: number, name: string, members: GroupMember[] = []): Group => ({
+  id,
+  name,
+  description: null,
+  mappingsSSO: ['okta-admins'],
+  rootRole: null,
+  createdAt: '2026-01-02T03:04:05.000Z',
+  createdBy: 'admin-token',
+  members,
+  version: 1,
+});
+
+const ACTOR = 'admin@example.com';
+
+/** What every GroupStore answers: the fake and the DynamoDB adapter run these cases. */
+export function groupStoreContract(makeStore: MakeStore<GroupStoreUnderTest>): void {
+  describe('the GroupStore contract', () => {
+    it('starts empty', async () => {
+      const { store } = await makeStore();
+
+      expect(await store.list()).toEqual([]);
+      expect(await store.get(1)).toBeUndefined();
+    });
+
+    it('hands out increasing ids, never one twice', async () => {
+      const { store } = await makeStore();
+
+      const ids = [await store.nextId(), await store.nextId(), await store.nextId()];
+
+      expect(ids.every((id) => Number.isInteger(id) && id > 0)).toBe(true);
+      expect(ids[1]).toBeGreaterThan(ids[0]!);
+      expect(ids[2]).toBeGreaterThan(ids[1]!);
+    });
+
+    it('inserts a group with members who are users and reads it back as written', async () => {
+      const { store, addUser } = await makeStore();
+      await addUser(10);
+      await addUser(11);
+      const written = { ...group(1, 'admins', [member(10, '2026-01-02T03:04:05.000Z'), member(11, '2026-01-03T00:00:00.000Z')]), description: 'Everyone in charge' };
+
+      expect(await store.insert(written, ACTOR)).toEqual({ kind: 'done' });
+
+      expect(await store.get(1)).toEqual(written);
+      expect(await store.list()).toEqual([written]);
+    });
+
+    it('reads members in the order they joined, ties by user id, whatever order they were written in', async () => {
+      const { store, addUser } = await makeStore();
+      for (const userId of [3, 5, 9]) await addUser(userId);
+
+      await store.insert(group(1, 'admins', [member(9, '2026-02-01T00:00:00.000Z'), member(5, '2026-01-01T00:00:00.000Z'), member(3, '2026-02-01T00:00:00.000Z')]), ACTOR);
+
+      expect((await store.get(1))?.members.map((read) => read.userId)).toEqual([5, 3, 9]);
+    });
+
+    it('answers name-taken to an insert of a taken name, and writes nothing', async () => {
+      const { store } = await makeStore();
+      await store.insert(group(1, 'admins'), ACTOR);
+
+      expect(await store.insert(group(2, 'admins'), ACTOR)).toEqual({ kind: 'name-taken' });
+
+      expect(await store.get(2)).toBeUndefined();
+      expect(await store.list()).toEqual([group(1, 'admins')]);
+    });
+
+    it('answers unknown-user, naming the first member who is not a user, and writes nothing', async () => {
+      const { store, addUser } = await makeStore();
+      await addUser(10);
+
+      const outcome = await store.insert(group(1, 'admins', [member(10, '2026-01-01T00:00:00.000Z'), member(404, '2026-01-01T00:00:00.000Z'), member(405, '2026-01-01T00:00:00.000Z')]), ACTOR);
+
+      expect(outcome).toEqual({ kind: 'unknown-user', userId: 404 });
+      expect(await store.get(1)).toBeUndefined();
+      expect(await store.insert(group(2, 'admins'), ACTOR)).toEqual({ kind: 'done' });
+    });
+
+    it('answers changed to an insert under an id a group has', async () => {
+      const { store } = await makeStore();
+      await store.insert(group(1, 'admins'), ACTOR);
+
+      expect(await store.insert(group(1, 'editors'), ACTOR)).toEqual({ kind: 'changed' });
+
+      expect((await store.get(1))?.name).toBe('admins');
+    });
+
+    it('lists groups by id, numerically', async () => {
+      const { store } = await makeStore();
+      for (const id of [10, 2, 1_000_000, 9]) await store.insert(group(id, `group ${id}`), ACTOR);
+
+      expect((await store.list()).map((listed) => listed.id)).toEqual([2, 9, 10, 1_000_000]);
+    });
+
+    it('replaces a group as read, moving its version on by one', async () => {
+      const { store, addUser } = await makeStore();
+      await addUser(10);
+      const before = group(1, 'admins');
+      await store.insert(before, ACTOR);
+      const after: Group = { ...before, description: 'Everyone in charge', rootRole: 2, mappingsSSO: [], members: [member(10, '2026-02-01T00:00:00.000Z')] };
+
+      expect(await store.replace(before, after, [10], ACTOR)).toEqual({ kind: 'done' });
+
+      expect(await store.get(1)).toEqual({ ...after, version: 2 });
+    });
+
+    it('answers changed to a replace of a group changed since it was read, and keeps the change', async () => {
+      const { store } = await makeStore();
+      const read = group(1, 'admins');
+      await store.insert(read, ACTOR);
+      await store.replace(read, { ...read, description: 'first' }, [], ACTOR);
+
+      expect(await store.replace(read, { ...read, description: 'second' }, [], ACTOR)).toEqual({ kind: 'changed' });
+
+      expect(await store.get(1)).toMatchObject({ description: 'first', version: 2 });
+    });
+
+    it('answers changed to a replace of a group that is gone, and creates none', async () => {
+      const { store } = await makeStore();
+      const gone = group(1, 'admins');
+
+      expect(await store.replace(gone, { ...gone, description: 'changed' }, [], ACTOR)).toEqual({ kind: 'changed' });
+
+      expect(await store.list()).toEqual([]);
+    });
+
+    it('moves the name on a rename: the old one is free for another group', async () => {
+      const { store } = await makeStore();
+      const before = group(1, 'admins');
+      await store.insert(before, ACTOR);
+
+      expect(await store.replace(before, { ...before, name: 'owners' }, [], ACTOR)).toEqual({ kind: 'done' });
+
+      expect((await store.get(1))?.name).toBe('owners');
+      expect(await store.insert(group(2, 'owners'), ACTOR)).toEqual({ kind: 'name-taken' });
+      expect(await store.insert(group(3, 'admins'), ACTOR)).toEqual({ kind: 'done' });
+    });
+
+    it('answers name-taken to a rename to another group\'s name, and changes nothing', async () => {
+      const { store } = await makeStore();
+      const before = group(1, 'admins');
+      await store.insert(before, ACTOR);
+      await store.insert(group(2, 'owners'), ACTOR);
+
+      expect(await store.replace(before, { ...before, name: 'owners', description: 'changed' }, [], ACTOR)).toEqual({ kind: 'name-taken' });
+
+      expect(await store.get(1)).toEqual(before);
+    });
+
+    it('answers unknown-user when an added member is not a user, and changes nothing', async () => {
+      const { store } = await makeStore();
+      const before = group(1, 'admins');
+      await store.insert(before, ACTOR);
+
+      const outcome = await store.replace(before, { ...before, members: [member(404, '2026-02-01T00:00:00.000Z')] }, [404], ACTOR);
+
+      expect(outcome).toEqual({ kind: 'unknown-user', userId: 404 });
+      expect(await store.get(1)).toEqual(before);
+    });
+
+    it('checks only the users in addedUserIds: members left out of it are written unchecked', async () => {
+      const { store } = await makeStore();
+      const before = group(1, 'admins');
+      await store.insert(before, ACTOR);
+      const after = { ...before, members: [member(404, '2026-02-01T00:00:00.000Z')] };
+
+      expect(await store.replace(before, after, [], ACTOR)).toEqual({ kind: 'done' });
+
+      expect(await store.get(1)).toEqual({ ...after, version: 2 });
+    });
+
+    it('deletes a group as read and frees its name', async () => {
+      const { store } = await makeStore();
+      await store.insert(group(1, 'admins'), ACTOR);
+
+      expect(await store.delete(group(1, 'admins'), ACTOR)).toBe('done');
+
+      expect(await store.get(1)).toBeUndefined();
+      expect(await store.insert(group(2, 'admins'), ACTOR)).toEqual({ kind: 'done' });
+    });
+
+    it('answers changed to a delete of a group changed since it was read or gone, and keeps the change', async () => {
+      const { store } = await makeStore();
+      const read = group(1, 'admins');
+      await store.insert(read, ACTOR);
+      await store.replace(read, { ...read, description: 'newer' }, [], ACTOR);
+
+      expect(await store.delete(read, ACTOR)).toBe('changed');
+      expect(await store.delete(group(2, 'nobody'), ACTOR)).toBe('changed');
+
+      expect(await store.get(1)).toMatchObject({ description: 'newer', version: 2 });
+    });
+  });
+}
