@@ -18,6 +18,13 @@ export interface BundleReport {
   group: Group;
   /** Minified JavaScript, without the source map. */
   bytes: number;
+  /**
+   * The same bundle with the AWS SDK left out: our code and its libraries alone, comparable
+   * across functions (the admin functions bundle the SDK, the SDK API's take the runtime's).
+   */
+  bytesWithoutAwsSdk: number;
+  /** How many of lib/'s modules it holds. */
+  libModules: number;
   bundle: FunctionBundle;
   /** Median of several fresh imports, in ms. */
   initMs: number;
@@ -31,16 +38,23 @@ export async function bundleReports(root: string, imports = 5): Promise<BundleRe
   const reports: BundleReport[] = [];
   for (const group of GROUPS) {
     const bundle = await buildBundle(root, group);
-    reports.push({ group, bytes: bundle.bytes, bundle: bundleFor(group), initMs: await initTime(bundle.file, bundleFor(group), imports) });
+    const lean = await buildBundle(root, group, { awsSdk: 'runtime' });
+    reports.push({
+      group, bytes: bundle.bytes, bytesWithoutAwsSdk: lean.bytes, libModules: lean.inputs.filter((input) => input.startsWith('lib/')).length,
+      bundle: bundleFor(group), initMs: await initTime(bundle.file, bundleFor(group), imports),
+    });
   }
   return reports;
 }
 
 /** One function's bundle as the stack builds it; answers its file, size and input modules. */
-export async function buildBundle(root: string, group: Group): Promise<{ file: string; bytes: number; inputs: string[] }> {
-  const { awsSdk, format } = bundleFor(group);
+export async function buildBundle(
+  root: string, group: Group, override: Partial<FunctionBundle> = {},
+): Promise<{ file: string; bytes: number; inputs: string[] }> {
+  const { awsSdk, format } = { ...bundleFor(group), ...override };
   // Explicit extensions: the repository's package.json says "type": "module".
-  const file = join(root, 'node_modules', '.cache', 'toggles-bench', group, format === 'cjs' ? 'index.cjs' : 'index.mjs');
+  const variant = override.awsSdk ? `${group}-${override.awsSdk}-sdk` : group;
+  const file = join(root, 'node_modules', '.cache', 'toggles-bench', variant, format === 'cjs' ? 'index.cjs' : 'index.mjs');
   mkdirSync(dirname(file), { recursive: true });
   const result = await build({
     entryPoints: [join(root, 'functions', group, 'handler.ts')],

@@ -109,13 +109,27 @@ export function adminListTable(costs: AdminListCost[]): string {
   );
 }
 
+/**
+ * Size targets without the AWS SDK: a function carries only the slices it serves. The SDK API's
+ * function is the hot path (ADR 9); the strategies function, seven routes, shows what the admin
+ * edge alone costs.
+ */
+const BUNDLE_TARGET_KB: Partial<Record<BundleReport['group'], number>> = { client: 225, strategies: 200 };
+const ADMIN_BUNDLE_TARGET_KB = 450;
+/** Module init of every function on this machine: the part of a cold start our code decides. */
+const INIT_TARGET_MS = 150;
+
 export function bundleTable(bundles: BundleReport[]): string {
   return markdown(
-    ['function', 'bundle (minified)', 'format', 'AWS SDK', 'module init (median)', 'target'],
-    bundles.map((b) => [
-      b.group, `${(b.bytes / 1024).toFixed(1)} KB`, b.bundle.format, b.bundle.awsSdk, `${b.initMs.toFixed(0)} ms`,
-      b.group === 'client' ? `≤ 250 KB ${b.bytes <= 250 * 1024 ? 'met' : 'MISSED'}, ≤ 150 ms ${b.initMs <= 150 ? 'met' : 'MISSED'}` : '',
-    ]),
+    ['function', 'bundle (minified)', 'without the AWS SDK', 'lib modules', 'format', 'AWS SDK', 'module init (median)', 'target (size without the AWS SDK, init)'],
+    bundles.map((b) => {
+      const kb = b.bytesWithoutAwsSdk / 1024;
+      const size = BUNDLE_TARGET_KB[b.group] ?? ADMIN_BUNDLE_TARGET_KB;
+      return [
+        b.group, `${(b.bytes / 1024).toFixed(1)} KB`, `${kb.toFixed(1)} KB`, String(b.libModules), b.bundle.format, b.bundle.awsSdk, `${b.initMs.toFixed(0)} ms`,
+        `≤ ${size} KB ${kb <= size ? 'met' : 'MISSED'}, ≤ ${INIT_TARGET_MS} ms ${b.initMs <= INIT_TARGET_MS ? 'met' : 'MISSED'}`,
+      ];
+    }),
   );
 }
 

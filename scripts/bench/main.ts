@@ -32,6 +32,7 @@ import { startLocalRuntime } from '../../local/runtime.js';
 import { adminListCosts, PATIENT_TIMEOUT_MS, type AdminListCost } from '../../local/bench/admin-lists.js';
 import { parseBenchArgs } from '../../local/bench/args.js';
 import { bundleReports } from '../../local/bench/bundles.js';
+import { measureWalks, walkLines } from '../../local/bench/walks.js';
 import { changeCost, coldPolls, metricsMinute, storedSnapshotStart, type MetricsMinute } from '../../local/bench/cost.js';
 import { busyShare, machineTicks, type RunCpu } from '../../local/bench/cpu.js';
 import { startBenchDynamo } from '../../local/bench/dynamo.js';
@@ -150,6 +151,9 @@ try {
     console.error('bundling each function and timing its module init');
     console.log('\n## Functions\n');
     console.log(bundleTable(await bundleReports(root)));
+    console.error('following one warm SDK poll and one strategy write through the code');
+    console.log('\n## Walks: the files one warm request runs (V8 coverage), on a container of its function alone\n');
+    console.log(walkLines(await measureWalks()));
   }
   console.log(`\n${machine()}; ${dynamo.describe}`);
 } finally {
