@@ -1,17 +1,15 @@
-import { createFrontendServices } from '../../lib/composition/frontend-services.js';
 import { functionHandler, type FunctionDefinition } from '../../lib/composition/function-handler.js';
-import { frontendOperations } from '../../lib/frontend/operations.js';
-import { withCors } from '../../lib/frontend/cors.js';
 import { frontendOrigins } from '../../lib/composition/edge.js';
-import { frontendRoutes } from '../../lib/frontend/routes.js';
+import { frontend } from '../../lib/composition/slices/frontend.js';
+import { withCors } from '../../lib/frontend/cors.js';
 
 /**
- * The frontend function: the Frontend API's rows on the SDK root's slim composition (no admin
+ * The frontend function: the Frontend API's slice on the SDK API's payload cache (no admin
  * module), the evaluation engine, and CORS around every answer.
  */
 export const definition: FunctionDefinition = {
   group: 'frontend',
-  compose: (c) => ({ frontend: { routes: frontendRoutes, operations: frontendOperations(createFrontendServices(c)) } }),
+  compose: (c) => ({ frontend: c.once(frontend) }),
   around: (handler, c) => withCors(handler, c.once(frontendOrigins)),
 };
 

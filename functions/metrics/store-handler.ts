@@ -1,9 +1,10 @@
 import type { Context, SQSEvent } from 'aws-lambda';
-import { createMetricsStages } from '../../lib/composition/metrics-services.js';
+import { createComposition } from '../../lib/composition/composition.js';
+import { queuedMetricsStages } from '../../lib/composition/metrics-services.js';
 import { loadConfig } from '../../lib/config.js';
 import { WRITE_BUDGET_MS } from '../../lib/time-budget.js';
 
-let stages: ReturnType<typeof createMetricsStages> | undefined;
+let stages: ReturnType<typeof queuedMetricsStages> | undefined;
 
 /**
  * The metrics store stage (ADR 15): the `sums` queue's event source mapping hands it a batch of
@@ -11,6 +12,6 @@ let stages: ReturnType<typeof createMetricsStages> | undefined;
  * only while WRITE_BUDGET_MS of the function's time is left, so none is cut off by the timeout).
  */
 export const handler = async (event: SQSEvent, context: Context): Promise<void> => {
-  stages ??= createMetricsStages(loadConfig(process.env));
+  stages ??= createComposition(loadConfig(process.env)).once(queuedMetricsStages);
   await stages.store(event.Records.map((record) => record.body), () => context.getRemainingTimeInMillis() > WRITE_BUDGET_MS);
 };

@@ -1,10 +1,10 @@
 import { loadConfig } from '../../lib/config.js';
 import { log } from '../../lib/log.js';
-import { createClientServices, type ClientServices } from '../../lib/composition/client-services.js';
+import type { FeatureSnapshots, StoreOutcome } from '../../lib/client/feature-snapshots.js';
 import { createComposition } from '../../lib/composition/composition.js';
-import type { StoreOutcome } from '../../lib/client/features-service.js';
+import { featureSnapshots } from '../../lib/composition/feature-snapshots.js';
 
-let services: ClientServices | undefined;
+let snapshots: FeatureSnapshots | undefined;
 
 /**
  * The stored SDK snapshot's writer (ADR 20), run by an EventBridge schedule (infra/constructs/
@@ -12,8 +12,8 @@ let services: ClientServices | undefined;
  * log, as an SDK container does, so a rewrite reads only what changed since the last one.
  */
 export async function handler(): Promise<{ outcome: StoreOutcome }> {
-  services ??= createClientServices(createComposition(loadConfig(process.env)));
-  const outcome = await services.clientFeatures.storeSnapshot();
+  snapshots ??= createComposition(loadConfig(process.env)).once(featureSnapshots);
+  const outcome = await snapshots.store();
   log.info('stored SDK snapshot', { outcome });
   return { outcome };
 }

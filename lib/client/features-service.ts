@@ -1,26 +1,15 @@
 import { gunzipSync } from 'node:zlib';
 import { NotFound } from '../errors.js';
-import type { FeatureStore } from '../features/store.js';
-import type { Feature } from '../features/model.js';
-import type { SegmentStore } from '../segments/store.js';
 import type { Caller } from '../tokens/model.js';
 import { BoundedCache } from '../bounded-cache.js';
 import { ChunkedPayload } from './payload-bytes.js';
 import { deltaEtag, deltaEvents, deltaRevisionNamedIn, hydrationHead, hydrationTail } from './delta.js';
-import { featureText, isServed, PAYLOAD_HEAD, payloadTail, segmentsText, selectFeatures, toClientFeature, type ClientSnapshot } from './payload.js';
+import { featureText, isServed, PAYLOAD_HEAD, payloadTail, segmentsText, selectFeatures, toClientFeature } from './payload.js';
 import { resolveQuery, scopeKeyOf, shortHashOf, type ClientQuery, type ClientRequest } from './query.js';
-import type { ChangeLogEntry, RevisionState } from '../revision.js';
 import type { RevisionClock } from './revision-clock.js';
 import type { ClientFeature } from './schemas.js';
-import { changesSince, factsOf, stepsSince, type FeatureFacts, type VersionedSnapshot } from './snapshot.js';
-import { decodeSnapshot, encodeSnapshot, needsRewrite, STORED_SNAPSHOT_FORMAT, type StoredSnapshotStore } from './stored-snapshot.js';
-import { log } from '../log.js';
-import { randomUUID } from 'node:crypto';
-
-/** What changed between two readings of the revision (lib/store/revision-store.ts). */
-export interface ChangeLog {
-  changesSince(from: RevisionState['shards'], to: RevisionState['shards']): Promise<ChangeLogEntry[] | undefined>;
-}
+import { featuresByName, type FeatureSnapshots, type StoreOutcome } from './feature-snapshots.js';
+import { changesSince, stepsSince } from './snapshot.js';
 
 /** One scope's payload at one revision, serialized and compressed once and then replayed. */
 export interface ServedPayload {
@@ -42,9 +31,6 @@ interface CachedPayload extends ServedPayload {
   /** The segments it lists, as JSON text (undefined when inlined): the delta's hydration lists them too. */
   segmentsText: string | undefined;
 }
-
-/** How many steps a snapshot remembers: a scope further behind is built whole. */
-const REMEMBERED_STEPS = 64;
 
 export type FeaturesAnswer = { modified: false; etag: string } | { modified: true; payload: ServedPayload };
 
@@ -71,12 +57,7 @@ export interface ClientFeatureServiceOptions {
   limits?: PayloadCacheLimits;
   /** The ETag's short hash of a scope key; a test forces collisions with it. */
   shortHash?: (scopeKey: string) => string;
-  /** The stored snapshot a cold container starts from (ADR 20); without it, a cold container reads every feature. */
-  stored?: StoredSnapshotStore;
 }
-
-/** What the scheduled writer did: wrote a new stored snapshot, found one recent enough, or lost to a newer one. */
-export type StoreOutcome = 'written' | 'recent' | 'superseded';
 
 /** A resolved query with the names it goes by: the whole canonical key, and the ETag's short hash. */
 interface Scope {
@@ -98,21 +79,15 @@ export class ClientFeatureService {
   private readonly building = new Map<string, Promise<CachedPayload>>();
   /** Delta answers by SDK revision, snapshot version and scope key. */
   private readonly deltas = new BoundedCache<string, string>({ ...DELTA_CACHE, weigh: (events) => events.length });
-  private snapshot: { state: RevisionState; data: Promise<VersionedSnapshot> } | undefined;
-  private snapshotVersions = 0;
-
   private readonly shortHash: (scopeKey: string) => string;
-  private readonly stored: StoredSnapshotStore | undefined;
 
+  /** `snapshots`: every feature and segment at a revision (shared with the admin read model); `clock`: the revision this process last read. */
   constructor(
-    private readonly featureStore: Pick<FeatureStore, 'listAll' | 'getMany'>,
-    private readonly segmentStore: Pick<SegmentStore, 'list'>,
-    private readonly clock: Pick<RevisionClock, 'current' | 'state' | 'fresh'>,
-    private readonly changeLog: ChangeLog,
-    { limits = DEFAULT_PAYLOAD_CACHE, shortHash = shortHashOf, stored }: ClientFeatureServiceOptions = {},
+    private readonly snapshots: Pick<FeatureSnapshots, 'at' | 'store'>,
+    private readonly clock: Pick<RevisionClock, 'current'>,
+    { limits = DEFAULT_PAYLOAD_CACHE, shortHash = shortHashOf }: ClientFeatureServiceOptions = {},
   ) {
     this.shortHash = shortHash;
-    this.stored = stored;
     this.payloads = new BoundedCache({
       maxEntries: limits.maxEntries,
       maxWeight: limits.maxBytes,
@@ -147,7 +122,7 @@ export class ClientFeatureService {
    */
   async feature(caller: Caller, request: ClientRequest, name: string, checkedRevision?: number): Promise<ClientFeature> {
     const query = { ...resolveQuery(caller, request), namePrefix: undefined };
-    const snapshot = await this.snapshotAt(await this.revisionFor(0, checkedRevision));
+    const snapshot = await this.snapshots.at(await this.revisionFor(0, checkedRevision));
     const feature = featuresByName(snapshot).get(name);
     if (!feature || !isServed(feature, query)) throw new NotFound(`Could not find feature toggle ${name}`);
     return toClientFeature(feature, query, snapshot.segmentsById);
@@ -166,7 +141,7 @@ export class ClientFeatureService {
     const revision = await this.revisionFor(held ?? 0, checkedRevision);
     if (held === revision) return { modified: false, etag: deltaEtag(revision) };
     if (held !== undefined && held < revision) {
-      const snapshot = await this.snapshotAt(revision);
+      const snapshot = await this.snapshots.at(revision);
       const cacheKey = `${held} ${snapshot.version} ${key}`;
       let events = this.deltas.get(cacheKey);
       if (events === undefined) {
@@ -213,7 +188,7 @@ export class ClientFeatureService {
    * builds whole.
    */
   private async build(scope: Scope, revision: number): Promise<CachedPayload> {
-    const snapshot = await this.snapshotAt(revision);
+    const snapshot = await this.snapshots.at(revision);
     const etag = etagOf(scope.hash, revision);
     const meta = { revisionId: revision, etag, queryHash: scope.hash };
     const index = featuresByName(snapshot);
@@ -237,146 +212,11 @@ export class ClientFeatureService {
   }
 
   /**
-   * Every feature and segment at `revision` or later, shared by all queries and concurrent
-   * requests. The first comes from the stored snapshot and the changes since (ADR 20), or is read
-   * whole; after that only what the change log names (ADR 16): the features changed since, the
-   * segments if they changed, or everything when the log cannot tell. Reads follow the revision
-   * read, so they hold at least every write up to it.
+   * The scheduled writer's step (functions/sdk-snapshot): stores the snapshot when the stored one
+   * needs replacing (REWRITE_POLICY); a warm writer reads only what changed since its last one.
    */
-  private snapshotAt(revision: number): Promise<VersionedSnapshot> {
-    if (this.snapshot && this.snapshot.state.revision >= revision) return this.snapshot.data;
-    const previous = this.snapshot;
-    const statePromise = this.clock.state(revision);
-    const data = statePromise.then(
-      async (state): Promise<VersionedSnapshot> =>
-        (previous ? await this.updated(await previous.data.catch(() => undefined), state) : await this.fromStored(state)) ??
-        (await this.readWhole(state)),
-    );
-    const entry = {
-      // Until the revision read answers, the entry stands for `revision` itself.
-      state: { revision, tokenChanges: 0, shards: new Map<string, number>() } as RevisionState,
-      data,
-    };
-    statePromise.then((state) => (entry.state = state), () => undefined);
-    this.snapshot = entry;
-    data.catch(() => {
-      if (this.snapshot === entry) this.snapshot = undefined;
-    });
-    return data;
-  }
-
-  private async readWhole(state: RevisionState): Promise<VersionedSnapshot> {
-    const [features, segments] = await Promise.all([this.featureStore.listAll(), this.segmentStore.list()]);
-    return {
-      features,
-      segmentsById: new Map(segments.map((segment) => [segment.id, segment])),
-      version: (this.snapshotVersions += 1),
-      revision: state.revision,
-      shards: state.shards,
-      steps: [],
-    };
-  }
-
-  /**
-   * A cold container's start: the stored snapshot moved on to `state` by the change log, or
-   * undefined (read everything) when there is none, it cannot be read, or the log cannot tell.
-   * A stored snapshot whose every shard is at least `state`'s serves under `state`'s label: its
-   * features may be newer than the label, never older, as ADR 16 allows.
-   */
-  private async fromStored(state: RevisionState): Promise<VersionedSnapshot | undefined> {
-    if (!this.stored) return undefined;
-    try {
-      const head = await this.stored.head();
-      if (!head || head.format !== STORED_SNAPSHOT_FORMAT) return undefined;
-      const pages = await this.stored.pages(head);
-      if (!pages) return undefined;
-      const { features, segments } = decodeSnapshot(pages);
-      const base: VersionedSnapshot = {
-        features,
-        segmentsById: new Map(segments.map((segment) => [segment.id, segment])),
-        version: (this.snapshotVersions += 1),
-        revision: head.revision,
-        shards: head.shards,
-        steps: [],
-      };
-      // Shard by shard, not by their sums: two readings can have equal sums and different shards.
-      const holdsReading = [...state.shards].every(([shard, value]) => value <= (head.shards.get(shard) ?? 0));
-      if (holdsReading) return { ...base, revision: state.revision, shards: state.shards };
-      return await this.updated(base, state);
-    } catch (error) {
-      // The stored snapshot only saves work: whatever is wrong with it, the whole read answers.
-      log.warn('stored SDK snapshot not usable; reading every feature', { error: String(error) });
-      return undefined;
-    }
-  }
-
-  /**
-   * The scheduled writer (functions/sdk-snapshot): stores this container's snapshot at the current
-   * revision when the stored one needs replacing (REWRITE_POLICY). A warm writer follows the
-   * change log like any SDK container, so a rewrite reads only what changed since its last one.
-   */
-  async storeSnapshot(now: Date = new Date()): Promise<StoreOutcome> {
-    const stored = this.stored;
-    if (!stored) throw new Error('no store for the SDK snapshot');
-    const [state, head] = await Promise.all([this.clock.state(), stored.head()]);
-    const entries = head && head.revision < state.revision ? await this.changeLog.changesSince(head.shards, state.shards) : [];
-    if (!needsRewrite(head, state.revision, featuresNamedIn(entries)?.size, now.getTime())) return 'recent';
-    const snapshot = await this.snapshotAt(state.revision);
-    const pages = encodeSnapshot({ features: snapshot.features, segments: [...snapshot.segmentsById.values()] });
-    const written = await stored.save({
-      id: randomUUID(), format: STORED_SNAPSHOT_FORMAT, revision: snapshot.revision, shards: snapshot.shards,
-      pages: pages.length, bytes: pages.reduce((sum, page) => sum + page.length, 0), writtenAt: now.toISOString(),
-    }, pages);
-    return written ? 'written' : 'superseded';
-  }
-
-  /** `base` moved on to `state` by the changes in between, or undefined when only a whole read will do. */
-  private async updated(base: VersionedSnapshot | undefined, state: RevisionState): Promise<VersionedSnapshot | undefined> {
-    if (!base || base.shards.size === 0) return undefined;
-    const entries = await this.changeLog.changesSince(base.shards, state.shards);
-    const names = featuresNamedIn(entries);
-    if (!entries || !names) return undefined;
-    const segmentsChanged = entries.some(({ change }) => 'segments' in change && change.segments === true);
-    const [changed, segments] = await Promise.all([
-      names.size > 0 ? this.featureStore.getMany([...names]) : [],
-      segmentsChanged ? this.segmentStore.list() : undefined,
-    ]);
-    const byName = new Map(base.features.map((feature) => [feature.name, feature]));
-    // What the base held of each name: the delta API tells from it whether an SDK held the feature.
-    const before = new Map<string, FeatureFacts>();
-    for (const name of names) {
-      const old = byName.get(name);
-      if (old) before.set(name, factsOf(old));
-      byName.delete(name);
-    }
-    for (const feature of changed) byName.set(feature.name, feature);
-    const version = (this.snapshotVersions += 1);
-    const step = {
-      from: base.version, to: version, fromRevision: base.revision, names: [...names], segments: segmentsChanged,
-      before, segmentsBefore: segmentsChanged ? base.segmentsById : undefined,
-    };
-    const snapshot: VersionedSnapshot = {
-      features: [...byName.values()],
-      segmentsById: segments ? new Map(segments.map((segment) => [segment.id, segment])) : base.segmentsById,
-      version,
-      revision: state.revision,
-      shards: state.shards,
-      steps: [...base.steps, step].slice(-REMEMBERED_STEPS),
-    };
-    // The map just built is the new snapshot's name index: the payload builds look names up in it.
-    nameIndexes.set(snapshot, byName);
-    return snapshot;
-  }
-
-  /**
-   * Every feature, archived ones included, as of a fresh revision read: an admin read (the
-   * unfiltered feature search) that sees every write acknowledged before it, from this container's
-   * snapshot. A warm container reads only what changed since (ADR 16), a cold one the stored
-   * snapshot (ADR 20). The features are shared: callers must not change them.
-   */
-  async everyFeature(): Promise<readonly Feature[]> {
-    const state = await this.clock.fresh();
-    return (await this.snapshotAt(state.revision)).features;
+  storeSnapshot(now?: Date): Promise<StoreOutcome> {
+    return this.snapshots.store(now);
   }
 
   /**
@@ -387,18 +227,12 @@ export class ClientFeatureService {
    */
   async servedNames(caller: Caller, request: ClientRequest, names: readonly string[]): Promise<Set<string>> {
     const query = { ...resolveQuery(caller, request), namePrefix: undefined, tags: undefined };
-    const index = featuresByName(await this.snapshotAt(await this.clock.current()));
+    const index = featuresByName(await this.snapshots.at(await this.clock.current()));
     return new Set(names.filter((name) => {
       const feature = index.get(name);
       return feature !== undefined && isServed(feature, query);
     }));
   }
-}
-
-/** The features the change-log entries name, or undefined when they cannot tell (missing entries, or an "everything" change). */
-function featuresNamedIn(entries: ChangeLogEntry[] | undefined): Set<string> | undefined {
-  if (!entries || entries.some(({ change }) => 'everything' in change)) return undefined;
-  return new Set(entries.flatMap(({ change }) => ('features' in change ? change.features : [])));
 }
 
 /** Stored bytes whose JSON text is only made (from the gzip) when a caller without gzip asks. */
@@ -418,19 +252,6 @@ function servedBytes<T extends object>(revision: number, etag: string, gzipped: 
       return json;
     },
   };
-}
-
-type SnapshotFeature = ClientSnapshot['features'][number];
-const nameIndexes = new WeakMap<ClientSnapshot, ReadonlyMap<string, SnapshotFeature>>();
-
-/** A snapshot's features by name, built once per revision (E18 and the metrics path look names up). */
-function featuresByName(snapshot: ClientSnapshot): ReadonlyMap<string, SnapshotFeature> {
-  let index = nameIndexes.get(snapshot);
-  if (!index) {
-    index = new Map(snapshot.features.map((feature) => [feature.name, feature]));
-    nameIndexes.set(snapshot, index);
-  }
-  return index;
 }
 
 /** Unleash's ETag form, `"<queryHash>:<revision>"`. */

@@ -1,14 +1,17 @@
 import type { clientRoutes } from './routes.js';
 import type { ClientFeaturesQuery } from './schemas.js';
-import type { ClientServices } from '../composition/client-services.js';
 import { NotFound } from '../errors.js';
-import type { ServedPayload } from './features-service.js';
+import type { ClientFeatureService, ServedPayload } from './features-service.js';
+import type { ClientMetricsService } from './metrics-service.js';
 import type { ClientRequest } from './query.js';
 import { acceptsGzip } from '../http/accept-encoding.js';
 import { answerTooLarge, LAMBDA_MAX_RESPONSE_BYTES } from '../http/large-answers.js';
 import type { OperationsFor, Reply } from '../http/operation.js';
 
-type SdkServices = Pick<ClientServices, 'clientFeatures' | 'clientMetrics'>;
+interface SdkServices {
+  clientFeatures: ClientFeatureService;
+  clientMetrics: Pick<ClientMetricsService, 'recordMetrics' | 'register'>;
+}
 
 /** The SDK API. Every route admits client, backend and admin tokens; the caller's token record scopes the answer. */
 export const clientOperations = ({ clientFeatures, clientMetrics }: SdkServices): OperationsFor<typeof clientRoutes> => ({

@@ -1,17 +1,13 @@
-import type { Feature } from '../features/model.js';
+import { FeatureReadModel } from '../client/feature-read-model.js';
 import type { Composition } from './composition.js';
-import { createClientServices } from './client-services.js';
+import { revisionClock } from './edge.js';
+import { featureSnapshots } from './feature-snapshots.js';
+
+export type { FeatureReadModel } from '../client/feature-read-model.js';
 
 /**
- * The admin read model of every feature (archived ones too): what search, usage lists, the
- * playground, the state export and insights read instead of walking the table each. One per
- * process (through `composition.once`).
+ * The admin read model of every feature (archived ones too), one per process: what search, usage
+ * lists, the playground, the state export and insights read. Its cost and consistency are written
+ * on FeatureReadModel (lib/client/feature-read-model.ts).
  */
-export interface FeatureReadModel {
-  everyFeature(): Promise<readonly Feature[]>;
-}
-
-export function featureReadModel(c: Composition): FeatureReadModel {
-  const { clientFeatures } = createClientServices(c);
-  return { everyFeature: () => clientFeatures.everyFeature() };
-}
+export const featureReadModel = (c: Composition) => new FeatureReadModel(c.once(featureSnapshots), c.once(revisionClock));

@@ -13,8 +13,10 @@ import { definition as clientFunction } from '../../functions/client/handler.js'
 import { groupHandlerOf } from '../../lib/composition/function-handler.js';
 import { createComposition } from '../../lib/composition/composition.js';
 import { DynamoStoredSnapshotStore } from '../../lib/client/dynamo-stored-snapshot.js';
-import type { StoreOutcome } from '../../lib/client/features-service.js';
-import { connectStore, createClientServices, type ClientServices } from '../../lib/composition/client-services.js';
+import type { ClientFeatureService } from '../../lib/client/features-service.js';
+import type { StoreOutcome } from '../../lib/client/feature-snapshots.js';
+import type { AppConfig } from '../../lib/config.js';
+import { connectStore } from '../../lib/store/context.js';
 
 export interface PollCost {
   /** CPU of this process over the poll, ms: the client handler, its DynamoDB client, and the AWS-like engine proxying its reads. */
@@ -74,7 +76,7 @@ export interface StoredStart {
 }
 
 /** ADR 20: the writer stores the warm runtime's snapshot, then a new container's first polls start from it. */
-export async function storedSnapshotStart(runtime: Pick<ClientServices, 'clientFeatures' | 'config'>, dynamo: BenchDynamo, token: string): Promise<StoredStart> {
+export async function storedSnapshotStart(runtime: { clientFeatures: Pick<ClientFeatureService, 'storeSnapshot'>; config: AppConfig }, dynamo: BenchDynamo, token: string): Promise<StoredStart> {
   const units = dynamo.units();
   const cpu = process.cpuUsage();
   const started = performance.now();
@@ -84,14 +86,14 @@ export async function storedSnapshotStart(runtime: Pick<ClientServices, 'clientF
   const after = dynamo.units();
   const reader = connectStore(runtime.config);
   const head = await new DynamoStoredSnapshotStore(reader.db, runtime.config.tableName).head().finally(() => reader.db.destroy());
-  const fresh = createClientServices(createComposition(runtime.config));
+  const fresh = createComposition(runtime.config);
   try {
     return {
       writer: {
         outcome, cpuMs: (used.user + used.system) / 1000, wallMs, writeUnits: units && after ? after.write - units.write : undefined,
         pages: head?.pages ?? 0, bytes: head?.bytes ?? 0,
       },
-      polls: await coldPolls(groupHandlerOf(clientFunction, fresh.composition), dynamo, token),
+      polls: await coldPolls(groupHandlerOf(clientFunction, fresh), dynamo, token),
     };
   } finally {
     fresh.store.db.destroy();

@@ -5,7 +5,7 @@ import { groupHandlerOf } from '../../lib/composition/function-handler.js';
 import { routeTable } from '../../lib/route-table.js';
 import { functionDefinitions } from '../../functions/registry.js';
 import { localContext, toApiGatewayEvent } from '../../local/api-gateway-event.js';
-import { connectStore } from '../../lib/composition/client-services.js';
+import { connectStore } from '../../lib/store/context.js';
 import { countsSince } from '../../lib/store/request-counter.js';
 import { DynamoUserStore } from '../../lib/users/dynamo-store.js';
 import { testConfig, unique, servicesOn } from '../support/services.js';

@@ -1,16 +1,16 @@
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ClientFeatureService } from '../../lib/client/features-service.js';
+import { FeatureSnapshots } from '../../lib/client/feature-snapshots.js';
 import { DynamoStoredSnapshotStore } from '../../lib/client/dynamo-stored-snapshot.js';
 import { REWRITE_POLICY } from '../../lib/client/stored-snapshot.js';
-import type { ClientServices } from '../../lib/composition/client-services.js';
 import type { Feature } from '../../lib/features/model.js';
 import { createDocumentClient } from '../../lib/store/document-client.js';
 import { keys } from '../../lib/store/table-design.js';
 import type { Caller } from '../../lib/tokens/model.js';
 import { startAwsLikeDynamoDb, type AwsLikeEngine } from '../../local/aws-like-dynamodb/engine.js';
 import { flag, flagName, tableWith } from '../support/flag-tables.js';
-import { testConfig, clientServicesOn } from '../support/services.js';
+import { testConfig, clientServicesOn, type ClientServices } from '../support/services.js';
 
 // ADR 20: a cold SDK container starts from the stored snapshot and the change log since, instead
 // of reading every feature (issue 14: 16,086 read units and 9-10 s of CPU at 50,000 flags).
@@ -43,7 +43,7 @@ async function world(flags: number) {
   const cold = (stored = true): ClientServices['clientFeatures'] => {
     const services = clientServicesOn(config);
     if (stored) return services.clientFeatures;
-    return new ClientFeatureService(services.featureStore, services.segmentStore, services.clock, services.revisions);
+    return new ClientFeatureService(new FeatureSnapshots(services.featureStore, services.segmentStore, services.clock, services.revisions), services.clock);
   };
   return { tableName, admin, writer, edit, cold };
 }

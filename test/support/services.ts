@@ -2,7 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { inject } from 'vitest';
 import { loadConfig, type AppConfig } from '../../lib/config.js';
 import { createServices, type Services } from '../../lib/composition/services.js';
-import { createClientServices, type ClientServices } from '../../lib/composition/client-services.js';
+import { revisionClock, tokenAuthenticator } from '../../lib/composition/edge.js';
+import { featureSnapshots } from '../../lib/composition/feature-snapshots.js';
+import { clients } from '../../lib/composition/slices/client.js';
+import { featureStore, segmentStore } from '../../lib/composition/stores.js';
 import { createComposition, type CompositionOptions } from '../../lib/composition/composition.js';
 import { prepareLocalTable } from '../../lib/store/create-table.js';
 import { formatSecret } from '../../lib/tokens/model.js';
@@ -52,7 +55,24 @@ export function servicesOn(config: AppConfig, options: CompositionOptions = {}):
   return createServices(createComposition(config, options));
 }
 
-/** The SDK API's services alone, as the client function composes them (a cold container of its own). */
-export function clientServicesOn(config: AppConfig, options: CompositionOptions = {}): ClientServices {
-  return createClientServices(createComposition(config, options));
+/** The SDK API's slice alone, as the client function composes it (a cold container of its own), with the parts it is built on. */
+export function clientServicesOn(config: AppConfig, options: CompositionOptions = {}) {
+  const composition = createComposition(config, options);
+  const { clientFeatures, clientMetrics } = composition.once(clients);
+  return {
+    composition,
+    config,
+    store: composition.store,
+    revisions: composition.store.revisions,
+    dynamoRequests: composition.store.dynamoRequests,
+    featureStore: composition.once(featureStore),
+    segmentStore: composition.once(segmentStore),
+    clock: composition.once(revisionClock),
+    snapshots: composition.once(featureSnapshots),
+    tokens: composition.once(tokenAuthenticator),
+    clientFeatures,
+    clientMetrics,
+  };
 }
+
+export type ClientServices = ReturnType<typeof clientServicesOn>;

@@ -1,6 +1,7 @@
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { ClientFeatureService, type ChangeLog } from '../../lib/client/features-service.js';
+import { ClientFeatureService } from '../../lib/client/features-service.js';
+import { FeatureSnapshots, type ChangeLog } from '../../lib/client/feature-snapshots.js';
 import type { Feature } from '../../lib/features/model.js';
 import type { ChangeLogEntry, RevisionState, SdkChange } from '../../lib/revision.js';
 import type { Segment } from '../../lib/segments/model.js';
@@ -38,12 +39,13 @@ function world() {
       return log.slice(start, to.get('SHARD#00')).map((change, i): ChangeLogEntry => ({ shard: 'SHARD#00', revision: start + i + 1, change }));
     },
   };
-  const container = (wholeReads = { count: 0 }) => new ClientFeatureService(
+  const clock = { current: async () => log.length, state: async () => state(), fresh: async () => state() };
+  const container = (wholeReads = { count: 0 }) => new ClientFeatureService(new FeatureSnapshots(
     { listAll: async () => { wholeReads.count += 1; return [...features.values()]; }, getMany: async (names) => names.flatMap((n) => (features.has(n) ? [features.get(n)!] : [])) },
     { list: async () => [...segments.values()] },
-    { current: async () => log.length, state: async () => state(), fresh: async () => state() },
+    clock,
     changeLog,
-  );
+  ), clock);
   return { features, segments, log, container };
 }
 

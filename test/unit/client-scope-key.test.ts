@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ClientFeatureService } from '../../lib/client/features-service.js';
+import { FeatureSnapshots } from '../../lib/client/feature-snapshots.js';
 import { resolveQuery, scopeKeyOf } from '../../lib/client/query.js';
 import type { Feature } from '../../lib/features/model.js';
 import type { Caller } from '../../lib/tokens/model.js';
@@ -22,11 +23,10 @@ const caller = (projects: string[], environment: string): Caller => ({ tokenName
  */
 function collidingService() {
   const features = [feature('pub-flag', 'pub'), feature('secret-flag', 'secret')];
+  const clock = { current: async () => 7, state: async () => ({ revision: 7, tokenChanges: 0, shards: new Map() }), fresh: async () => ({ revision: 7, tokenChanges: 0, shards: new Map() }) };
   const service = new ClientFeatureService(
-    { listAll: async () => features, getMany: async () => [] },
-    { list: async () => [] },
-    { current: async () => 7, state: async () => ({ revision: 7, tokenChanges: 0, shards: new Map() }), fresh: async () => ({ revision: 7, tokenChanges: 0, shards: new Map() }) },
-    { changesSince: async () => undefined },
+    new FeatureSnapshots({ listAll: async () => features, getMany: async () => [] }, { list: async () => [] }, clock, { changesSince: async () => undefined }),
+    clock,
     { shortHash: () => 'deadbeef' },
   );
   return service;

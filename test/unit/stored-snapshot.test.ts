@@ -1,7 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ClientFeatureService } from '../../lib/client/features-service.js';
+import { FeatureReadModel } from '../../lib/client/feature-read-model.js';
+import { FeatureSnapshots } from '../../lib/client/feature-snapshots.js';
 import { decodeSnapshot, encodeSnapshot, PAGE_BYTES, STORED_SNAPSHOT_FORMAT, type StoredSnapshotHead } from '../../lib/client/stored-snapshot.js';
 import type { Feature } from '../../lib/features/model.js';
 import type { RevisionState } from '../../lib/revision.js';
@@ -50,13 +51,14 @@ describe('a cold container starting from the stored snapshot', () => {
     };
     const pages = encodeSnapshot({ features: [flag('before B')], segments: [] });
     const reading: RevisionState = { revision: 3, tokenChanges: 0, shards: new Map([['A', 1], ['B', 2]]) };
-    const service = new ClientFeatureService(
+    const clock = { current: async () => 3, state: async () => reading, fresh: async () => reading };
+    const service = new FeatureReadModel(new FeatureSnapshots(
       { listAll: async () => { throw new Error('no whole read expected'); }, getMany: async () => [flag('after B')] },
       { list: async () => [] },
-      { current: async () => 3, state: async () => reading, fresh: async () => reading },
+      clock,
       { changesSince: async (from, to) => (to.get('B')! > from.get('B')! ? [{ shard: 'B', revision: 2, change: { features: ['x'] } }] : []) },
-      { stored: { head: async () => head, pages: async () => pages, save: async () => true } },
-    );
+      { head: async () => head, pages: async () => pages, save: async () => true },
+    ), clock);
 
     const [feature] = await service.everyFeature();
     expect(feature?.description).toBe('after B');
