@@ -1,12 +1,9 @@
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2 } from 'aws-lambda';
-import type { Access } from './route.js';
+import type { Access, Permission } from './route.js';
 import { AuthenticationRequired, PermissionDenied, type LoginDetails } from '../errors.js';
-import { roleGrants } from '../roles/permissions.js';
-import { isCrossSite, SAFE_METHODS } from '../sessions/csrf.js';
-import type { UserCaller } from '../sessions/model.js';
-import type { Authentication } from '../tokens/authenticator.js';
-import type { Caller } from '../tokens/model.js';
+import type { Authentication, Caller, UserCaller } from './caller.js';
+import { isCrossSite, SAFE_METHODS } from './csrf.js';
 
 /** Resolves an `Authorization` header to a caller, or refuses with 401. */
 export interface Authenticator {
@@ -16,6 +13,8 @@ export interface Authenticator {
 /** Resolves a request's session cookie to the person it stands for (lib/sessions/service.ts). */
 export interface SessionAuthenticator {
   callerOf(cookies: readonly string[]): Promise<UserCaller | undefined>;
+  /** Whether the person's root role holds the permission a route requires (lib/roles/permissions.ts). */
+  grants(person: UserCaller, permission: Permission): boolean;
   /** The service's public origin (UNLEASH_URL's), which a cookie-carried change must come from. */
   readonly ownOrigins: readonly string[];
   /** The ways to log in, which a 401 names for the admin UI's login page. */
@@ -31,7 +30,7 @@ type EventWithCaller = APIGatewayProxyEventV2 & {
  * Unleash does. The caller is kept where an API Gateway Lambda authorizer would put it.
  *
  * Without an Authorization header, an admin route takes a person's session cookie instead: their
- * root role decides (lib/roles/permissions.ts), and a change they did not make from one of the
+ * root role decides (the session authenticator answers it from lib/roles/permissions.ts), and a change they did not make from one of the
  * service's own pages is refused (CSRF). The SDK and Frontend APIs take tokens only, and never
  * look at cookies: the hot path pays nothing for sessions.
  */
@@ -78,7 +77,7 @@ export const authorize = (
 async function sessionCaller(event: APIGatewayProxyEventV2, access: Access, sessions: SessionAuthenticator): Promise<UserCaller | undefined> {
   const person = await sessions.callerOf(cookiesOf(event));
   if (!person) return undefined;
-  if (access.kind === 'admin' && !roleGrants(person.rootRole, access.permission)) {
+  if (access.kind === 'admin' && !sessions.grants(person, access.permission)) {
     throw new PermissionDenied(access.permission);
   }
   if (!SAFE_METHODS.has(event.requestContext.http.method) && isCrossSite(event.headers, sessions.ownOrigins)) {

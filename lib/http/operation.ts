@@ -1,7 +1,7 @@
 import type * as z from 'zod';
 import type { PathParams } from './path-parameters.js';
 import type { RouteSpec } from './route.js';
-import type { Caller } from '../tokens/model.js';
+import type { Caller } from './caller.js';
 
 type BodyOf<R extends RouteSpec> = R extends { body: infer S extends z.ZodType } ? z.output<S> : undefined;
 type QueryOf<R extends RouteSpec> = R extends { query: infer S extends z.ZodType }

@@ -1,5 +1,6 @@
 import type * as z from 'zod';
 import { pathSchemaOf, type PathParameter, type PathParamNames } from './path-parameters.js';
+import type { Permission } from '../roles/model.js';
 
 /** The endpoint groups: one Lambda function each, named after the interface's own headings. */
 export const GROUPS = ['groups', 'strategies', 'features', 'projects', 'state', 'access', 'instance', 'client', 'frontend'] as const;
@@ -15,26 +16,8 @@ export const SDK_GROUPS: ReadonlySet<Group> = new Set<Group>(['client', 'fronten
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS' | 'ANY';
 
-/**
- * The Unleash permissions the admin API's routes require: a closed set, so a misspelt one does
- * not compile. A refused caller is told which one it lacks (403 NoAccessError), as Unleash does.
- */
-export const PERMISSIONS = [
-  'ADMIN',
-  'READ_UI_CONFIG',
-  'READ_FEATURE', 'CREATE_FEATURE', 'UPDATE_FEATURE', 'DELETE_FEATURE',
-  'CREATE_FEATURE_STRATEGY', 'UPDATE_FEATURE_STRATEGY', 'DELETE_FEATURE_STRATEGY',
-  'UPDATE_FEATURE_ENVIRONMENT', 'UPDATE_FEATURE_VARIANTS', 'UPDATE_FEATURE_DEPENDENCY',
-  'READ_PROJECT', 'CREATE_PROJECT', 'UPDATE_PROJECT', 'DELETE_PROJECT',
-  'READ_ENVIRONMENT', 'CREATE_ENVIRONMENT',
-  'READ_STRATEGY', 'CREATE_STRATEGY', 'UPDATE_STRATEGY', 'DELETE_STRATEGY',
-  'READ_SEGMENT', 'CREATE_SEGMENT', 'UPDATE_SEGMENT', 'DELETE_SEGMENT',
-  'READ_CONTEXT_FIELD', 'CREATE_CONTEXT_FIELD', 'UPDATE_CONTEXT_FIELD', 'DELETE_CONTEXT_FIELD',
-  'READ_TAG_TYPE', 'CREATE_TAG_TYPE', 'UPDATE_TAG_TYPE', 'DELETE_TAG_TYPE',
-  'READ_API_TOKEN', 'CREATE_API_TOKEN', 'DELETE_API_TOKEN', 'UPDATE_CORS',
-  'UPDATE_APPLICATION',
-] as const;
-export type Permission = (typeof PERMISSIONS)[number];
+/** The Unleash permission an admin route requires; the root roles decide who holds it (lib/roles). */
+export type { Permission };
 
 /**
  * Who may call a route. `public` needs no token; `any-token` takes every valid API token;

@@ -34,3 +34,24 @@ export function resolveRootRole(value: number | string): RootRole | undefined {
   if (/^\d+$/.test(value)) return rootRoleById(Number(value));
   return ROOT_ROLES.find((role) => role.name === value);
 }
+
+/**
+ * The Unleash permissions the admin API's routes require: a closed set, so a misspelt one does
+ * not compile. A refused caller is told which one it lacks (403 NoAccessError), as Unleash does.
+ */
+export const PERMISSIONS = [
+  'ADMIN',
+  'READ_UI_CONFIG',
+  'READ_FEATURE', 'CREATE_FEATURE', 'UPDATE_FEATURE', 'DELETE_FEATURE',
+  'CREATE_FEATURE_STRATEGY', 'UPDATE_FEATURE_STRATEGY', 'DELETE_FEATURE_STRATEGY',
+  'UPDATE_FEATURE_ENVIRONMENT', 'UPDATE_FEATURE_VARIANTS', 'UPDATE_FEATURE_DEPENDENCY',
+  'READ_PROJECT', 'CREATE_PROJECT', 'UPDATE_PROJECT', 'DELETE_PROJECT',
+  'READ_ENVIRONMENT', 'CREATE_ENVIRONMENT',
+  'READ_STRATEGY', 'CREATE_STRATEGY', 'UPDATE_STRATEGY', 'DELETE_STRATEGY',
+  'READ_SEGMENT', 'CREATE_SEGMENT', 'UPDATE_SEGMENT', 'DELETE_SEGMENT',
+  'READ_CONTEXT_FIELD', 'CREATE_CONTEXT_FIELD', 'UPDATE_CONTEXT_FIELD', 'DELETE_CONTEXT_FIELD',
+  'READ_TAG_TYPE', 'CREATE_TAG_TYPE', 'UPDATE_TAG_TYPE', 'DELETE_TAG_TYPE',
+  'READ_API_TOKEN', 'CREATE_API_TOKEN', 'DELETE_API_TOKEN', 'UPDATE_CORS',
+  'UPDATE_APPLICATION',
+] as const;
+export type Permission = (typeof PERMISSIONS)[number];

@@ -1,5 +1,4 @@
-import type { Permission } from '../http/route.js';
-import { ROOT_ROLE, type RootRoleId, type RootRoleName } from './model.js';
+import { ROOT_ROLE, type Permission, type RootRoleId, type RootRoleName } from './model.js';
 
 /**
  * What each root role may do: the one place people's rights are decided. The names are

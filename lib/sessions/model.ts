@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { RootRoleId } from '../roles/model.js';
-import { hashSecret, type Caller } from '../tokens/model.js';
+import { hashSecret } from '../tokens/model.js';
 
 /** Unleash's cookie name, so the UI and people's tools see what they know. */
 export const SESSION_COOKIE = 'unleash-session';
@@ -127,16 +126,5 @@ export function cookieHeader(name: string, value: string, settings: CookieSettin
 /** Clears the cookie in the browser (logout, an unknown or ended session). */
 export const clearedSessionCookie = (settings: CookieSettings): string => sessionCookie('', settings, 0);
 
-/**
- * A person calling with a session cookie. It is a `Caller` like a token's, so every operation
- * records them as the actor by name (`tokenName`: their username or e-mail, as Unleash records
- * people); `rootRole` is the strongest of their own and their groups' root roles, read on each
- * request, so a changed role holds at once.
- */
-export interface UserCaller extends Caller {
-  userId: number;
-  rootRole: RootRoleId;
-}
-
-export const isUserCaller = (caller: Caller | undefined): caller is UserCaller =>
-  caller !== undefined && 'userId' in caller;
+/** A person calling with a session cookie is a caller the edge knows (lib/http/caller.ts). */
+export { isUserCaller, type UserCaller } from '../http/caller.js';

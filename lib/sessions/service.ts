@@ -1,5 +1,5 @@
-import type { RootRoleId } from '../roles/model.js';
-import { strongestRole } from '../roles/permissions.js';
+import type { Permission, RootRoleId } from '../roles/model.js';
+import { roleGrants, strongestRole } from '../roles/permissions.js';
 import type { Group } from '../groups/model.js';
 import type { User } from '../users/model.js';
 import {
@@ -39,6 +39,11 @@ export class SessionService {
   /** What a 401 on an admin route tells the UI about logging in: the password form, single sign-on. */
   loginDetails(): Promise<LoginDetails> {
     return this.logins.details();
+  }
+
+  /** Whether the person's root role holds the permission a route requires. */
+  grants(person: UserCaller, permission: Permission): boolean {
+    return roleGrants(person.rootRole, permission);
   }
 
   /** The service's public origin, which a change carried by a session cookie must come from. */

@@ -1,6 +1,7 @@
 import { ExpiringPromises } from '../bounded-cache.js';
 import type { RevisionState } from '../revision.js';
 import { AuthenticationRequired } from '../errors.js';
+import type { Authentication } from '../http/caller.js';
 import { hashSecret, hashesMatch, type Caller } from './model.js';
 import type { ApiTokenStore } from './store.js';
 
@@ -17,12 +18,7 @@ export interface TokenCacheOptions {
   changes?: { state(): Promise<RevisionState> };
 }
 
-/** A request's caller, and the revision its token was checked against when one was read. */
-export interface Authentication {
-  caller: Caller;
-  /** The SDK path answers at this revision instead of reading the revision item a second time. */
-  revision: number | undefined;
-}
+export type { Authentication } from '../http/caller.js';
 
 /** Shown when a request has no usable token; it names the header and the login path. */
 export const authenticationRequiredMessage = (baseUriPath: string): string =>

@@ -1,11 +1,12 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { ValidationFailed } from '../errors.js';
+import type { Caller } from '../http/caller.js';
 
 /**
  * Unleash's token types: `client` and `backend` (the same since Unleash 7) for server-side SDKs on
  * /api/client, `frontend` for browser and mobile SDKs on /api/frontend, `admin` for everything.
  */
-export type ApiTokenType = 'client' | 'backend' | 'frontend' | 'admin';
+export type ApiTokenType = Caller['type'];
 
 /** Everything known about a token except its secret, of which only a hash is kept. */
 export interface ApiToken {
@@ -27,13 +28,8 @@ export interface ApiToken {
   seenAt: string | null;
 }
 
-/** Who is calling, as the access checks and the SDK scope need it. */
-export interface Caller {
-  tokenName: string;
-  type: ApiTokenType;
-  environment: string;
-  projects: string[];
-}
+/** Who is calling: a token's caller is the edge's (lib/http/caller.ts). */
+export type { Caller } from '../http/caller.js';
 
 export const ALL = '*';
 const MULTI_PROJECT_MARKER = '[]';

@@ -1,6 +1,6 @@
 import type { OperationsFor } from '../http/operation.js';
 import { maskedSecretOf, type ApiToken, type Caller } from './model.js';
-import { isUserCaller } from '../sessions/model.js';
+import { isUserCaller } from '../http/caller.js';
 import { ROOT_ROLE } from '../roles/model.js';
 import type { apiTokenRoutes } from './routes.js';
 import type { ApiTokenService } from './service.js';

@@ -6,7 +6,7 @@ import { rootRoleById, ROOT_ROLES } from '../roles/model.js';
 import { strongestRole } from '../roles/permissions.js';
 import { groupRootRolesOf } from '../sessions/service.js';
 import { checkPasswordRules } from './password.js';
-import { isUserCaller } from '../sessions/model.js';
+import { isUserCaller } from '../http/caller.js';
 import { toAccessOverviewWire, toBaseGroupWire, toBaseUserWire, toInactiveUserWire, toPermissionCatalogueWire, toRoleWire, toUserWire } from './wire.js';
 
 export interface UserOperationsOf {
