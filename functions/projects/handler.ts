@@ -1,15 +1,13 @@
-import { environmentOperations } from '../../lib/environments/operations.js';
-import type { Services } from '../../lib/composition/services.js';
-import { functionHandler } from '../../lib/composition/function-handler.js';
-import { wholeRootDefinition } from '../../lib/composition/group-handler.js';
-import type { GroupOperations } from '../../lib/route-table.js';
-import { projectOperations } from '../../lib/projects/operations.js';
+import { functionHandler, type FunctionDefinition } from '../../lib/composition/function-handler.js';
+import { adminEdge } from '../../lib/composition/session-edge.js';
+import { environments } from '../../lib/composition/slices/environments.js';
+import { projects } from '../../lib/composition/slices/projects.js';
 
-export const defineOperations = (services: Services): GroupOperations<'projects'> => ({
-  ...projectOperations(services),
-  ...environmentOperations(services),
-});
-
-export const definition = wholeRootDefinition('projects', defineOperations);
+/** Projects and their environments, and the instance's environments (E8, E9). */
+export const definition: FunctionDefinition = {
+  group: 'projects',
+  compose: (c) => ({ projects: c.once(projects), environments: c.once(environments) }),
+  admin: adminEdge,
+};
 
 export const handler = functionHandler(definition);

@@ -1,9 +1,12 @@
-import { functionHandler } from '../../lib/composition/function-handler.js';
-import { wholeRootDefinition } from '../../lib/composition/group-handler.js';
-import { stateOperations } from '../../lib/state/operations.js';
+import { functionHandler, type FunctionDefinition } from '../../lib/composition/function-handler.js';
+import { adminEdge } from '../../lib/composition/session-edge.js';
+import { state } from '../../lib/composition/slices/state.js';
 
-export const defineOperations = stateOperations;
-
-export const definition = wholeRootDefinition('state', defineOperations);
+/** The whole instance's export (E10). */
+export const definition: FunctionDefinition = {
+  group: 'state',
+  compose: (c) => ({ state: c.once(state) }),
+  admin: adminEdge,
+};
 
 export const handler = functionHandler(definition);

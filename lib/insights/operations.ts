@@ -1,7 +1,7 @@
-import type { Services } from '../composition/services.js';
 import type { OperationsFor } from '../http/operation.js';
 import type { insightRoutes } from './routes.js';
+import type { InsightsService } from './service.js';
 
-export const insightOperations = ({ insights }: Services): OperationsFor<typeof insightRoutes> => ({
+export const insightOperations = ({ insights }: { insights: InsightsService }): OperationsFor<typeof insightRoutes> => ({
   getInsights: async () => ({ body: await insights.insights() }),
 });

@@ -6,14 +6,13 @@ import type { User } from '../users/model.js';
 import type { UsageCount } from './snapshot.js';
 
 /**
- * What insights and project statistics read from the rest of the instance. The composition
- * root builds it (lib/composition/catalogs.ts) from the feature, event and metrics stores and
- * the user, project and environment services.
+ * What insights and project statistics read from the rest of the instance, bound to the
+ * stores it reads in lib/composition/slices/insights.ts.
  */
 export interface InsightCatalog {
   users(): Promise<Array<Pick<User, 'seenAt'>>>;
   /** Every feature, archived ones included. */
-  allFeatures(): Promise<Feature[]>;
+  allFeatures(): Promise<readonly Feature[]>;
   /** Every feature of one project, archived ones included, reading only that project's items. */
   projectFeatures(projectId: string): Promise<Feature[]>;
   projects(): Promise<Project[]>;

@@ -21,7 +21,7 @@ export interface UsageCount {
 export interface SnapshotInput {
   now: Date;
   users: Array<{ seenAt: string | null }>;
-  features: Feature[];
+  features: readonly Feature[];
   projects: Project[];
   environments: Environment[];
   /** Change events of the previous UTC day, oldest first. */
@@ -41,7 +41,7 @@ export function userFigures(users: Array<{ seenAt: string | null }>, now: Date) 
   return { total: users.length, active, inactive: users.length - active };
 }
 
-export function flagFigures(features: Feature[], now: Date) {
+export function flagFigures(features: readonly Feature[], now: Date) {
   const live = features.filter((feature) => !feature.archived);
   const stale = live.filter((feature) => feature.stale).length;
   const potentiallyStale = live.filter((feature) => isPotentiallyStale(feature, now)).length;

@@ -1,10 +1,15 @@
-import type { Services } from '../composition/services.js';
 import type { OperationsFor } from '../http/operation.js';
+import type { ProjectPorts } from './ports.js';
+import type { ProjectEnvironmentService } from './project-environments.js';
+import type { ProjectService } from './project-service.js';
 import type { projectRoutes } from './routes.js';
 import { onboardingStatus } from './onboarding.js';
 import { toDefaultStrategyWire, toNamingWire, toProjectOverviewWire, toProjectSettingsWire, toProjectSummaryWire } from './wire.js';
 
-export function projectOperations({ projects, projectEnvironments, features, projectStats, lastSeen }: Services): OperationsFor<typeof projectRoutes> {
+export function projectOperations(
+  { projects, projectEnvironments }: { projects: ProjectService; projectEnvironments: ProjectEnvironmentService },
+  { lastSeen, lastSeenOf, projectStats }: Pick<ProjectPorts, 'lastSeen' | 'lastSeenOf' | 'projectStats'>,
+): OperationsFor<typeof projectRoutes> {
   return {
     listProjects: async () => ({
       body: {
@@ -28,15 +33,17 @@ export function projectOperations({ projects, projectEnvironments, features, pro
     },
     getProjectOverview: async ({ params, query }) => {
       const overview = await projects.overview(params.projectId, { archived: query.archived });
-      const [contexts, stats] = await Promise.all([
-        features.views.contextsFor(overview.features),
-        projectStats.forProject(overview.project.id),
+      const [seen, stats] = await Promise.all([
+        overview.features.length > 0 ? lastSeenOf(overview.features) : new Map<string, Record<string, string>>(),
+        projectStats(overview.project.id),
       ]);
+      // Every listed feature is the project's own, so each is shown in the project's environments.
+      const contexts = overview.features.map((feature) => ({ environments: overview.environments, lastSeen: seen.get(feature.name) ?? {} }));
       return { body: { stats, ...toProjectOverviewWire(overview, contexts) } };
     },
     getProjectSummary: async ({ params, query }) => {
       const overview = await projects.overview(params.projectId, { archived: query.archived });
-      const [onboarding, stats] = await Promise.all([onboardingStatus(overview.active, lastSeen), projectStats.forProject(overview.project.id)]);
+      const [onboarding, stats] = await Promise.all([onboardingStatus(overview.active, lastSeen), projectStats(overview.project.id)]);
       return { body: { stats, ...toProjectSummaryWire(overview, onboarding) } };
     },
     updateProject: async ({ params, body, caller }) => {

@@ -8,6 +8,7 @@ import { projectHealth } from './health.js';
 import type { FeatureNaming, Project, ProjectMode, ProjectSettings, ProjectSummary } from './model.js';
 import { checkFeatureNaming } from './naming.js';
 import type { ProjectStore } from './store.js';
+import { activeFeatureCountOf, projectSummaries } from './summaries.js';
 
 /** Settings as a caller sends them: anything left out takes its default. */
 export interface ProjectSettingsInput {
@@ -59,19 +60,12 @@ export class ProjectService {
   /** Every project with its health; `features`, when the caller already read every feature, spares a second read. */
   async list(features?: readonly Feature[]): Promise<ProjectSummary[]> {
     const [stored, all] = await Promise.all([this.store.list(), features ?? this.features.listAll()]);
-    const now = this.now();
-    return stored
-      .map(({ project, featureCount }) => ({
-        ...project,
-        featureCount,
-        health: projectHealth(all.filter((feature) => feature.project === project.id), now),
-      }))
-      .sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
+    return projectSummaries(stored, all, this.now());
   }
 
   /** Active features of every project, from their counts (ADR 14): one Query, no feature read. */
   async activeFeatureCount(): Promise<number> {
-    return (await this.store.list()).reduce((sum, { featureCount }) => sum + featureCount, 0);
+    return activeFeatureCountOf(await this.store.list());
   }
 
   /** The project, or NotFound. */

@@ -1,8 +1,8 @@
 import type { stateRoutes } from './routes.js';
 import type { OperationsFor } from '../http/operation.js';
-import type { Services } from '../composition/services.js';
+import type { StateExportService } from './service.js';
 
-export const stateOperations = ({ state }: Services): OperationsFor<typeof stateRoutes> => ({
+export const stateOperations = ({ state }: { state: StateExportService }): OperationsFor<typeof stateRoutes> => ({
   exportState: async ({ query }) => {
     const { format, download, ...parts } = query;
     const exported = await state.export(parts, format);

@@ -8,12 +8,12 @@ import type { TagType } from '../tag-types/model.js';
 import type { ApiToken } from '../tokens/model.js';
 
 /**
- * What the state export reads from the rest of the instance. The composition root builds it
- * (lib/composition/catalogs.ts) from the feature and event stores and the other resources' services.
+ * What the state export reads from the rest of the instance, bound to the stores it reads in
+ * lib/composition/slices/state.ts.
  */
 export interface StateCatalog {
   /** Every feature, archived ones included (the export leaves archived ones out itself). */
-  allFeatures(): Promise<Feature[]>;
+  allFeatures(): Promise<readonly Feature[]>;
   /** Active features of every project, counted without reading them. */
   activeFeatureCount(): Promise<number>;
   strategyTypes(): Promise<StrategyType[]>;

@@ -20,7 +20,7 @@ export interface StateParts {
 
 /** Everything the state export reads, gathered by the caller. */
 export interface StateSources {
-  features: Feature[];
+  features: readonly Feature[];
   strategyTypes: StrategyType[];
   projects: ProjectSummary[];
   tagTypes: TagType[];

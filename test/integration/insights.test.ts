@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { insightCatalog } from '../../lib/composition/catalogs.js';
+import { insightPorts } from '../../lib/composition/slices/insights.js';
 import { InsightsService } from '../../lib/insights/service.js';
 import { createDocumentClient } from '../../lib/store/document-client.js';
 import { DynamoSnapshotStore } from '../../lib/insights/dynamo-store.js';
@@ -18,12 +18,10 @@ beforeAll(async () => {
   steps = featureSteps(call, token);
 });
 
-const { users, featureStore, projects, environments, events, metrics } = services;
-
 /** Insights as of a chosen moment, on the shared table, so snapshots of different days can be taken. */
 const insightsAt = (now: Date) =>
   new InsightsService(
-    insightCatalog({ users, featureStore, projects, environments, events, metrics }),
+    insightPorts(services.composition),
     new DynamoSnapshotStore(createDocumentClient({ region: config.region, endpoint: config.dynamodbEndpoint }), config.tableName),
     () => now,
   );

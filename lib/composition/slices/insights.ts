@@ -1,0 +1,28 @@
+import { compareEnvironments } from '../../environments/model.js';
+import type { InsightCatalog } from '../../insights/ports.js';
+import { insightSlice } from '../../insights/slice.js';
+import type { Composition } from '../composition.js';
+import { featureReadModel } from '../read-model.js';
+import { userStore } from '../session-edge.js';
+import { environmentStore, eventStore, featureStore, metricsStore, projectStore } from '../stores.js';
+
+/** The insights' slice, once per composition, on its ports. */
+export const insights = (c: Composition) => insightSlice(c, insightPorts(c));
+
+/**
+ * What insights read, from the stores themselves: every feature from the admin read model, one
+ * project's from its own partition (ADR 17), projects without their health, which no figure uses.
+ */
+export function insightPorts(c: Composition): InsightCatalog {
+  return {
+    users: () => c.once(userStore).list(),
+    allFeatures: () => c.once(featureReadModel).everyFeature(),
+    projectFeatures: (projectId) => c.once(featureStore).listProject(projectId),
+    projects: async () => (await c.once(projectStore).list())
+      .map(({ project }) => project)
+      .sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id)),
+    environments: async () => (await c.once(environmentStore).list()).sort(compareEnvironments),
+    eventsBetween: (from, to) => c.once(eventStore).between(from, to),
+    usage: (day) => c.once(metricsStore).hourlyCounts(day),
+  };
+}

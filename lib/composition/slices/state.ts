@@ -1,0 +1,31 @@
+import { compareEnvironments } from '../../environments/model.js';
+import { activeFeatureCountOf, projectSummaries } from '../../projects/summaries.js';
+import type { StateCatalog } from '../../state/ports.js';
+import { stateSlice } from '../../state/slice.js';
+import type { Composition } from '../composition.js';
+import { apiTokenStore } from '../edge.js';
+import { featureReadModel } from '../read-model.js';
+import { environmentStore, eventStore, projectStore, segmentStore, tagTypeStore } from '../stores.js';
+import { strategies } from './strategies.js';
+
+/** The state export's slice, once per composition, on its ports. */
+export const state = (c: Composition) => stateSlice(c, statePorts(c));
+
+/**
+ * What the state export reads, from the stores themselves: every feature from the admin read
+ * model, the active ones counted from the projects' count shards (ADR 14), and the strategy types
+ * from their service, which adds the built-in ones to those stored.
+ */
+function statePorts(c: Composition): StateCatalog {
+  return {
+    allFeatures: () => c.once(featureReadModel).everyFeature(),
+    activeFeatureCount: async () => activeFeatureCountOf(await c.once(projectStore).list()),
+    strategyTypes: () => c.once(strategies).strategyTypes.list(),
+    projects: async (features) => projectSummaries(await c.once(projectStore).list(), features, new Date()),
+    tagTypes: async () => (await c.once(tagTypeStore).list()).sort((a, b) => a.name.localeCompare(b.name)),
+    environments: async () => (await c.once(environmentStore).list()).sort(compareEnvironments),
+    apiTokens: () => c.once(apiTokenStore).list(),
+    segments: () => c.once(segmentStore).list(),
+    eventsBetween: (from, to) => c.once(eventStore).between(from, to),
+  };
+}

@@ -1,0 +1,22 @@
+import type { Feature } from '../features/model.js';
+import type { LastSeenReader } from '../features/ports.js';
+import type { FeatureStore } from '../features/store.js';
+import type * as z from 'zod';
+import type { projectStatsSchema } from './schemas.js';
+
+/** A project's activity figures, as its overview and summary answer them. */
+export type ProjectStatsWire = z.infer<typeof projectStatsSchema>;
+
+/** What projects read of other resources. */
+export interface ProjectPorts {
+  /** Every feature (a project's health in the list) and one project's own (overview, delete). */
+  features: Pick<FeatureStore, 'listAll' | 'listProject'>;
+  /** Answers NotFound for a strategy type that does not exist (a project's default strategy names one). */
+  strategyTypes: { get(name: string): Promise<unknown> };
+  /** When SDKs last reported a feature (the project page's onboarding status). */
+  lastSeen: LastSeenReader;
+  /** When SDKs last reported each of these features, by feature name (the overview's rows). */
+  lastSeenOf(features: readonly Feature[]): Promise<Map<string, Record<string, string>>>;
+  /** The project's statistics over the last two 30-day windows (overview and summary). */
+  projectStats(projectId: string): Promise<ProjectStatsWire>;
+}
