@@ -1,26 +1,27 @@
-import type { Services } from '../../lib/composition/services.js';
-import { applicationOperations } from '../../lib/applications/operations.js';
-import { docsOperations } from '../../lib/docs/operations.js';
-import { eventOperations } from '../../lib/events/operations.js';
-import { functionHandler } from '../../lib/composition/function-handler.js';
-import { wholeRootDefinition } from '../../lib/composition/group-handler.js';
-import type { GroupOperations } from '../../lib/route-table.js';
-import { insightOperations } from '../../lib/insights/operations.js';
-import { instanceOperations } from '../../lib/instance/operations.js';
-import { playgroundOperations } from '../../lib/playground/operations.js';
-import { uiSupportOperations } from '../../lib/ui-support/operations.js';
+import { functionHandler, type FunctionDefinition } from '../../lib/composition/function-handler.js';
+import { adminEdge } from '../../lib/composition/session-edge.js';
+import { applications } from '../../lib/composition/slices/applications.js';
+import { docs } from '../../lib/composition/slices/docs.js';
+import { events } from '../../lib/composition/slices/events.js';
+import { insights } from '../../lib/composition/slices/insights.js';
+import { instance } from '../../lib/composition/slices/instance.js';
+import { playground } from '../../lib/composition/slices/playground.js';
+import { uiSupport } from '../../lib/composition/slices/ui-support.js';
 
-export const defineOperations = (services: Services): GroupOperations<'instance'> => ({
-  ...instanceOperations(services),
-  ...docsOperations(services.config.baseUriPath),
-  ...insightOperations(services),
-  ...eventOperations(services),
-  ...applicationOperations(services),
-  // The one admin function that loads the evaluation engine (unleash-client).
-  ...playgroundOperations(services),
-  ...uiSupportOperations(services),
-});
-
-export const definition = wholeRootDefinition('instance', defineOperations);
+/** The instance's own endpoints, its description, insights, the event log, applications, the playground and the admin UI's support. */
+export const definition: FunctionDefinition = {
+  group: 'instance',
+  compose: (c) => ({
+    instance: c.once(instance),
+    docs: c.once(docs),
+    insights: c.once(insights),
+    events: c.once(events),
+    applications: c.once(applications),
+    // The one admin function that loads the evaluation engine (unleash-client).
+    playground: c.once(playground),
+    uiSupport: c.once(uiSupport),
+  }),
+  admin: adminEdge,
+};
 
 export const handler = functionHandler(definition);

@@ -1,9 +1,9 @@
-import type { Services } from '../composition/services.js';
 import type { OperationsFor } from '../http/operation.js';
 import type { applicationRoutes } from './routes.js';
+import type { ApplicationService } from './service.js';
 import { applicationWire, projectApplicationWire, withinPageBytes } from './wire.js';
 
-export const applicationOperations = ({ applications }: Services): OperationsFor<typeof applicationRoutes> => ({
+export const applicationOperations = ({ applications }: { applications: ApplicationService }): OperationsFor<typeof applicationRoutes> => ({
   listApplications: async ({ query }) => {
     const { applications: page, total } = await applications.list(query);
     return { body: { applications: withinPageBytes(page.map(applicationWire)), total } };

@@ -1,7 +1,7 @@
 import packageJson from '../../package.json' with { type: 'json' };
 import { buildOpenApiDocument, type OpenApiDocument } from './openapi.js';
-import { routeTable } from '../route-table.js';
-import { once, textAsset } from './text-asset.js';
+import type { RouteSpec } from '../http/route.js';
+import { once, textAsset, type TextAsset } from './text-asset.js';
 
 /** The document's own description, shown above the operations in Swagger UI. */
 export const API_INFO = {
@@ -13,20 +13,27 @@ export const API_INFO = {
     '(`*:*.<secret>`) for /api/admin, an SDK token (`<project>:<environment>.<secret>`) for /api/client.',
 };
 
-export function openApiDocument(): OpenApiDocument {
-  return buildOpenApiDocument(routeTable, API_INFO);
+/** The API's rows, the route table (lib/route-table.ts), as the caller passes them: lib/docs does not import the table that lists its own rows. */
+export type ApiRows = Readonly<Record<string, RouteSpec>>;
+
+export function openApiDocument(rows: ApiRows): OpenApiDocument {
+  return buildOpenApiDocument(rows, API_INFO);
 }
 
-let serialized: string | undefined;
+const serialized = new WeakMap<ApiRows, string>();
 
 /**
  * The document as served: built on the first request and kept for the life of the process
  * (the route table cannot change while it runs), so later requests cost a string copy.
  */
-export function openApiJson(): string {
-  serialized ??= JSON.stringify(openApiDocument());
-  return serialized;
+export function openApiJson(rows: ApiRows): string {
+  let json = serialized.get(rows);
+  if (json === undefined) {
+    json = JSON.stringify(openApiDocument(rows));
+    serialized.set(rows, json);
+  }
+  return json;
 }
 
-/** The same text with its gzip form (265 KB of JSON compress to about a tenth). */
-export const openApiAsset = once(() => textAsset(openApiJson()));
+/** The same text with its gzip form (265 KB of JSON compress to about a tenth), made on first use. */
+export const openApiAssetOf = (rows: ApiRows): (() => Promise<TextAsset>) => once(() => textAsset(openApiJson(rows)));

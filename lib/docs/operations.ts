@@ -1,6 +1,4 @@
-import { routeTable } from '../route-table.js';
-import type { docsRoutes } from './routes.js';
-import { openApiAsset } from './api-description.js';
+import { docsRoutes } from './routes.js';
 import { ASSET_CACHE_CONTROL, SWAGGER_UI_FILES, swaggerUiAsset, swaggerUiPage } from './swagger-ui.js';
 import type { TextAsset } from './text-asset.js';
 import { acceptsGzip } from '../http/accept-encoding.js';
@@ -13,9 +11,9 @@ import type { OperationsFor } from '../http/operation.js';
  */
 const pageFor = (baseUriPath: string) =>
   swaggerUiPage({
-    document: `${baseUriPath}${routeTable.getOpenApiDocument.path}`,
-    styles: `${baseUriPath}${routeTable.getSwaggerUiStyles.path}`,
-    script: `${baseUriPath}${routeTable.getSwaggerUiScript.path}`,
+    document: `${baseUriPath}${docsRoutes.getOpenApiDocument.path}`,
+    styles: `${baseUriPath}${docsRoutes.getSwaggerUiStyles.path}`,
+    script: `${baseUriPath}${docsRoutes.getSwaggerUiScript.path}`,
   });
 
 type Headers = Record<string, string | undefined>;
@@ -24,10 +22,12 @@ type Headers = Record<string, string | undefined>;
  * The API description and its Swagger UI page. `json` sends a body that is already text; for
  * the page and its files the content type header says what that text is.
  */
-export const docsOperations = (baseUriPath = ''): OperationsFor<typeof docsRoutes> => {
+export const docsOperations = (
+  { baseUriPath = '', openApi }: { baseUriPath?: string | undefined; openApi: () => Promise<TextAsset> },
+): OperationsFor<typeof docsRoutes> => {
   const page = pageFor(baseUriPath);
   return {
-    getOpenApiDocument: async ({ headers }) => send(await openApiAsset(), 'application/json; charset=utf-8', headers),
+    getOpenApiDocument: async ({ headers }) => send(await openApi(), 'application/json; charset=utf-8', headers),
     getDocsPage: async () => ({ json: page.html, headers: { 'content-type': 'text/html; charset=utf-8', ...page.headers } }),
     getSwaggerUiStyles: async ({ headers }) =>
       send(await swaggerUiAsset('styles'), SWAGGER_UI_FILES.styles.contentType, headers, ASSET_CACHE_CONTROL),

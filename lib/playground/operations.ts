@@ -1,25 +1,17 @@
-import type { Services } from '../composition/services.js';
 import type { OperationsFor } from '../http/operation.js';
 import type { playgroundRoutes } from './routes.js';
-import { PlaygroundService, type EnvironmentFeature } from './service.js';
+import type { EnvironmentFeature, PlaygroundService } from './service.js';
 
-/**
- * The playground's service is made here, not in the composition root, so only the function that
- * serves these routes (instance) loads the evaluation engine, as the Frontend API's does.
- */
-export const playgroundOperations = ({ featureStore, segmentStore, projects, clientFeatures }: Services): OperationsFor<typeof playgroundRoutes> => {
-  const playground = new PlaygroundService(featureStore, segmentStore, () => projects.activeFeatureCount(), () => clientFeatures.everyFeature());
-  return {
-    evaluatePlayground: async ({ body }) => {
-      const { features } = await playground.evaluate({ projects: body.projects, environments: [body.environment], context: body.context, split: false });
-      return { body: { input: body, features: features.map(({ environment: _environment, context: _context, ...feature }) => feature) } };
-    },
-    evaluateAdvancedPlayground: async ({ body }) => {
-      const { features, removed } = await playground.evaluate({ projects: body.projects, environments: body.environments, context: body.context, split: true });
-      return { body: { input: body, features: byFlag(features), ...(removed.length > 0 ? { warnings: { invalidContextProperties: removed } } : {}) } };
-    },
-  };
-};
+export const playgroundOperations = ({ playground }: { playground: PlaygroundService }): OperationsFor<typeof playgroundRoutes> => ({
+  evaluatePlayground: async ({ body }) => {
+    const { features } = await playground.evaluate({ projects: body.projects, environments: [body.environment], context: body.context, split: false });
+    return { body: { input: body, features: features.map(({ environment: _environment, context: _context, ...feature }) => feature) } };
+  },
+  evaluateAdvancedPlayground: async ({ body }) => {
+    const { features, removed } = await playground.evaluate({ projects: body.projects, environments: body.environments, context: body.context, split: true });
+    return { body: { input: body, features: byFlag(features), ...(removed.length > 0 ? { warnings: { invalidContextProperties: removed } } : {}) } };
+  },
+});
 
 /** The advanced answer: one entry per flag, its evaluations grouped by environment. */
 function byFlag(features: EnvironmentFeature[]) {

@@ -1,20 +1,23 @@
 import { createHash } from 'node:crypto';
-import type { Services } from '../composition/services.js';
 import type { OperationsFor } from '../http/operation.js';
 import { log } from '../log.js';
 import { ROOT_ROLE, rootRoleById } from '../roles/model.js';
 import { isUserCaller } from '../sessions/model.js';
 import type { Caller } from '../tokens/model.js';
+import type { UiSupportPorts } from './ports.js';
 import type { uiSupportRoutes } from './routes.js';
+import type { UiSupportService } from './service.js';
 
 /** The caller's user id, as Unleash's per-user answers name it; an API token is no user (0). */
 const userIdOf = (caller: Caller) => (isUserCaller(caller) ? caller.userId : 0);
 
 const stage = (currentFlags: number) => ({ averageDays: null, currentFlags });
 
-export const uiSupportOperations = (services: Services): OperationsFor<typeof uiSupportRoutes> => ({
-  ...statisticsOperation(services),
-  ...pageOperations(services),
+export const uiSupportOperations = (
+  { uiSupport }: { uiSupport: UiSupportService }, ports: UiSupportPorts,
+): OperationsFor<typeof uiSupportRoutes> => ({
+  ...statisticsOperation(ports),
+  ...pageOperations({ uiSupport }),
 });
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -24,31 +27,29 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  * count from the projects' count shards, ADR 14: never a read of every flag). Unleash also hashes
  * the figures into `sum` for its telemetry; here it is the same digest of the same figures.
  */
-const statisticsOperation = (
-  { uiConfig, users, apiTokens, projects, contextFields, groups, environments, segments, strategyTypes }: Services,
-): Pick<OperationsFor<typeof uiSupportRoutes>, 'getInstanceStatistics'> => ({
+const statisticsOperation = (ports: UiSupportPorts): Pick<OperationsFor<typeof uiSupportRoutes>, 'getInstanceStatistics'> => ({
   getInstanceStatistics: async () => {
-    const [config, people, tokens, flags, projectList, fields, groupList, environmentList, segmentList, strategies] = await Promise.all([
-      uiConfig.get(), users.list(), apiTokens.list(), projects.activeFeatureCount(), projects.list([]), contextFields.list(),
-      groups.list(), environments.list(), segments.list(), strategyTypes.list(),
+    const [instance, seenTimes, tokens, flags, projects, contextFields, groups, environments, segments, strategies] = await Promise.all([
+      ports.instance(), ports.userSeenTimes(), ports.apiTokenTypes(), ports.activeFeatureCount(), ports.projectCount(), ports.contextFieldCount(),
+      ports.groupCount(), ports.environmentCount(), ports.segmentCount(), ports.strategyTypeCount(),
     ]);
     const now = Date.now();
-    const seenWithin = (days: number) => people.filter((user) => user.seenAt !== null && now - Date.parse(user.seenAt) <= days * DAY_MS).length;
+    const seenWithin = (days: number) => seenTimes.filter((seenAt) => seenAt !== null && now - Date.parse(seenAt) <= days * DAY_MS).length;
     const tokenTypes: Record<string, number> = {};
-    for (const token of tokens) tokenTypes[token.type] = (tokenTypes[token.type] ?? 0) + 1;
+    for (const type of tokens) tokenTypes[type] = (tokenTypes[type] ?? 0) + 1;
     const figures = {
-      instanceId: config.versionInfo.instanceId, timestamp: new Date(now).toISOString(), versionOSS: config.version,
-      users: people.length, serviceAccounts: 0, apiTokens: tokenTypes, featureToggles: flags, projects: projectList.length,
-      contextFields: fields.length, roles: 3, customRootRoles: 0, customRootRolesInUse: 0, groups: groupList.length,
-      environments: environmentList.length, segments: segmentList.length, strategies: strategies.length,
-      SAMLenabled: false, OIDCenabled: config.authenticationType === 'enterprise',
+      instanceId: instance.instanceId, timestamp: new Date(now).toISOString(), versionOSS: instance.version,
+      users: seenTimes.length, serviceAccounts: 0, apiTokens: tokenTypes, featureToggles: flags, projects,
+      contextFields, roles: 3, customRootRoles: 0, customRootRolesInUse: 0, groups,
+      environments, segments, strategies,
+      SAMLenabled: false, OIDCenabled: instance.oidcEnabled,
       clientApps: [], activeUsers: { last7: seenWithin(7), last30: seenWithin(30), last60: seenWithin(60), last90: seenWithin(90) },
     };
     return { body: { ...figures, sum: createHash('sha256').update(JSON.stringify(figures)).digest('hex') } };
   },
 });
 
-const pageOperations = ({ uiSupport }: Services): Omit<OperationsFor<typeof uiSupportRoutes>, 'getInstanceStatistics'> => ({
+const pageOperations = ({ uiSupport }: { uiSupport: UiSupportService }): Omit<OperationsFor<typeof uiSupportRoutes>, 'getInstanceStatistics'> => ({
   getProfile: async ({ caller }) => {
     // Admin tokens hold every permission, as the Admin role does.
     const { id, name, type, description } = rootRoleById(isUserCaller(caller) ? caller.rootRole : ROOT_ROLE.Admin)!;

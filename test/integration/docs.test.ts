@@ -16,7 +16,7 @@ describe('the API description and its page, through the instance handler', () =>
 
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toContain('application/json');
-    expect(res.body).toEqual(openApiDocument());
+    expect(res.body).toEqual(openApiDocument(routeTable));
   });
 
   it('serves a Swagger UI page that loads only files the service serves itself', async () => {

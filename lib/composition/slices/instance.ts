@@ -1,0 +1,7 @@
+import { instanceSlice } from '../../instance/slice.js';
+import type { Composition } from '../composition.js';
+import { frontendOrigins } from '../edge.js';
+import { loginMethods } from '../session-edge.js';
+
+/** The instance's slice, once per composition: the login methods and the Frontend API's origins the admin edge already holds. */
+export const instance = (c: Composition) => instanceSlice(c, { logins: c.once(loginMethods), frontendOrigins: c.once(frontendOrigins) });

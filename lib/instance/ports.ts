@@ -1,0 +1,9 @@
+import type { LoginSettings, OriginsSetting } from './ui-config.js';
+
+/** What the instance's own endpoints read of other resources (GET /api/admin/ui-config). */
+export interface InstancePorts {
+  /** Which ways to log in are open. */
+  logins: LoginSettings;
+  /** Where browsers may call the Frontend API from. */
+  frontendOrigins: OriginsSetting;
+}
