@@ -79,6 +79,20 @@ module.exports = {
       to: { path: '^(test|scripts|local|functions)/' },
     },
     {
+      name: 'tests-are-nobodys-dependency',
+      comment: 'Only tests import test/: the runtime, the scripts and the CDK app work without the test folder.',
+      severity: 'error',
+      from: { pathNot: '^test/' },
+      to: { path: '^test/' },
+    },
+    {
+      name: 'infra-imports-lib',
+      comment: 'The CDK app reads the route table and the key design from lib/, never the laptop runtime or a function.',
+      severity: 'error',
+      from: { path: '^infra/' },
+      to: { path: '^(scripts|local|functions)/' },
+    },
+    {
       name: 'functions-import-lib',
       comment:
         "A function is lib/ composed for its group: it imports lib/ (and Node's own modules), and the " +
