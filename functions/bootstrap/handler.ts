@@ -1,7 +1,10 @@
 import type { CloudFormationCustomResourceEvent } from 'aws-lambda';
 import { loadConfig } from '../../lib/config.js';
-import { createServices } from '../../lib/composition/services.js';
 import { createComposition } from '../../lib/composition/composition.js';
+import { apiTokens } from '../../lib/composition/slices/api-tokens.js';
+import { instance } from '../../lib/composition/slices/instance.js';
+import { users } from '../../lib/composition/slices/users.js';
+import { featureStore } from '../../lib/composition/stores.js';
 import { readSecretString } from '../../lib/secrets/secret-source.js';
 import {
   applyBootstrapTokens,
@@ -155,21 +158,23 @@ async function removeReplacedToken(physicalResourceId: string, dependencies: () 
 export const handler: BootstrapHandler = createBootstrapHandler(() => {
   const secretArn = process.env.ADMIN_TOKEN_SECRET_ARN;
   if (!secretArn) throw new Error('ADMIN_TOKEN_SECRET_ARN is not set');
-  const services = createServices(createComposition(loadConfig(process.env)));
+  // Only what the bootstrap uses is built: the API tokens, the first start's data, the project copies and the users.
+  const c = createComposition(loadConfig(process.env));
+  const tokens = c.once(apiTokens).apiTokens;
   return {
     readAdminSecret: () => readSecretString(secretArn),
-    applyAdminToken: (token) => applyBootstrapTokens(services.apiTokens, { admin: [token], client: [] }),
-    removeAdminToken: (tokenId) => removeBootstrapToken(services.apiTokens, tokenId),
-    seedFirstStart: () => services.firstStart.ensure(),
+    applyAdminToken: (token) => applyBootstrapTokens(tokens, { admin: [token], client: [] }),
+    removeAdminToken: (tokenId) => removeBootstrapToken(tokens, tokenId),
+    seedFirstStart: () => c.once(instance).firstStart.ensure(),
     // API Gateway lets a request in flight on the code before this deployment run 30 s; the function
     // has 60 s, of which 40 go to the copies and the rest to the token and the answer.
-    makeProjectCopies: () => services.projectCopies.make({ settleMs: 30_000, deadline: Date.now() + 40_000 }),
+    makeProjectCopies: () => c.once(featureStore).projectCopies.make({ settleMs: 30_000, deadline: Date.now() + 40_000 }),
     // The password is read at run time, as the token's secret is, and stored only as a hash.
     ensureFirstAdmin: async () => {
       const passwordArn = process.env.ADMIN_PASSWORD_SECRET_ARN;
       if (!passwordArn) return false;
       const password = await readSecretString(passwordArn);
-      return (await ensureFirstAdmin(services.users, { username: services.config.defaultAdminUsername, password })).created;
+      return (await ensureFirstAdmin(c.once(users).users, { username: c.config.defaultAdminUsername, password })).created;
     },
   };
 });
