@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { isoDateTime } from '../http/schemas.js';
-import { filter, whole } from '../features/search-schemas.js';
+import { filter, whole } from '../http/query-filters.js';
 import type { EventSearch } from './service.js';
 
 const EQUALITY = ['IS', 'IS_ANY_OF'] as const;

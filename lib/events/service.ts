@@ -1,4 +1,4 @@
-import { matchesEquality, type Filter } from '../features/search-model.js';
+import { matchesEquality, type Filter } from '../http/query-filters.js';
 import type { EventReader } from './store.js';
 import { unleashEvents, type UnleashEvent } from './wire.js';
 

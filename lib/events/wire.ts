@@ -19,7 +19,7 @@ export interface UnleashEvent {
   summary: string;
 }
 
-/** Unleash's event types for the changes a feature event lists (lib/events/model.ts `featureChanges`). */
+/** Unleash's event types for the changes a feature event lists (lib/features/changes.ts `featureChanges`). */
 const FEATURE_ACTIONS: Record<string, { type: string; label: string; verb: string }> = {
   created: { type: 'feature-created', label: 'Flag created', verb: 'created' },
   deleted: { type: 'feature-deleted', label: 'Flag deleted', verb: 'deleted' },

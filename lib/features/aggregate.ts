@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Conflict, NotFound, ValidationFailed } from '../errors.js';
 import { hasTimeToWrite, TooLateToWrite } from '../request-deadline.js';
-import { featureChanges, type ChangeEvent } from '../events/model.js';
+import type { ChangeEvent } from '../events/model.js';
+import { featureChanges } from './changes.js';
 import type { Feature } from './model.js';
 import type { CommitOutcome, FeatureCommit, FeatureStore } from './store.js';
 

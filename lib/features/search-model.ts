@@ -1,6 +1,6 @@
 import type { Environment } from '../environments/model.js';
-import { isPotentiallyStale } from '../projects/health.js';
-import { environmentOf, type Feature } from './model.js';
+import type { Filter } from '../http/query-filters.js';
+import { environmentOf, isPotentiallyStale, type Feature } from './model.js';
 
 /**
  * The feature search (`GET /api/admin/search/features`) as Unleash 7.6 answers it
@@ -11,10 +11,6 @@ import { environmentOf, type Feature } from './model.js';
 /** Unleash's page: 50 features unless asked, at most 100 (normalizeQueryParams). */
 export const SEARCH_LIMITS = { defaultLimit: 50, maxLimit: 100, maxOffset: 10_000_000 } as const;
 
-export interface Filter<O extends string> {
-  operator: O;
-  values: string[];
-}
 type Equality = Filter<'IS' | 'IS_NOT' | 'IS_ANY_OF' | 'IS_NONE_OF'>;
 type Inclusion = Filter<'INCLUDE' | 'DO_NOT_INCLUDE' | 'INCLUDE_ALL_OF' | 'INCLUDE_ANY_OF' | 'EXCLUDE_IF_ANY_OF' | 'EXCLUDE_ALL'>;
 export interface DateFilter {
@@ -57,13 +53,6 @@ export interface SearchFacts {
   lastSeen: Record<string, string>;
   segmentNames: string[];
   now: Date;
-}
-
-/** IS and IS_ANY_OF keep what is listed, IS_NOT and IS_NONE_OF what is not; a missing value is never listed. */
-export function matchesEquality(filter: Equality | undefined, value: string | undefined): boolean {
-  if (!filter) return true;
-  const listed = value !== undefined && filter.values.includes(value);
-  return filter.operator === 'IS' || filter.operator === 'IS_ANY_OF' ? listed : !listed;
 }
 
 /** INCLUDE(_ANY_OF): has any; INCLUDE_ALL_OF: has all; DO_NOT_INCLUDE, EXCLUDE_IF_ANY_OF: has none; EXCLUDE_ALL: lacks one. */

@@ -1,7 +1,11 @@
 import * as z from 'zod';
+import { filter, whole } from '../http/query-filters.js';
 import { isoDateTime } from '../http/schemas.js';
 import { wireTag } from './schemas.js';
-import { SEARCH_LIMITS, type Filter, type SearchQuery, type SortBy } from './search-model.js';
+import { SEARCH_LIMITS, type SearchQuery, type SortBy } from './search-model.js';
+
+/** The applications' list takes the same whole numbers (lib/applications/schemas.ts). */
+export { whole };
 
 // ── the query string (Unleash's featureSearchQueryParameters) ────────────────
 
@@ -10,29 +14,6 @@ const INCLUSION = ['INCLUDE', 'DO_NOT_INCLUDE', 'INCLUDE_ALL_OF', 'INCLUDE_ANY_O
 const DATE = ['IS_BEFORE', 'IS_ON_OR_AFTER'] as const;
 const STATES = ['active', 'stale', 'potentially-stale'] as const;
 const STAGES = ['initial', 'pre-live', 'live', 'completed', 'archived'] as const;
-
-/**
- * `OPERATOR:value,value…` as the admin UI's filters send it; the 400 names the parameter (the
- * key of the object schema), the operators it takes and, with `allowed`, the values.
- */
-export function filter<const O extends readonly string[]>(operators: O, allowed?: readonly string[], each?: (value: string) => string | undefined) {
-  const shape = `must be OPERATOR:value[,value…] with OPERATOR one of ${operators.join(', ')}`;
-  return z.string().transform((text, ctx): Filter<O[number]> => {
-    const match = /^([A-Z_]+):(.*)$/s.exec(text);
-    const operator = match?.[1] as O[number] | undefined;
-    const values = (match?.[2] ?? '').split(',').map((value) => value.trim()).filter(Boolean);
-    if (!operator || !operators.includes(operator) || values.length === 0) {
-      ctx.addIssue({ code: 'custom', message: shape });
-      return z.NEVER;
-    }
-    const wrong = values.find((value) => (allowed && !allowed.includes(value)) || each?.(value) !== undefined);
-    if (wrong !== undefined) {
-      ctx.addIssue({ code: 'custom', message: each?.(wrong) ?? `${JSON.stringify(wrong)} is not one of ${allowed?.join(', ')}` });
-      return z.NEVER;
-    }
-    return { operator, values };
-  });
-}
 
 /** `IS_BEFORE:2024-01-31` or `IS_ON_OR_AFTER:2024-01-31`: midnight UTC of that day. */
 const dateFilter = z.string().transform((text, ctx) => {
@@ -48,16 +29,6 @@ const dateFilter = z.string().transform((text, ctx) => {
 const tagValue = (value: string) => (/^[^:]+:.+$/.test(value) ? undefined : `each tag must be type:value, got ${JSON.stringify(value)}`);
 const statusValue = (value: string) =>
   /^.+:(enabled|disabled)$/.test(value) ? undefined : `each status must be environment:enabled or environment:disabled, got ${JSON.stringify(value)}`;
-
-export const whole = (min: number, max: number) =>
-  z.string().transform((text, ctx) => {
-    const value = /^\d{1,15}$/.test(text) ? Number(text) : Number.NaN;
-    if (!(value >= min && value <= max)) {
-      ctx.addIssue({ code: 'custom', message: `must be a whole number from ${min} to ${max}` });
-      return z.NEVER;
-    }
-    return value;
-  });
 
 const SORT_FIELDS = ['createdAt', 'name', 'type', 'stale', 'project', 'lastSeenAt'] as const;
 const sortBy = z.string().transform((text, ctx): SortBy => {

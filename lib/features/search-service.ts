@@ -1,10 +1,10 @@
 import type { Environment } from '../environments/model.js';
+import { matchesEquality } from '../http/query-filters.js';
 import { segmentIdsOf, type Feature } from './model.js';
 import type { FeatureCatalog, LastSeenReader } from './ports.js';
 import {
   compareFor,
   matchesDate,
-  matchesEquality,
   matchesInclusion,
   matchesState,
   matchesTerms,

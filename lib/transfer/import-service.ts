@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { ImportData } from './schemas.js';
 import { ValidationFailed } from '../errors.js';
 import type { FeatureAggregates } from '../features/aggregate.js';
-import { featureChanges } from '../events/model.js';
+import { featureChanges } from '../features/changes.js';
 import { environmentOf, type Feature, type FeatureStrategy } from '../features/model.js';
 import { turnOff, turnOn, withEnvironment } from '../features/rules/environments.js';
 import { sameData } from '../features/rules/same.js';
