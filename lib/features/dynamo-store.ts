@@ -3,7 +3,7 @@ import { segmentIdsOf, strategyTypeNamesOf, type Feature, type Tag } from './mod
 import { builtInStrategyType } from '../strategies/model.js';
 import type { CommitOutcome, FeatureCommit, FeatureStore, FeatureWrite } from './store.js';
 import { eventItem } from '../events/dynamo-store.js';
-import { DynamoFeatureCounts, totalOf } from '../projects/dynamo-feature-counts.js';
+import { DynamoFeatureCounts, totalOf } from './dynamo-feature-counts.js';
 import { unresolvedConflict } from '../store/error-translation.js';
 import { batchGet } from '../store/batch-get.js';
 import { queryCollection } from '../store/query.js';
@@ -179,7 +179,7 @@ export class DynamoFeatureStore implements FeatureStore {
   }
 
   /**
-   * The items that move each project's count of active features (lib/projects/dynamo-feature-counts.ts).
+   * The items that move each project's count of active features (dynamo-feature-counts.ts).
    * A create the limit applies to reads the count first and is refused here when it would pass
    * the limit; so is every change once a condition failed (`fresh`), which also gives a project
    * from before ADR 14 its shards.

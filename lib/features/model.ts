@@ -133,6 +133,15 @@ export function expectedLifetimeDays(type: string): number | null {
   return FEATURE_TYPES.find((known) => known.id === type)?.lifetimeDays ?? null;
 }
 
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** Not stale, not archived, and older than its type's expected lifetime. */
+export function isPotentiallyStale(feature: Feature, now: Date): boolean {
+  const lifetime = expectedLifetimeDays(feature.type);
+  if (!lifetime || feature.stale || feature.archived) return false;
+  return now.getTime() > Date.parse(feature.createdAt) + lifetime * DAY_MS;
+}
+
 /** Strategy type names that any strategy of the feature uses, in any environment. */
 export function strategyTypeNamesOf(feature: Feature | undefined): Set<string> {
   const names = new Set<string>();

@@ -1,7 +1,7 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { FirstStartData, SeedStore } from './first-start.js';
 import { ProjectCopies } from '../features/project-copies.js';
-import { DynamoFeatureCounts } from '../projects/dynamo-feature-counts.js';
+import { DynamoFeatureCounts } from '../features/dynamo-feature-counts.js';
 import { projectItem } from '../projects/dynamo-store.js';
 import { keys } from '../store/table-design.js';
 import { transactWrite, type TransactWriteItem } from '../store/transact.js';

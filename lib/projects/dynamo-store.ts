@@ -3,7 +3,7 @@ import { changeEvent } from '../events/model.js';
 import type { SdkChange } from '../revision.js';
 import type { DefaultStrategy, Project, ProjectSettings } from './model.js';
 import type { EnvironmentLinkOutcome, EnvironmentUnlinkOutcome, ProjectStore, StoredProject } from './store.js';
-import { DynamoFeatureCounts, totalOf } from './dynamo-feature-counts.js';
+import { DynamoFeatureCounts, totalOf } from '../features/dynamo-feature-counts.js';
 import { eventItem } from '../events/dynamo-store.js';
 import { unresolvedConflict } from '../store/error-translation.js';
 import { queryCollection } from '../store/query.js';
@@ -16,7 +16,7 @@ import { setAttributes } from '../store/update-expression.js';
  * A project is one item. Its `environments` are a string set, so adding and removing one is
  * an atomic ADD/DELETE whose condition also guards "already added" and "never the last one".
  * Its count of active features lives on shard items beside it (ADR 14,
- * dynamo-feature-counts.ts), written and deleted with the project; the feature store moves them.
+ * lib/features/dynamo-feature-counts.ts), written and deleted with the project; the feature store moves them.
  * A project from before ADR 14 keeps the count in its own `featureCount` until its shards are made.
  */
 export class DynamoProjectStore implements ProjectStore {

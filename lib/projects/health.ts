@@ -1,13 +1,7 @@
-import { expectedLifetimeDays, type Feature } from '../features/model.js';
+import { isPotentiallyStale, type Feature } from '../features/model.js';
 
-const DAY_MS = 24 * 60 * 60 * 1000;
-
-/** Not stale, not archived, and older than its type's expected lifetime. */
-export function isPotentiallyStale(feature: Feature, now: Date): boolean {
-  const lifetime = expectedLifetimeDays(feature.type);
-  if (!lifetime || feature.stale || feature.archived) return false;
-  return now.getTime() > Date.parse(feature.createdAt) + lifetime * DAY_MS;
-}
+/** A feature's own staleness belongs to the feature model; the health figures here count it. */
+export { isPotentiallyStale };
 
 /**
  * Project health (§6.2) over the project's non-archived features: 100 minus the stale and the

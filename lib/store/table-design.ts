@@ -166,7 +166,7 @@ export const keys = {
   project: (id: string): ItemKey => ({ pk: 'PROJECTS', sk: `PROJECT#${id}` }),
   projects: (): CollectionPrefix => ({ pk: 'PROJECTS', skPrefix: 'PROJECT#' }),
   /**
-   * The shards of a project's count of active features (ADR 14; lib/projects/dynamo-feature-counts.ts).
+   * The shards of a project's count of active features (ADR 14; lib/features/dynamo-feature-counts.ts).
    * A project id never holds `#`, so the closing `#` keeps project `a` from matching `a-b`.
    */
   projectFeatureCount: (id: string, shard: number): ItemKey => ({

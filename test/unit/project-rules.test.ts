@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { ValidationFailed } from '../../lib/errors.js';
 import type { Feature } from '../../lib/features/model.js';
 import { isPotentiallyStale, projectHealth } from '../../lib/projects/health.js';
-import { checkFeatureNaming, compileNamingPattern, MAX_PATTERN_PROGRAM } from '../../lib/projects/naming.js';
+import { compileNamingPattern, MAX_PATTERN_PROGRAM } from '../../lib/features/rules/naming.js';
+import { checkFeatureNaming } from '../../lib/projects/naming.js';
 
 const naming = (pattern: string | null, example: string | null = null) => ({ pattern, example, description: null });
 
