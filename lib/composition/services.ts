@@ -1,10 +1,8 @@
 import type { ClientApplicationStore, MetricsStore } from '../client/store.js';
-import { DynamoEnvironmentStore } from '../environments/dynamo-store.js';
 import { DynamoEventStore } from '../events/dynamo-store.js';
 import type { LastSeenReader } from '../features/ports.js';
 import { LoginMethods } from '../auth/login-methods.js';
 import { OidcSettingsService } from '../oidc/service.js';
-import { DynamoProjectStore } from '../projects/dynamo-store.js';
 import { keyMaterialSource } from '../secrets/key-source.js';
 import { SecretBox } from '../secrets/secret-box.js';
 import type { SegmentStore } from '../segments/store.js';
@@ -44,7 +42,7 @@ import { loginMethods as edgeLoginMethods, oidcSettings as edgeOidcSettings, ses
  * reaches the same revision clock, token cache and feature snapshot. Every resource's services
  * are built here the same way, the feature services included (they once had a builder of their own, the one resource that did):
  * from named stores and services, and where a service reads other resources, from the port its
- * own folder declares, built in catalogs.ts. Nothing is filled from this object as a whole.
+ * own folder declares, bound in lib/composition/slices/. Nothing is filled from this object as a whole.
  */
 export function createServices(c: Composition) {
   return c.once(allServices);
@@ -127,10 +125,8 @@ function allServices(c: Composition) {
 export type Services = ReturnType<typeof allServices>;
 
 /** The DynamoDB adapters only the admin API uses; the SDK root built the ones it shares. */
-function adminStores({ db, tableName: table, revisions }: StoreContext) {
+function adminStores({ db, tableName: table }: StoreContext) {
   return {
-    projectStore: new DynamoProjectStore(db, table, revisions),
-    environmentStore: new DynamoEnvironmentStore(db, table),
     eventStore: new DynamoEventStore(db, table),
     strategyTypeStore: new DynamoStrategyTypeStore(db, table),
   };
