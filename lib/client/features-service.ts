@@ -72,7 +72,7 @@ interface Scope {
  * The SDK read path (DESIGN §3, ADR 9). The revision comes from the clock (at most one
  * DynamoDB read per interval); an SDK whose If-None-Match equals the ETag gets a 304, anything
  * else the stored bytes of its scope at that revision. Only when the revision moved are the
- * features and segments read again, once per revision for every scope.
+ * features and segments read again (FeatureSnapshots), once per revision for every scope.
  */
 export class ClientFeatureService {
   private readonly payloads: BoundedCache<string, CachedPayload>;

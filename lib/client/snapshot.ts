@@ -3,7 +3,7 @@ import type { Segment } from '../segments/model.js';
 import type { ClientSnapshot } from './payload.js';
 
 /**
- * A container's snapshot of every feature and segment (features-service.ts), numbered, with the
+ * A process's snapshot of every feature and segment (feature-snapshots.ts), numbered, with the
  * steps that led to it: a scope's payload built from an earlier snapshot catches up by them, and
  * the delta API (delta.ts) tells an SDK what they changed.
  */
