@@ -1,8 +1,8 @@
-import { entriesOf, directMetricsQueue, MetricsWriter, sumStage, type MetricsQueue } from '../client/metrics-stages.js';
+import { DynamoMetricsStore } from '../client/dynamo-metrics-store.js';
+import { entriesOf, MetricsWriter, sumStage, type MetricsQueue } from '../client/metrics-stages.js';
 import type { MetricsStore } from '../client/store.js';
 import { SqsMetricsQueue } from '../client/metrics-sqs-queue.js';
 import type { Composition } from './composition.js';
-import { metricsStore } from './stores.js';
 
 /** The two metrics stages (ADR 15) over a store and the queue of sums; the local runtime and the stage functions share it. */
 export function metricsStages(store: MetricsStore, sums: MetricsQueue) {
@@ -15,18 +15,12 @@ export function metricsStages(store: MetricsStore, sums: MetricsQueue) {
   };
 }
 
-/** The stage functions' stages: the table and the sums queue from the configuration. */
+/**
+ * The stage functions' stages: the table and the sums queue from the configuration. The metrics
+ * adapter is built here rather than taken from stores.ts, whose other adapters' modules the
+ * stage functions would otherwise bundle; a stage function's process builds no other.
+ */
 export function queuedMetricsStages(c: Composition) {
   if (!c.config.metricsSumsQueueUrl) throw new Error('Invalid configuration: METRICS_SUMS_QUEUE_URL is required by the metrics stages');
-  return metricsStages(c.once(metricsStore), new SqsMetricsQueue(c.config.metricsSumsQueueUrl, c.config.region));
-}
-
-/**
- * Where SDK usage reports go: the queue the runtime gives, else SQS when configured (the cloud,
- * ADR 15), else through both metrics stages in the request (tests, `npm run invoke`).
- */
-export function usageQueue(c: Composition): MetricsQueue {
-  if (c.metricsQueue) return c.metricsQueue;
-  if (c.config.metricsQueueUrl) return new SqsMetricsQueue(c.config.metricsQueueUrl, c.config.region);
-  return directMetricsQueue(new MetricsWriter(c.once(metricsStore)));
+  return metricsStages(new DynamoMetricsStore(c.store.db, c.store.tableName), new SqsMetricsQueue(c.config.metricsSumsQueueUrl, c.config.region));
 }

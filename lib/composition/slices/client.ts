@@ -1,8 +1,10 @@
+import { directMetricsQueue, MetricsWriter, type MetricsQueue } from '../../client/metrics-stages.js';
+import { SqsMetricsQueue } from '../../client/metrics-sqs-queue.js';
 import { clientSlice } from '../../client/slice.js';
 import type { Composition } from '../composition.js';
 import { revisionClock } from '../edge.js';
 import { featureSnapshots } from '../feature-snapshots.js';
-import { usageQueue } from '../metrics-services.js';
+import { metricsStore } from '../stores.js';
 
 /** The SDK API's slice, once per composition: the process's feature snapshot, revision clock and usage queue. */
 export const clients = (c: Composition) => clientSlice(c, {
@@ -10,3 +12,13 @@ export const clients = (c: Composition) => clientSlice(c, {
   revision: c.once(revisionClock),
   usageQueue: c.once(usageQueue),
 });
+
+/**
+ * Where SDK usage reports go: the queue the runtime gives, else SQS when configured (the cloud,
+ * ADR 15), else through both metrics stages in the request (tests, `npm run invoke`).
+ */
+function usageQueue(c: Composition): MetricsQueue {
+  if (c.metricsQueue) return c.metricsQueue;
+  if (c.config.metricsQueueUrl) return new SqsMetricsQueue(c.config.metricsQueueUrl, c.config.region);
+  return directMetricsQueue(new MetricsWriter(c.once(metricsStore)));
+}
