@@ -11,8 +11,8 @@ export type ProjectStatsWire = z.infer<typeof projectStatsSchema>;
 export interface ProjectPorts {
   /** Every feature (a project's health in the list) and one project's own (overview, delete). */
   features: Pick<FeatureStore, 'listAll' | 'listProject'>;
-  /** Answers NotFound for a strategy type that does not exist (a project's default strategy names one). */
-  strategyTypes: { get(name: string): Promise<unknown> };
+  /** Whether a built-in or custom strategy type has the name (a project's default strategy names one). */
+  strategyTypeExists(name: string): Promise<boolean>;
   /** When SDKs last reported a feature (the project page's onboarding status). */
   lastSeen: LastSeenReader;
   /** When SDKs last reported each of these features, by feature name (the overview's rows). */

@@ -13,17 +13,13 @@ export interface DefaultStrategyInput {
   parameters?: Record<string, string> | undefined;
 }
 
-/** Answers whether a strategy type exists (the strategy-type service's `get` throws NotFound). */
-export interface StrategyTypeLookup {
-  get(name: string): Promise<unknown>;
-}
-
 /** Which environments a project uses, and the strategy `/on` adds in each. */
 export class ProjectEnvironmentService {
   constructor(
     private readonly projects: ProjectStore,
     private readonly environments: EnvironmentStore,
-    private readonly strategyTypes: StrategyTypeLookup,
+    /** Whether a built-in or custom strategy type has the name. */
+    private readonly strategyTypeExists: (name: string) => Promise<boolean>,
   ) {}
 
   async add(projectId: string, environment: string, actor: string): Promise<void> {
@@ -61,11 +57,6 @@ export class ProjectEnvironmentService {
   }
 
   private async checkStrategyType(name: string): Promise<void> {
-    try {
-      await this.strategyTypes.get(name);
-    } catch (error) {
-      if (error instanceof NotFound) throw new ValidationFailed(`name: Could not find strategy type with name ${name}`);
-      throw error;
-    }
+    if (!(await this.strategyTypeExists(name))) throw new ValidationFailed(`name: Could not find strategy type with name ${name}`);
   }
 }

@@ -12,7 +12,7 @@ export function projectSlice({ store }: SliceContext, ports: ProjectPorts) {
   const projectStore = new DynamoProjectStore(store.db, store.tableName, store.revisions);
   const environmentStore = new DynamoEnvironmentStore(store.db, store.tableName);
   const projects = new ProjectService(projectStore, environmentStore, ports.features);
-  const projectEnvironments = new ProjectEnvironmentService(projectStore, environmentStore, ports.strategyTypes);
+  const projectEnvironments = new ProjectEnvironmentService(projectStore, environmentStore, (name) => ports.strategyTypeExists(name));
   return {
     routes: projectRoutes,
     operations: projectOperations({ projects, projectEnvironments }, ports),

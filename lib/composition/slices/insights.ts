@@ -1,10 +1,10 @@
-import { compareEnvironments } from '../../environments/model.js';
 import type { InsightCatalog } from '../../insights/ports.js';
 import { insightSlice } from '../../insights/slice.js';
 import type { Composition } from '../composition.js';
 import { featureReadModel } from '../read-model.js';
 import { userStore } from '../session-edge.js';
-import { environmentStore, eventStore, featureStore, metricsStore, projectStore } from '../stores.js';
+import { eventStore, featureStore, metricsStore, projectStore } from '../stores.js';
+import { sortedEnvironments } from './catalog-reads.js';
 
 /** The insights' slice, once per composition, on its ports. */
 export const insights = (c: Composition) => insightSlice(c, insightPorts(c));
@@ -21,7 +21,7 @@ export function insightPorts(c: Composition): InsightCatalog {
     projects: async () => (await c.once(projectStore).list())
       .map(({ project }) => project)
       .sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id)),
-    environments: async () => (await c.once(environmentStore).list()).sort(compareEnvironments),
+    environments: () => sortedEnvironments(c),
     eventsBetween: (from, to) => c.once(eventStore).between(from, to),
     usage: (day) => c.once(metricsStore).hourlyCounts(day),
   };

@@ -3,18 +3,18 @@ import type { ProjectPorts } from '../../projects/ports.js';
 import { projectSlice } from '../../projects/slice.js';
 import type { Composition } from '../composition.js';
 import { featureStore, metricsStore } from '../stores.js';
+import { strategyTypeExists } from './catalog-reads.js';
 import { insights } from './insights.js';
-import { strategies } from './strategies.js';
 
 /** The projects' slice, once per composition, on its ports. */
 export const projects = (c: Composition) => projectSlice(c, projectPorts(c));
 
-/** What projects read: features from the table, SDKs' last-seen times, strategy types and the insights' project figures. */
+/** What projects read: features from the table, SDKs' last-seen times, whether a strategy type exists, and the insights' project figures. */
 function projectPorts(c: Composition): ProjectPorts {
   const lastSeen = c.once(metricsStore);
   return {
     features: c.once(featureStore),
-    strategyTypes: { get: (name) => c.once(strategies).strategyTypes.get(name) },
+    strategyTypeExists: (name) => strategyTypeExists(c, name),
     lastSeen,
     lastSeenOf: (features) => lastSeenOfMany(lastSeen, features),
     projectStats: (projectId) => c.once(insights).projectStats.forProject(projectId),

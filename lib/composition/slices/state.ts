@@ -1,11 +1,11 @@
-import { compareEnvironments } from '../../environments/model.js';
 import { activeFeatureCountOf, projectSummaries } from '../../projects/summaries.js';
 import type { StateCatalog } from '../../state/ports.js';
 import { stateSlice } from '../../state/slice.js';
 import type { Composition } from '../composition.js';
 import { apiTokenStore } from '../edge.js';
 import { featureReadModel } from '../read-model.js';
-import { environmentStore, eventStore, projectStore, segmentStore, tagTypeStore } from '../stores.js';
+import { eventStore, projectStore, segmentStore, tagTypeStore } from '../stores.js';
+import { sortedEnvironments } from './catalog-reads.js';
 import { strategies } from './strategies.js';
 
 /** The state export's slice, once per composition, on its ports. */
@@ -23,7 +23,7 @@ function statePorts(c: Composition): StateCatalog {
     strategyTypes: () => c.once(strategies).strategyTypes.list(),
     projects: async (features) => projectSummaries(await c.once(projectStore).list(), features, new Date()),
     tagTypes: async () => (await c.once(tagTypeStore).list()).sort((a, b) => a.name.localeCompare(b.name)),
-    environments: async () => (await c.once(environmentStore).list()).sort(compareEnvironments),
+    environments: () => sortedEnvironments(c),
     apiTokens: () => c.once(apiTokenStore).list(),
     segments: () => c.once(segmentStore).list(),
     eventsBetween: (from, to) => c.once(eventStore).between(from, to),

@@ -1,4 +1,3 @@
-import { projectNotFound } from '../../projects/project-service.js';
 import { activeFeatureCountOf } from '../../projects/summaries.js';
 import type { UiSupportPorts } from '../../ui-support/ports.js';
 import { uiSupportSlice } from '../../ui-support/slice.js';
@@ -6,6 +5,7 @@ import type { Composition } from '../composition.js';
 import { apiTokenStore } from '../edge.js';
 import { groupStore, userStore } from '../session-edge.js';
 import { contextFieldStore, environmentStore, featureStore, projectStore, segmentStore } from '../stores.js';
+import { projectOf } from './catalog-reads.js';
 import { instance } from './instance.js';
 import { strategies } from './strategies.js';
 
@@ -20,11 +20,7 @@ export const uiSupport = (c: Composition) => uiSupportSlice(c, uiSupportPorts(c)
 function uiSupportPorts(c: Composition): UiSupportPorts {
   const countOf = (list: () => Promise<readonly unknown[]>) => async () => (await list()).length;
   return {
-    project: async (projectId) => {
-      const project = await c.once(projectStore).get(projectId);
-      if (!project) throw projectNotFound(projectId);
-      return project;
-    },
+    project: (projectId) => projectOf(c, projectId),
     projectFeatures: (projectId) => c.once(featureStore).listProject(projectId),
     activeFeatureCount: async () => activeFeatureCountOf(await c.once(projectStore).list()),
     instance: async () => {
