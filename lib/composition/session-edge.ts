@@ -3,6 +3,7 @@ import { LoginMethods } from '../auth/login-methods.js';
 import { publicUrlOf } from '../config.js';
 import { clientAddress } from '../http/client-address.js';
 import { originSecretSource } from '../secrets/origin-secret.js';
+import { DynamoGroupReader } from '../groups/dynamo-reader.js';
 import { DynamoGroupStore } from '../groups/dynamo-store.js';
 import { DynamoOidcSettingsStore } from '../oidc/dynamo-store.js';
 import { OidcSettingsService } from '../oidc/service.js';
@@ -11,6 +12,7 @@ import { SecretBox } from '../secrets/secret-box.js';
 import { DynamoSessionStore } from '../sessions/dynamo-store.js';
 import { sessionSettingsOf } from '../sessions/model.js';
 import { groupRootRolesOf, SessionService } from '../sessions/service.js';
+import { DynamoUserReader } from '../users/dynamo-reader.js';
 import { DynamoUserStore } from '../users/dynamo-store.js';
 import type { Composition } from './composition.js';
 
@@ -22,33 +24,44 @@ import type { Composition } from './composition.js';
  */
 
 export const userStore = (c: Composition) => new DynamoUserStore(c.store.db, c.store.tableName);
+/** What a session reads of its user: the admin functions bundle this, not the user store's writes. */
+export const userReader = (c: Composition) => new DynamoUserReader(c.store.db, c.store.tableName);
 export const groupStore = (c: Composition) => new DynamoGroupStore(c.store.db, c.store.tableName);
+/** What a session reads of groups: the root roles they give; the admin functions bundle this, not the group store's writes. */
+export const groupReader = (c: Composition) => new DynamoGroupReader(c.store.db, c.store.tableName);
 export const sessionStore = (c: Composition) => new DynamoSessionStore(c.store.db, c.store.tableName);
 export const passwordLoginStore = (c: Composition) => new DynamoPasswordLoginStore(c.store.db, c.store.tableName);
 
 /** One box for the OIDC client secret and the login under way: one key material, a key per purpose. */
 export const secretBox = (c: Composition) => new SecretBox(keyMaterialSource(c.config));
 
-export const oidcSettings = (c: Composition) =>
-  new OidcSettingsService(new DynamoOidcSettingsStore(c.store.db, c.store.tableName), c.once(secretBox));
+export const oidcSettingsStore = (c: Composition) => new DynamoOidcSettingsStore(c.store.db, c.store.tableName);
 
-/** Which ways to log in are open: the password, single sign-on. */
+export function oidcSettings(c: Composition): OidcSettingsService {
+  const settings = new OidcSettingsService(c.once(oidcSettingsStore), c.once(secretBox));
+  // Saved OIDC settings change what the login page offers: this container answers them at once.
+  settings.onChange(() => c.once(loginMethods).forget());
+  return settings;
+}
+
+/**
+ * Which ways to log in are open: the password, single sign-on. Whether single sign-on is on is
+ * read from the settings' store, so the admin functions' edge holds no OIDC settings service
+ * nor the box that seals its secret; saving the settings resets it (`oidcSettings`).
+ */
 export function loginMethods(c: Composition): LoginMethods {
   const publicUrl = publicUrlOf(c.config);
-  const methods = new LoginMethods(
-    c.once(passwordLoginStore), c.once(oidcSettings),
+  return new LoginMethods(
+    c.once(passwordLoginStore), { isEnabled: async () => (await c.once(oidcSettingsStore).get())?.enabled ?? false },
     { oidcLoginUrl: `${publicUrl.replace(/\/+$/, '')}/auth/oidc/login`, baseUriPath: c.config.baseUriPath }, c.now,
   );
-  // Saved OIDC settings change what the login page offers: this container answers them at once.
-  c.once(oidcSettings).onChange(() => methods.forget());
-  return methods;
 }
 
 /** A session reads its user and the groups' root roles on each request, so a changed role holds at once. */
 export function sessions(c: Composition): SessionService {
   return new SessionService(c.once(sessionStore), {
-    find: (id) => c.once(userStore).get(id),
-    groupRootRolesOf: async (id) => groupRootRolesOf(await c.once(groupStore).list(), id),
+    find: (id) => c.once(userReader).get(id),
+    groupRootRolesOf: async (id) => groupRootRolesOf(await c.once(groupReader).list(), id),
   }, sessionSettingsOf(c.config), c.once(loginMethods), c.now);
 }
 

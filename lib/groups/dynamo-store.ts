@@ -1,15 +1,12 @@
-import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { Group, GroupMember } from './model.js';
+import { DynamoGroupReader, type StoredMembers } from './dynamo-reader.js';
+import type { Group } from './model.js';
 import type { GroupStore, GroupWriteOutcome } from './store.js';
 import { nextCounterValue } from '../store/counter.js';
-import { queryCollection } from '../store/query.js';
 import { keys } from '../store/table-design.js';
 import { changeEvent } from '../events/model.js';
 import { eventItem } from '../events/dynamo-store.js';
 import { transactWriteDetailed, type TransactWriteItem } from '../store/transact.js';
 import { claimGuard, moveGuard, releaseGuard } from '../store/unique-guard.js';
-
-type StoredMembers = Record<string, { joinedAt: string; createdBy: string }>;
 
 /**
  * A group item holds its memberships as a map keyed by user id, so the group and its members
@@ -17,23 +14,9 @@ type StoredMembers = Record<string, { joinedAt: string; createdBy: string }>;
  * entry. The name is held by a guard item written in the same transaction; each new member is
  * a ConditionCheck on the user's item, so a member can never name a user that does not exist.
  */
-export class DynamoGroupStore implements GroupStore {
-  constructor(
-    private readonly db: DynamoDBDocumentClient,
-    private readonly tableName: string,
-  ) {}
-
+export class DynamoGroupStore extends DynamoGroupReader implements GroupStore {
   nextId(): Promise<number> {
     return nextCounterValue(this.db, this.tableName, 'group');
-  }
-
-  async list(): Promise<Group[]> {
-    return (await queryCollection(this.db, this.tableName, keys.groups())).map(toGroup);
-  }
-
-  async get(id: number): Promise<Group | undefined> {
-    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: keys.group(id), ConsistentRead: true }));
-    return Item ? toGroup(Item) : undefined;
   }
 
   async insert(group: Group, actor: string): Promise<GroupWriteOutcome> {
@@ -113,13 +96,4 @@ function groupItem(group: Group): Record<string, unknown> {
     members.map((member) => [String(member.userId), { joinedAt: member.joinedAt, createdBy: member.createdBy }]),
   );
   return { ...keys.group(group.id), ...details, members: stored };
-}
-
-/** Members in the order they joined (ties by user id): the map itself keeps no order. */
-function toGroup(item: Record<string, unknown>): Group {
-  const { pk: _pk, sk: _sk, members, ...details } = item;
-  const list: GroupMember[] = Object.entries((members ?? {}) as StoredMembers)
-    .map(([userId, member]) => ({ userId: Number(userId), joinedAt: member.joinedAt, createdBy: member.createdBy }))
-    .sort((a, b) => a.joinedAt.localeCompare(b.joinedAt) || a.userId - b.userId);
-  return { ...(details as Omit<Group, 'members'>), members: list };
 }

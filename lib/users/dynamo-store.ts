@@ -1,4 +1,5 @@
-import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoUserReader, toUser } from './dynamo-reader.js';
 import { identityHash, uniqueKeysOf, type SsoIdentity, type User } from './model.js';
 import type { Credentials, UserInsertOutcome, UserReplaceOutcome, UserStore } from './store.js';
 import { conditionalWrite } from '../store/dynamo-errors.js';
@@ -17,23 +18,13 @@ import { claimGuard, moveGuard, releaseGuard } from '../store/unique-guard.js';
  * one user. Memberships live in the group items; deleting a user removes them in the same
  * transaction.
  */
-export class DynamoUserStore implements UserStore {
-  constructor(
-    private readonly db: DynamoDBDocumentClient,
-    private readonly tableName: string,
-  ) {}
-
+export class DynamoUserStore extends DynamoUserReader implements UserStore {
   nextId(): Promise<number> {
     return nextCounterValue(this.db, this.tableName, 'user');
   }
 
   async list(): Promise<User[]> {
     return (await queryCollection(this.db, this.tableName, keys.users())).map(toUser);
-  }
-
-  async get(id: number): Promise<User | undefined> {
-    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: keys.user(id), ConsistentRead: true }));
-    return Item ? toUser(Item) : undefined;
   }
 
   async getMany(ids: number[]): Promise<User[]> {
@@ -289,9 +280,4 @@ function detailsUpdate(before: User, after: User) {
 
 function passwordItem(id: number, passwordHash: string, at: string): Record<string, unknown> {
   return { ...keys.userPassword(id), passwordHash, updatedAt: at };
-}
-
-function toUser(item: Record<string, unknown>): User {
-  const { pk: _pk, sk: _sk, ...user } = item;
-  return user as unknown as User;
 }
