@@ -1,6 +1,7 @@
 import type * as z from 'zod';
 import type { GroupView } from '../groups/service.js';
-import { permissionsOfType, roleHolds, type PermissionType } from '../roles/permissions.js';
+import { permissionsOfType, type PermissionType } from '../roles/catalogue.js';
+import { roleHolds } from '../roles/permissions.js';
 import type { accessOverviewSchema, inactiveUsersSchema, permissionCatalogueSchema, RoleWire, UserWire, usersAndGroupsSchema } from './schemas.js';
 import type { RootRole, RootRoleId } from '../roles/model.js';
 import { imageUrlOf, signupUrl, type User } from './model.js';
