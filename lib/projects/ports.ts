@@ -1,16 +1,22 @@
 import type { Feature } from '../features/model.js';
 import type { LastSeenReader } from '../features/ports.js';
-import type { FeatureStore } from '../features/store.js';
 import type * as z from 'zod';
 import type { projectStatsSchema } from './schemas.js';
 
 /** A project's activity figures, as its overview and summary answer them. */
 export type ProjectStatsWire = z.infer<typeof projectStatsSchema>;
 
+/** The features projects read. */
+export interface ProjectFeatureReads {
+  /** Every feature, archived ones too (each project's health in the list). */
+  everyFeature(): Promise<readonly Feature[]>;
+  /** One project's features, archived ones too, read strongly consistent (its overview, and its delete, refused while any is left). */
+  projectFeatures(projectId: string): Promise<Feature[]>;
+}
+
 /** What projects read of other resources. */
 export interface ProjectPorts {
-  /** Every feature (a project's health in the list) and one project's own (overview, delete). */
-  features: Pick<FeatureStore, 'listAll' | 'listProject'>;
+  features: ProjectFeatureReads;
   /** Whether a built-in or custom strategy type has the name (a project's default strategy names one). */
   strategyTypeExists(name: string): Promise<boolean>;
   /** When SDKs last reported a feature (the project page's onboarding status). */

@@ -2,11 +2,11 @@ import { compareEnvironments, type Environment } from '../environments/model.js'
 import type { EnvironmentStore } from '../environments/store.js';
 import { Conflict, NotFound, ValidationFailed } from '../errors.js';
 import type { Feature } from '../features/model.js';
-import type { FeatureStore } from '../features/store.js';
 import { DEFAULT_PROJECT, PROJECT_SETTING_DEFAULTS } from './defaults.js';
 import { projectHealth } from './health.js';
 import type { FeatureNaming, Project, ProjectMode, ProjectSettings, ProjectSummary } from './model.js';
 import { checkFeatureNaming } from './naming.js';
+import type { ProjectFeatureReads } from './ports.js';
 import type { ProjectStore } from './store.js';
 import { activeFeatureCountOf, projectSummaries } from './summaries.js';
 
@@ -53,13 +53,13 @@ export class ProjectService {
   constructor(
     private readonly store: ProjectStore,
     private readonly environments: EnvironmentStore,
-    private readonly features: Pick<FeatureStore, 'listAll' | 'listProject'>,
+    private readonly features: ProjectFeatureReads,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
   /** Every project with its health; `features`, when the caller already read every feature, spares a second read. */
   async list(features?: readonly Feature[]): Promise<ProjectSummary[]> {
-    const [stored, all] = await Promise.all([this.store.list(), features ?? this.features.listAll()]);
+    const [stored, all] = await Promise.all([this.store.list(), features ?? this.features.everyFeature()]);
     return projectSummaries(stored, all, this.now());
   }
 
@@ -78,7 +78,7 @@ export class ProjectService {
   /** Health always covers the active features, whichever ones are listed. */
   async overview(id: string, { archived = false } = {}): Promise<ProjectOverview> {
     const project = await this.getProject(id);
-    const [environments, ofProject] = await Promise.all([this.environmentsOfProject(project), this.features.listProject(project.id)]);
+    const [environments, ofProject] = await Promise.all([this.environmentsOfProject(project), this.features.projectFeatures(project.id)]);
     const features = ofProject.filter((feature) => feature.archived === archived);
     const active = ofProject.filter((feature) => !feature.archived);
     return { project, environments, features, active, health: projectHealth(ofProject, this.now()), members: 0 };
@@ -87,7 +87,7 @@ export class ProjectService {
   /** Every environment, whether the project uses it and how many of its features are on there (its copies only, ADR 17). */
   async environmentUse(id: string): Promise<{ project: Project; uses: EnvironmentUse[] }> {
     const project = await this.getProject(id);
-    const [all, ofProject] = await Promise.all([this.listEnvironments(), this.features.listProject(project.id)]);
+    const [all, ofProject] = await Promise.all([this.listEnvironments(), this.features.projectFeatures(project.id)]);
     const active = ofProject.filter((feature) => !feature.archived);
     const used = new Set(project.environments);
     const uses = all.map((environment) => ({
@@ -122,7 +122,7 @@ export class ProjectService {
    */
   async delete(id: string, actor: string): Promise<void> {
     if (id === DEFAULT_PROJECT.id) throw new ValidationFailed('The default project cannot be deleted');
-    const remaining = await this.features.listProject(id);
+    const remaining = await this.features.projectFeatures(id);
     if (remaining.length > 0) throw hasFeatures(id, remaining.length);
     const outcome = await this.store.deleteIfEmpty(id, actor);
     if (outcome === 'missing') throw projectNotFound(id);

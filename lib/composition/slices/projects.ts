@@ -2,6 +2,7 @@ import { lastSeenOfMany } from '../../features/views.js';
 import type { ProjectPorts } from '../../projects/ports.js';
 import { projectSlice } from '../../projects/slice.js';
 import type { Composition } from '../composition.js';
+import { featureReadModel } from '../read-model.js';
 import { featureStore, metricsStore } from '../stores.js';
 import { strategyTypeExists } from './catalog-reads.js';
 import { insights } from './insights.js';
@@ -9,11 +10,14 @@ import { insights } from './insights.js';
 /** The projects' slice, once per composition, on its ports. */
 export const projects = (c: Composition) => projectSlice(c, projectPorts(c));
 
-/** What projects read: features from the table, SDKs' last-seen times, whether a strategy type exists, and the insights' project figures. */
+/** What projects read: every feature from the admin read model, one project's from its own partition, SDKs' last-seen times, whether a strategy type exists, and the insights' project figures. */
 function projectPorts(c: Composition): ProjectPorts {
   const lastSeen = c.once(metricsStore);
   return {
-    features: c.once(featureStore),
+    features: {
+      everyFeature: () => c.once(featureReadModel).everyFeature(),
+      projectFeatures: (projectId) => c.once(featureStore).listProject(projectId),
+    },
     strategyTypeExists: (name) => strategyTypeExists(c, name),
     lastSeen,
     lastSeenOf: (features) => lastSeenOfMany(lastSeen, features),
