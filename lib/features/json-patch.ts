@@ -1,4 +1,6 @@
-import jsonpatch from 'fast-json-patch';
+import type { Operation } from 'fast-json-patch';
+// The core module alone: the package's main module keeps all of it in the bundle (fast-json-patch-core.d.ts).
+import { applyOperation } from 'fast-json-patch/module/core.mjs';
 import * as z from 'zod';
 import { ValidationFailed } from '../errors.js';
 
@@ -53,7 +55,7 @@ export function applyJsonPatch(document: object, operations: PatchOperation[]): 
   let patched: unknown = structuredClone(document);
   operations.forEach((operation, index) => {
     try {
-      patched = jsonpatch.applyOperation(patched, operation as jsonpatch.Operation, true, true, true, index).newDocument;
+      patched = applyOperation(patched, operation as Operation, true, true, true, index).newDocument;
     } catch (error) {
       throw new ValidationFailed(`${index}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
     }
