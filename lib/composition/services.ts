@@ -1,14 +1,9 @@
 import type { ClientApplicationStore, MetricsStore } from '../client/store.js';
 import { DynamoEventStore } from '../events/dynamo-store.js';
 import type { LastSeenReader } from '../features/ports.js';
-import { LoginMethods } from '../auth/login-methods.js';
-import { OidcSettingsService } from '../oidc/service.js';
-import { keyMaterialSource } from '../secrets/key-source.js';
-import { SecretBox } from '../secrets/secret-box.js';
 import type { SegmentStore } from '../segments/store.js';
 import { DynamoStrategyTypeStore } from '../strategies/dynamo-store.js';
 import { StrategyTypeService } from '../strategies/service.js';
-import { groupRootRolesOf, SessionService } from '../sessions/service.js';
 import { clients as clientSlice } from './slices/client.js';
 import { featureStore as featureStoreOf, metricsStore as metricsStoreOf, segmentStore as segmentStoreOf } from './stores.js';
 import type { StoreContext } from '../store/context.js';
@@ -29,12 +24,10 @@ import { strategies as strategySlice } from './slices/strategies.js';
 import { apiTokens as apiTokenSlice } from './slices/api-tokens.js';
 import { auth as authSlice } from './slices/auth.js';
 import { groups as groupSlice } from './slices/groups.js';
-import { oidc as oidcSlice } from './slices/oidc.js';
-import { signupTokens as signupTokenSlice } from './slices/signup-tokens.js';
 import { users as userSlice } from './slices/users.js';
 import { tagTypes as tagTypeSlice } from './slices/tag-types.js';
 import { transfer as transferSlice } from './slices/transfer.js';
-import { loginMethods as edgeLoginMethods, oidcSettings as edgeOidcSettings, sessions as edgeSessions } from './session-edge.js';
+import { oidcSettings as edgeOidcSettings } from './session-edge.js';
 
 /**
  * The composition root: builds every service from one parsed configuration, on the same
@@ -71,11 +64,7 @@ function allServices(c: Composition) {
   const groups = c.once(groupSlice).groups;
   const users = c.once(userSlice).users;
   const apiTokens = c.once(apiTokenSlice).apiTokens;
-  const signupTokens = c.once(signupTokenSlice).signupTokens;
   const oidcSettings = c.once(edgeOidcSettings);
-  const loginMethods = c.once(edgeLoginMethods);
-  const sessions = c.once(edgeSessions);
-  const oidcLogin = c.once(oidcSlice).oidcLogin;
   const features = c.once(featureSlice).features;
   return {
     /** The composition these services were built on (the test API and the local runtime build handlers on it). */
@@ -95,13 +84,8 @@ function allServices(c: Composition) {
     /** When SDKs last reported each feature, for the admin feature views. */
     lastSeen, metrics,
     apiTokens, strategyTypes, users, groups, oidcSettings,
-    signupTokens, sessions,
     /** People's passwords: login, change, reset links, invite signup. */
     auth: c.once(authSlice).auth,
-    /** Which ways to log in are open: the password, single sign-on (the UI's login page, the simple-auth setting). */
-    loginMethods,
-    /** Single sign-on through the OIDC settings' provider. */
-    oidcLogin,
     /** Writes a fresh install's data once per table (local start, tests, cloud bootstrap). */
     firstStart: c.once(instanceSlice).firstStart,
     /** Each feature's copy in its project's partition, made on tables from before ADR 17 (bootstrap, local start). */
