@@ -11,10 +11,10 @@ import { clientRoutes } from './routes.js';
  * registrations and usage reports. Metrics are recorded only for the features a token is served,
  * known from the same snapshot.
  */
-export function clientSlice({ store, now }: SliceContext, ports: ClientPorts) {
+export function clientSlice({ store, now }: SliceContext, ports: ClientPorts, limits: { registrations?: { perScope: number } } = {}) {
   const clientFeatures = new ClientFeatureService(ports.snapshots, ports.revision);
   const clientApplications = new DynamoClientApplicationStore(store.db, store.tableName);
-  const clientMetrics = new ClientMetricsService(ports.usageQueue, clientApplications, clientFeatures, now);
+  const clientMetrics = new ClientMetricsService(ports.usageQueue, clientApplications, clientFeatures, now, limits.registrations);
   return {
     routes: clientRoutes,
     operations: clientOperations({ clientFeatures, clientMetrics }),

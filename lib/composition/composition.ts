@@ -15,21 +15,30 @@ export interface Composition extends SliceContext {
   once<T>(build: (composition: Composition) => T): T;
 }
 
+export type Builder<T> = (composition: Composition) => T;
+
 export interface CompositionOptions {
   store?: StoreContext;
   now?: () => Date;
   metricsQueue?: MetricsQueue;
+  /**
+   * Stand-ins built instead of some builders, keyed by the builder they replace: a test composes
+   * every function as usual with one part changed (registrations capped at three), and every
+   * slice that asks for that part gets the stand-in.
+   */
+  replace?: ReadonlyArray<readonly [Builder<unknown>, Builder<unknown>]>;
 }
 
 export function createComposition(config: AppConfig, options: CompositionOptions = {}): Composition {
   const built = new Map<unknown, unknown>();
+  const standIns = new Map<unknown, Builder<unknown>>(options.replace ?? []);
   const composition: Composition = {
     config,
     store: options.store ?? connectStore(config),
     now: options.now,
     metricsQueue: options.metricsQueue,
     once<T>(build: (composition: Composition) => T): T {
-      if (!built.has(build)) built.set(build, build(composition));
+      if (!built.has(build)) built.set(build, (standIns.get(build) ?? build)(composition));
       return built.get(build) as T;
     },
   };

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { ClientMetricsService } from '../../lib/client/metrics-service.js';
-import { directMetricsQueue, MetricsWriter } from '../../lib/client/metrics-stages.js';
+import { clientSlice } from '../../lib/client/slice.js';
+import { createComposition } from '../../lib/composition/composition.js';
+import { clientPorts, clients } from '../../lib/composition/slices/client.js';
 import type { Services } from '../../lib/composition/services.js';
 import { APPLICATION_REGISTRATIONS } from '../../lib/limits.js';
 import { prepareLocalTable } from '../../lib/store/create-table.js';
@@ -49,10 +50,11 @@ async function frontendScope(): Promise<{ token: string; caller: Caller; scope: 
 
 /** The register routes over services whose registrations are capped at `perScope` a token scope. */
 function cappedApi(perScope: number) {
-  const clientMetrics = new ClientMetricsService(
-    directMetricsQueue(new MetricsWriter(services.metrics)), services.clientApplications, services.clientFeatures, clock, { perScope },
-  );
-  return apiClient({ ...services, clientMetrics });
+  const composition = createComposition(services.config, {
+    store: services.composition.store, now: clock,
+    replace: [[clients, (c) => clientSlice(c, clientPorts(c), { registrations: { perScope } })]],
+  });
+  return apiClient({ ...services, composition });
 }
 
 const listed = async (query: string) => {
@@ -109,9 +111,8 @@ describe('registrations per token scope are capped', () => {
 
   it('costs a bounded number of DynamoDB requests whatever the scope holds: one for a repeat the same day, four for a new application, three for a refusal', async () => {
     const { caller } = await frontendScope();
-    const metrics = new ClientMetricsService(
-      directMetricsQueue(new MetricsWriter(services.metrics)), services.clientApplications, services.clientFeatures, clock, { perScope: 30 },
-    );
+    const { composition } = services;
+    const metrics = clientSlice(composition, clientPorts(composition), { registrations: { perScope: 30 } }).clientMetrics;
     const prefix = unique('cost');
     const costOf = async (appName: string) => {
       const before = services.dynamoRequests.snapshot();

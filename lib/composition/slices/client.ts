@@ -1,5 +1,6 @@
 import { directMetricsQueue, MetricsWriter, type MetricsQueue } from '../../client/metrics-stages.js';
 import { SqsMetricsQueue } from '../../client/metrics-sqs-queue.js';
+import type { ClientPorts } from '../../client/ports.js';
 import { clientSlice } from '../../client/slice.js';
 import type { Composition } from '../composition.js';
 import { revisionClock } from '../edge.js';
@@ -7,11 +8,11 @@ import { featureSnapshots } from '../feature-snapshots.js';
 import { metricsStore } from '../stores.js';
 
 /** The SDK API's slice, once per composition: the process's feature snapshot, revision clock and usage queue. */
-export const clients = (c: Composition) => clientSlice(c, {
-  snapshots: c.once(featureSnapshots),
-  revision: c.once(revisionClock),
-  usageQueue: c.once(usageQueue),
-});
+export const clients = (c: Composition) => clientSlice(c, clientPorts(c));
+
+export function clientPorts(c: Composition): ClientPorts {
+  return { snapshots: c.once(featureSnapshots), revision: c.once(revisionClock), usageQueue: c.once(usageQueue) };
+}
 
 /**
  * Where SDK usage reports go: the queue the runtime gives, else SQS when configured (the cloud,
