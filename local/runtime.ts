@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { GROUPS, type Group } from '../lib/http/route.js';
 import { loadConfig, type AppConfig } from '../lib/config.js';
 import type { LambdaHandler } from '../lib/composition/function-handler.js';
-import { createServices, type Services } from '../lib/composition/services.js';
+import { createServices, type Services } from './app-services.js';
 import { createComposition } from '../lib/composition/composition.js';
 import { prepareLocalTable } from '../lib/store/create-table.js';
 import { applyBootstrapTokens } from '../lib/tokens/bootstrap.js';

@@ -14,7 +14,7 @@
  */
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
-import { createServices } from '../lib/composition/services.js';
+import { createServices } from '../local/app-services.js';
 import { createComposition } from '../lib/composition/composition.js';
 import { loadConfig } from '../lib/config.js';
 import { GROUPS, type Group } from '../lib/http/route.js';

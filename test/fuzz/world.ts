@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { inject } from 'vitest';
 import { loadConfig } from '../../lib/config.js';
-import type { Services } from '../../lib/composition/services.js';
+import type { Services } from '../../local/app-services.js';
 import { prepareLocalTable } from '../../lib/store/create-table.js';
 import { formatSecret } from '../../lib/tokens/model.js';
 import type { AwsLikeEngine } from '../../local/aws-like-dynamodb/engine.js';

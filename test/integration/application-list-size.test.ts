@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { ClientMetricsService } from '../../lib/client/metrics-service.js';
 import { directMetricsQueue, MetricsWriter } from '../../lib/client/metrics-stages.js';
-import type { Services } from '../../lib/composition/services.js';
+import type { Services } from '../../local/app-services.js';
 import { ServiceUnavailable } from '../../lib/errors.js';
 import { LAMBDA_MAX_RESPONSE_BYTES } from '../../lib/http/large-answers.js';
 import { prepareLocalTable } from '../../lib/store/create-table.js';

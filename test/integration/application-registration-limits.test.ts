@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { clientSlice } from '../../lib/client/slice.js';
 import { createComposition } from '../../lib/composition/composition.js';
 import { clientPorts, clients } from '../../lib/composition/slices/client.js';
-import type { Services } from '../../lib/composition/services.js';
+import type { Services } from '../../local/app-services.js';
 import { APPLICATION_REGISTRATIONS } from '../../lib/limits.js';
 import { prepareLocalTable } from '../../lib/store/create-table.js';
 import { countsSince } from '../../lib/store/request-counter.js';

@@ -4,7 +4,7 @@ import { initialize, InMemStorageProvider, type Unleash } from 'unleash-client';
 import { GROUPS, type Group } from '../../lib/http/route.js';
 import { routeTable, type OperationId } from '../../lib/route-table.js';
 import { groupHandlerOf, type LambdaHandler } from '../../lib/composition/function-handler.js';
-import type { Services } from '../../lib/composition/services.js';
+import type { Services } from '../../local/app-services.js';
 import { formatSecret } from '../../lib/tokens/model.js';
 import { functionDefinitions } from '../../functions/registry.js';
 import { localContext, toApiGatewayEvent } from '../../local/api-gateway-event.js';

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Services } from '../../lib/composition/services.js';
+import type { Services } from '../../local/app-services.js';
 import { apiClient } from '../support/api.js';
 import { isolatedServices, sdkToken } from '../support/client.js';
 import { featureSteps } from '../support/features.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Feature } from '../../lib/features/model.js';
-import type { Services } from '../../lib/composition/services.js';
+import type { Services } from '../../local/app-services.js';
 import { countsSince } from '../../lib/store/request-counter.js';
 import { apiClient } from '../support/api.js';
 import { isolatedServices, putFeature, rollout, sdkToken } from '../support/client.js';

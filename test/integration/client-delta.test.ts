@@ -3,7 +3,7 @@ import { apiClient, type ApiResponse } from '../support/api.js';
 import { isolatedServices, putFeature, sdkToken } from '../support/client.js';
 import { projectSteps, strategyUsing } from '../support/projects.js';
 import { adminToken, unique } from '../support/services.js';
-import type { Services } from '../../lib/composition/services.js';
+import type { Services } from '../../local/app-services.js';
 import type { ClientFeature, ClientSegment, DeltaEvent } from '../../lib/client/schemas.js';
 import { countsSince } from '../../lib/store/request-counter.js';
 

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { apiClient } from '../support/api.js';
 import { isolatedServices, putFeature, rollout, sdkToken } from '../support/client.js';
 import { adminToken, unique } from '../support/services.js';
-import type { Services } from '../../lib/composition/services.js';
+import type { Services } from '../../local/app-services.js';
 
 let services: Services;
 let call: ReturnType<typeof apiClient>;

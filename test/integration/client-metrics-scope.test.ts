@@ -3,7 +3,7 @@ import { ClientMetricsService } from '../../lib/client/metrics-service.js';
 import { directMetricsQueue, MetricsWriter } from '../../lib/client/metrics-stages.js';
 import type { Feature } from '../../lib/features/model.js';
 import { SDK_REPORT_LIMITS } from '../../lib/limits.js';
-import type { Services } from '../../lib/composition/services.js';
+import type { Services } from '../../local/app-services.js';
 import { countsSince } from '../../lib/store/request-counter.js';
 import { apiClient } from '../support/api.js';
 import { isolatedServices, putFeature, rollout, sdkToken } from '../support/client.js';

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Services } from '../../lib/composition/services.js';
+import type { Services } from '../../local/app-services.js';
 import { apiClient } from '../support/api.js';
 import { isolatedServices, putFeature, sdkToken } from '../support/client.js';
 import { captureLogs } from '../support/logs.js';

@@ -1,6 +1,6 @@
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
-import type { Services } from '../../lib/composition/services.js';
+import type { Services } from '../../local/app-services.js';
 import { eventItem } from '../../lib/events/dynamo-store.js';
 import { changeEvent } from '../../lib/events/model.js';
 import { EVENT_SEARCH_MONTHS } from '../../lib/events/service.js';

@@ -2,7 +2,7 @@ import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { initialize, InMemStorageProvider, type Unleash } from 'unleash-client';
 import { groupHandlerOf, type LambdaHandler } from '../../lib/composition/function-handler.js';
-import type { Services } from '../../lib/composition/services.js';
+import type { Services } from '../../local/app-services.js';
 import { formatSecret } from '../../lib/tokens/model.js';
 import { functionDefinitions } from '../../functions/registry.js';
 import { localContext } from '../../local/api-gateway-event.js';

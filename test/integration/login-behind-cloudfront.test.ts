@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { groupHandlerOf } from '../../lib/composition/function-handler.js';
-import type { Services } from '../../lib/composition/services.js';
+import type { Services } from '../../local/app-services.js';
 import { ORIGIN_SECRET_HEADER, VIEWER_ADDRESS_HEADER } from '../../lib/http/client-address.js';
 import { routeTable } from '../../lib/route-table.js';
 import { functionDefinitions } from '../../functions/registry.js';

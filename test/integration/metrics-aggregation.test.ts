@@ -4,7 +4,7 @@ import { inject } from 'vitest';
 import { directMetricsQueue, MetricsWriter } from '../../lib/client/metrics-stages.js';
 import { counterExpiry } from '../../lib/client/metrics-aggregation.js';
 import { metricsStages } from '../../lib/composition/metrics-services.js';
-import type { Services } from '../../lib/composition/services.js';
+import type { Services } from '../../local/app-services.js';
 import { loadConfig } from '../../lib/config.js';
 import type { Feature } from '../../lib/features/model.js';
 import { prepareLocalTable } from '../../lib/store/create-table.js';

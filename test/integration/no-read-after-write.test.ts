@@ -3,7 +3,7 @@ import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { groupHandlerOf, type LambdaHandler } from '../../lib/composition/function-handler.js';
-import type { Services } from '../../lib/composition/services.js';
+import type { Services } from '../../local/app-services.js';
 import { GROUPS, SDK_GROUPS, type Group } from '../../lib/http/route.js';
 import { operationIds, routeTable, type OperationId } from '../../lib/route-table.js';
 import type { Sample } from '../../lib/samples.js';

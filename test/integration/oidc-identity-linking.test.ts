@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { Services } from '../../lib/composition/services.js';
+import type { Services } from '../../local/app-services.js';
 
 import { prepareLocalTable } from '../../lib/store/create-table.js';
 import { apiClient, type ApiResponse } from '../support/api.js';

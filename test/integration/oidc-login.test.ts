@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { Services } from '../../lib/composition/services.js';
+import type { Services } from '../../local/app-services.js';
 
 import { LOGIN_UNDER_WAY_TTL_MS } from '../../lib/oidc/model.js';
 import { prepareLocalTable } from '../../lib/store/create-table.js';

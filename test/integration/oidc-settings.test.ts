@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { oidcSettingsSchema } from '../../lib/oidc/schemas.js';
 import { SECRET_MASK } from '../../lib/oidc/model.js';
-import type { Services } from '../../lib/composition/services.js';
+import type { Services } from '../../local/app-services.js';
 import { prepareLocalTable } from '../../lib/store/create-table.js';
 import { createDocumentClient } from '../../lib/store/document-client.js';
 import { keys } from '../../lib/store/table-design.js';

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../lib/config.js';
 import { log, REDACTED } from '../../lib/log.js';
-import type { Services } from '../../lib/composition/services.js';
+import type { Services } from '../../local/app-services.js';
 import { prepareLocalTable } from '../../lib/store/create-table.js';
 import { formatSecret } from '../../lib/tokens/model.js';
 import { startDynamoDbLocal, type LocalEngine } from '../../local/dynamodb-local.js';

@@ -1,6 +1,6 @@
 import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { Services } from '../../lib/composition/services.js';
+import type { Services } from '../../local/app-services.js';
 import { createDocumentClient } from '../../lib/store/document-client.js';
 import { FEATURE_COUNT_SHARDS } from '../../lib/features/dynamo-feature-counts.js';
 import { keys } from '../../lib/store/table-design.js';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { actionsOf, BOOTSTRAP_TABLE_ACCESS, SNAPSHOT_TABLE_ACCESS } from '../../infra/table-access.js';
 import { loadConfig } from '../../lib/config.js';
-import type { Services } from '../../lib/composition/services.js';
+import type { Services } from '../../local/app-services.js';
 import { prepareLocalTable } from '../../lib/store/create-table.js';
 import { applyBootstrapTokens, bootstrapTokenId, removeBootstrapToken } from '../../lib/tokens/bootstrap.js';
 import { formatSecret } from '../../lib/tokens/model.js';

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, inject, it } from 'vitest';
-import type { Services } from '../../lib/composition/services.js';
+import type { Services } from '../../local/app-services.js';
 import { loadConfig } from '../../lib/config.js';
 import { prepareLocalTable } from '../../lib/store/create-table.js';
 import { accessOverviewSchema, adminCountSchema, inactiveUsersSchema, permissionCatalogueSchema, roleListSchema, usersAndGroupsSchema } from '../../lib/users/schemas.js';

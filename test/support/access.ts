@@ -1,5 +1,5 @@
 import { formatSecret } from '../../lib/tokens/model.js';
-import type { Services } from '../../lib/composition/services.js';
+import type { Services } from '../../local/app-services.js';
 import type { ApiRequest, ApiResponse } from './api.js';
 import { unique } from './services.js';
 

@@ -1,7 +1,7 @@
 import { gunzipSync } from 'node:zlib';
 import type { APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { routeTable } from '../../lib/route-table.js';
-import type { Services } from '../../lib/composition/services.js';
+import type { Services } from '../../local/app-services.js';
 import { everyGroupHandler } from '../../functions/registry.js';
 import { localContext, toApiGatewayEvent } from '../../local/api-gateway-event.js';
 import { matchRoute } from '../../local/match-route.js';

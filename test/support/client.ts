@@ -1,6 +1,6 @@
 import { inject } from 'vitest';
 import type { Feature, FeatureStrategy } from '../../lib/features/model.js';
-import type { Services } from '../../lib/composition/services.js';
+import type { Services } from '../../local/app-services.js';
 import { prepareLocalTable } from '../../lib/store/create-table.js';
 import type { ApiTokenType } from '../../lib/tokens/model.js';
 import { testServices, unique } from './services.js';

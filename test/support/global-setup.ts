@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { TestProject } from 'vitest/node';
 import { loadConfig } from '../../lib/config.js';
-import { createServices } from '../../lib/composition/services.js';
+import { createServices } from '../../local/app-services.js';
 import { createComposition } from '../../lib/composition/composition.js';
 import { prepareLocalTable } from '../../lib/store/create-table.js';
 import { AWS_LIKE_BY_DEFAULT, awsLikeOptionsFromEnv, startAwsLikeDynamoDb, type AwsLikeEngine } from '../../local/aws-like-dynamodb/engine.js';

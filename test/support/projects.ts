@@ -1,5 +1,5 @@
 import type { Feature, FeatureStrategy } from '../../lib/features/model.js';
-import type { Services } from '../../lib/composition/services.js';
+import type { Services } from '../../local/app-services.js';
 import { prepareLocalTable } from '../../lib/store/create-table.js';
 import type { ApiRequest, ApiResponse } from './api.js';
 import { testConfig, testServices, unique } from './services.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { inject } from 'vitest';
 import { loadConfig, type AppConfig } from '../../lib/config.js';
-import { createServices, type Services } from '../../lib/composition/services.js';
+import { createServices, type Services } from '../../local/app-services.js';
 import { revisionClock, tokenAuthenticator } from '../../lib/composition/edge.js';
 import { featureSnapshots } from '../../lib/composition/feature-snapshots.js';
 import { clients } from '../../lib/composition/slices/client.js';

@@ -1,4 +1,4 @@
-import type { Services } from '../../lib/composition/services.js';
+import type { Services } from '../../local/app-services.js';
 import type { RootRoleName } from '../../lib/roles/model.js';
 import type { User } from '../../lib/users/model.js';
 import type { ApiRequest, ApiResponse } from './api.js';

@@ -1,41 +1,37 @@
-import type { ClientApplicationStore, MetricsStore } from '../client/store.js';
-import { DynamoEventStore } from '../events/dynamo-store.js';
-import type { LastSeenReader } from '../features/ports.js';
-import type { SegmentStore } from '../segments/store.js';
-import { DynamoStrategyTypeStore } from '../strategies/dynamo-store.js';
-import { StrategyTypeService } from '../strategies/service.js';
-import { clients as clientSlice } from './slices/client.js';
-import { featureStore as featureStoreOf, metricsStore as metricsStoreOf, segmentStore as segmentStoreOf } from './stores.js';
-import type { StoreContext } from '../store/context.js';
-import type { Composition } from './composition.js';
-import { frontendOrigins as edgeFrontendOrigins } from './edge.js';
-import { contextFields as contextFieldSlice } from './slices/context-fields.js';
-import { environments as environmentSlice } from './slices/environments.js';
-import { events as eventSlice } from './slices/events.js';
-import { features as featureSlice } from './slices/features.js';
-import { applications as applicationSlice } from './slices/applications.js';
-import { insights as insightSlice } from './slices/insights.js';
-import { instance as instanceSlice } from './slices/instance.js';
-import { uiSupport as uiSupportSlice } from './slices/ui-support.js';
-import { projects as projectSlice } from './slices/projects.js';
-import { state as stateSlice } from './slices/state.js';
-import { segments as segmentSlice } from './slices/segments.js';
-import { strategies as strategySlice } from './slices/strategies.js';
-import { apiTokens as apiTokenSlice } from './slices/api-tokens.js';
-import { auth as authSlice } from './slices/auth.js';
-import { groups as groupSlice } from './slices/groups.js';
-import { users as userSlice } from './slices/users.js';
-import { tagTypes as tagTypeSlice } from './slices/tag-types.js';
-import { transfer as transferSlice } from './slices/transfer.js';
-import { oidcSettings as edgeOidcSettings } from './session-edge.js';
+import type { ClientApplicationStore, MetricsStore } from '../lib/client/store.js';
+import type { LastSeenReader } from '../lib/features/ports.js';
+import type { SegmentStore } from '../lib/segments/store.js';
+import { clients as clientSlice } from '../lib/composition/slices/client.js';
+import { eventStore, featureStore as featureStoreOf, metricsStore as metricsStoreOf, segmentStore as segmentStoreOf } from '../lib/composition/stores.js';
+import type { Composition } from '../lib/composition/composition.js';
+import { frontendOrigins as edgeFrontendOrigins } from '../lib/composition/edge.js';
+import { contextFields as contextFieldSlice } from '../lib/composition/slices/context-fields.js';
+import { environments as environmentSlice } from '../lib/composition/slices/environments.js';
+import { events as eventSlice } from '../lib/composition/slices/events.js';
+import { features as featureSlice } from '../lib/composition/slices/features.js';
+import { applications as applicationSlice } from '../lib/composition/slices/applications.js';
+import { insights as insightSlice } from '../lib/composition/slices/insights.js';
+import { instance as instanceSlice } from '../lib/composition/slices/instance.js';
+import { uiSupport as uiSupportSlice } from '../lib/composition/slices/ui-support.js';
+import { projects as projectSlice } from '../lib/composition/slices/projects.js';
+import { state as stateSlice } from '../lib/composition/slices/state.js';
+import { segments as segmentSlice } from '../lib/composition/slices/segments.js';
+import { strategies as strategySlice } from '../lib/composition/slices/strategies.js';
+import { apiTokens as apiTokenSlice } from '../lib/composition/slices/api-tokens.js';
+import { auth as authSlice } from '../lib/composition/slices/auth.js';
+import { groups as groupSlice } from '../lib/composition/slices/groups.js';
+import { users as userSlice } from '../lib/composition/slices/users.js';
+import { tagTypes as tagTypeSlice } from '../lib/composition/slices/tag-types.js';
+import { transfer as transferSlice } from '../lib/composition/slices/transfer.js';
+import { oidcSettings as edgeOidcSettings } from '../lib/composition/session-edge.js';
 
 /**
- * The composition root: builds every service from one parsed configuration, on the same
- * once-builders the functions' slices use (the SDK API's slice among them), so a write here
- * reaches the same revision clock, token cache and feature snapshot. Every resource's services
- * are built here the same way, the feature services included (they once had a builder of their own, the one resource that did):
- * from named stores and services, and where a service reads other resources, from the port its
- * own folder declares, bound in lib/composition/slices/. Nothing is filled from this object as a whole.
+ * Every slice's services by name, for the one process that serves every function at once: the
+ * local runtime (first start, bootstrap tokens, scheduled tasks) and the tests, which arrange
+ * data through services and call the same handlers over HTTP events. Nothing deployed imports
+ * it: a function composes only its own slices (functions/<group>/handler.ts). Each service is the
+ * slice's own instance on the composition (`composition.once`), so a write made here reaches the
+ * handlers' revision clock, token cache and feature snapshot.
  */
 export function createServices(c: Composition) {
   return c.once(allServices);
@@ -43,18 +39,16 @@ export function createServices(c: Composition) {
 
 function allServices(c: Composition) {
   const { config } = c;
-  const options = { now: c.now };
   // The SDK API's slice is shared, not repeated: same feature snapshot, revision clock and token cache.
   const sdk = c.once(clientSlice);
   const featureStore = c.once(featureStoreOf);
   const { revisions } = c.store;
-  const stores = adminStores(c.store);
   // Admin callers see the shared adapters through the ports they need.
   const lastSeen: LastSeenReader = c.once(metricsStoreOf);
   const metrics: MetricsStore = c.once(metricsStoreOf);
   const clientApplications: ClientApplicationStore = sdk.clientApplications;
   const segmentStore: SegmentStore = c.once(segmentStoreOf);
-  const events = stores.eventStore;
+  const events = c.once(eventStore);
   const frontendOrigins = c.once(edgeFrontendOrigins);
   const { projects, projectEnvironments } = c.once(projectSlice);
   const environments = c.once(environmentSlice).environments;
@@ -107,11 +101,3 @@ function allServices(c: Composition) {
 }
 
 export type Services = ReturnType<typeof allServices>;
-
-/** The DynamoDB adapters only the admin API uses; the SDK root built the ones it shares. */
-function adminStores({ db, tableName: table }: StoreContext) {
-  return {
-    eventStore: new DynamoEventStore(db, table),
-    strategyTypeStore: new DynamoStrategyTypeStore(db, table),
-  };
-}
