@@ -1,7 +1,7 @@
 import * as z from 'zod';
 
 /**
- * Everything the service reads from its environment, parsed once by the composition root
+ * Everything the service reads from its environment, parsed once per process by its composition
  * (never at import time), so tests and the local server can build services with other settings.
  */
 const commaList = z
