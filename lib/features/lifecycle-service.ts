@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { featureUpdateSchema } from './schemas.js';
 import { Conflict, NotFound, PermissionDenied, ValidationFailed } from '../errors.js';
 import { refuseFullListPast } from './full-lists.js';
@@ -67,6 +68,41 @@ export class FeatureLifecycleService {
       },
       result: feature,
     }));
+  }
+
+  /**
+   * POST …/features/{featureName}/clone, as Unleash clones: a new feature of the same project
+   * with the source's type, description, stale flag and impression data, its strategies (new
+   * ids, constraints and segments kept) and variants in each environment, and its parent, which
+   * gains the clone as a child in the same transaction. Every environment is off and no tag is
+   * copied. `replaceGroupId` makes a strategy's `groupId` the new name, so a gradual rollout of
+   * the clone buckets users apart from the source's.
+   */
+  async clone(projectId: string, sourceName: string, input: { name: string; replaceGroupId?: boolean | undefined }, actor: string): Promise<Feature> {
+    const project = await this.catalog.project(projectId);
+    checkFeatureName(input.name, project);
+    const existing = await this.aggregates.store.get(input.name);
+    if (existing) throw nameTaken(existing);
+    const createdAt = this.now().toISOString();
+    return this.aggregates.apply(actor, async (read) => {
+      const source = await featureInProject(projectId, sourceName, read);
+      if (source.archived) throw new NotFound(`Feature ${sourceName} is archived`);
+      const clone = clonedAs(source, input.name, input.replaceGroupId ?? true, createdAt);
+      const parentWrites: FeatureWrite[] = [];
+      for (const dependency of source.dependencies) {
+        const parent = await read(dependency.feature);
+        if (!parent || parent.archived) continue;
+        clone.dependencies.push({ ...dependency });
+        parentWrites.push(replaced(parent, { ...parent, children: [...parent.children, clone.name].sort() }));
+      }
+      return {
+        commit: {
+          writes: [{ before: undefined, after: clone }, ...parentWrites],
+          projectFeatureCounts: { [project.id]: { delta: 1, applyLimit: true } },
+        },
+        result: clone,
+      };
+    });
   }
 
   /** A new feature's tags, once each; their types must exist (they join the tags in use with the feature's write). */
@@ -267,6 +303,20 @@ export class FeatureLifecycleService {
     }
     return found;
   }
+}
+
+/** The source's copy under `name`: off everywhere, its strategies with new ids, no tags and no relations yet. */
+function clonedAs(source: Feature, name: string, replaceGroupId: boolean, createdAt: string): Feature {
+  const environments = Object.fromEntries(Object.entries(source.environments).map(([env, state]) => [env, {
+    enabled: false,
+    variants: state.variants,
+    strategies: state.strategies.map((strategy) => ({
+      ...strategy,
+      id: randomUUID(),
+      parameters: replaceGroupId && Object.hasOwn(strategy.parameters, 'groupId') ? { ...strategy.parameters, groupId: name } : strategy.parameters,
+    })),
+  }]));
+  return { ...source, name, createdAt, environments, tags: [], dependencies: [], children: [], version: 1 };
 }
 
 /** Back from the archive with every environment off, as in Unleash; strategies are kept. */

@@ -25,7 +25,7 @@ function featureWire(views: FeatureViews) {
   };
 }
 
-/** A feature's life (routes.ts): create, read, describe, patch, mark stale, archive, revive, delete. */
+/** A feature's life (routes.ts): create, clone, read, describe, patch, mark stale, archive, revive, delete. */
 export const featureOperations = ({ features }: { features: FeatureServices }): OperationsFor<typeof featureRoutes> => {
   const { lifecycle, views } = features;
   const wire = featureWire(views);
@@ -43,6 +43,10 @@ export const featureOperations = ({ features }: { features: FeatureServices }): 
     },
     createFeature: async ({ params, body, caller }) => ({
       body: await wire.written(params.projectId, body.name, () => lifecycle.create(params.projectId, body, caller.tokenName)),
+    }),
+    cloneFeature: async ({ params, body, caller }) => ({
+      body: await wire.written(params.projectId, body.name, () =>
+        lifecycle.clone(params.projectId, params.featureName, body, caller.tokenName)),
     }),
     getFeature: async ({ params }) => ({ body: await wire.read(await lifecycle.get(params.projectId, params.featureName)) }),
     updateFeature: async ({ params, body, caller }) => {

@@ -1,6 +1,7 @@
 import { admin, defineRoutes } from '../http/route.js';
 import {
   archiveSchema,
+  featureCloneSchema,
   featureCreateSchema,
   featureListSchema,
   featureSchema,
@@ -15,7 +16,7 @@ const FEATURE = '/api/admin/projects/{projectId}/features/{featureName}';
 /** Where a caller of a full list that no longer fits one answer pages instead. */
 export const SEARCH_PAGE = '/api/admin/search/features?offset=0&limit=100';
 
-/** A feature's life: create, read, describe, patch, mark stale, archive, revive, delete. */
+/** A feature's life: create, clone, read, describe, patch, mark stale, archive, revive, delete. */
 export const featureRoutes = defineRoutes('features', {
   listProjectFeatures: {
     method: 'GET', path: '/api/admin/projects/{projectId}/features', access: admin('READ_FEATURE'),
@@ -24,6 +25,11 @@ export const featureRoutes = defineRoutes('features', {
   createFeature: {
     method: 'POST', path: '/api/admin/projects/{projectId}/features', access: admin('CREATE_FEATURE'),
     status: 201, summary: 'Create a feature', body: featureCreateSchema, response: featureSchema,
+  },
+  cloneFeature: {
+    method: 'POST', path: `${FEATURE}/clone`, access: admin('CREATE_FEATURE'), status: 201,
+    summary: 'Clone a feature under a new name: its strategies and variants, off in every environment',
+    body: featureCloneSchema, response: featureSchema,
   },
   getFeature: {
     method: 'GET', path: FEATURE, access: admin('READ_FEATURE'), status: 200,

@@ -43,6 +43,13 @@ export const featureSamples = defineSamples(rows, {
     status: 200,
     given: created,
   },
+  'clone-feature': {
+    operation: 'cloneFeature',
+    params: feature,
+    body: { name: 'sample-clone-{{UNIQUE}}', replaceGroupId: true },
+    status: 201,
+    given: ['features/add-strategy'],
+  },
   'get-feature': { operation: 'getFeature', params: feature, status: 200, given: created },
   'update-feature': {
     operation: 'updateFeature',

@@ -20,6 +20,15 @@ export const featureCreateSchema = z.object({
   tags: z.array(tagSchema).max(100).optional(),
 });
 
+/**
+ * POST …/features/{featureName}/clone: the new feature's name, and whether its strategies'
+ * `groupId` becomes that name (the default, as in Unleash).
+ */
+export const featureCloneSchema = z.object({
+  name: urlFriendlyName,
+  replaceGroupId: z.boolean().optional(),
+});
+
 /** PUT of a feature's metadata; a `name` that differs from the path is refused. */
 export const featureUpdateSchema = z.object({
   name: z.string().optional(),
