@@ -40,6 +40,24 @@ describe('E10 state export', () => {
     expect(development.projectCount).toBeGreaterThanOrEqual(2);
   });
 
+  it('lists features by name whatever order they last changed in', async () => {
+    const project = await steps.createProject();
+    const prefix = unique('order');
+    const [first, second, third] = [`${prefix}-a`, `${prefix}-b`, `${prefix}-c`];
+    for (const name of [third, first, second]) {
+      await call({ method: 'POST', path: `/api/admin/projects/${project}/features`, token, body: { name } });
+    }
+    // A change moves a feature to the end of the process's snapshot of every feature.
+    await steps.turn(project, first, 'development', 'on');
+
+    const res = await exportState();
+
+    const names = res.body.features.map((f: { name: string }) => f.name).filter((name: string) => name.startsWith(prefix));
+    expect(names).toEqual([first, second, third]);
+    const all = res.body.features.map((f: { name: string }) => f.name);
+    expect(all).toEqual([...all].sort((a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)));
+  });
+
   it('leaves out the sections whose include flag is false or 0, and keeps segments', async () => {
     const res = await exportState('?featureToggles=false&strategies=0&projects=false&tags=0&environments=false');
 

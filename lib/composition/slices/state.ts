@@ -18,7 +18,9 @@ export const state = (c: Composition) => stateSlice(c, statePorts(c));
  */
 function statePorts(c: Composition): StateCatalog {
   return {
-    allFeatures: () => c.once(featureReadModel).everyFeature(),
+    // By name in byte order, as the feature store lists them: the read model keeps features in the
+    // order they last changed, and an export diffed against the last one should not churn.
+    allFeatures: async () => [...await c.once(featureReadModel).everyFeature()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
     activeFeatureCount: async () => activeFeatureCountOf(await c.once(projectStore).list()),
     strategyTypes: () => c.once(strategies).strategyTypes.list(),
     projects: async (features) => projectSummaries(await c.once(projectStore).list(), features, new Date()),
