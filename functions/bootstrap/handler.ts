@@ -13,7 +13,7 @@ import {
   type BootstrapRemoval,
   type BootstrapResult,
 } from '../../lib/tokens/bootstrap.js';
-import type { MakeCopiesOutcome } from '../../lib/features/project-copies.js';
+import type { MakeCopiesOutcome } from '../../lib/features/dynamo-project-copies.js';
 import { log } from '../../lib/log.js';
 import { ensureFirstAdmin } from '../../lib/auth/first-admin.js';
 import { physicalIdOf, sendCloudFormationResponse, tokenIdOfPhysicalId, type ResourceOutcome } from './cloudformation-response.js';

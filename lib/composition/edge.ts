@@ -1,5 +1,5 @@
 import { RevisionClock } from '../client/revision-clock.js';
-import { FrontendOrigins } from '../frontend/origins.js';
+import { FrontendOrigins } from '../frontend/dynamo-origins.js';
 import { TokenAuthenticator } from '../tokens/authenticator.js';
 import { DynamoApiTokenStore } from '../tokens/dynamo-store.js';
 import type { Composition } from './composition.js';

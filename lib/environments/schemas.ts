@@ -1,6 +1,16 @@
 import * as z from 'zod';
 import { isoDateTime, urlFriendlyName } from '../http/schemas.js';
-import { defaultStrategySchema } from '../projects/schemas.js';
+
+/** A project's default strategy in one of its environments, as the project and environment endpoints show it. */
+export const defaultStrategySchema = z.object({
+  name: z.string(),
+  title: z.string().nullable(),
+  constraints: z.array(z.object({
+    contextName: z.string(), operator: z.string(), values: z.array(z.string()), value: z.string().optional(),
+    caseInsensitive: z.boolean(), inverted: z.boolean(),
+  })),
+  parameters: z.record(z.string(), z.string()),
+});
 
 export const environmentCreateSchema = z.object({
   name: urlFriendlyName,

@@ -1,6 +1,5 @@
-import type { Project } from '../projects/model.js';
+import type { DefaultStrategy, Project } from '../projects/model.js';
 import type { EnvironmentUse } from '../projects/project-service.js';
-import { toDefaultStrategyWire } from '../projects/wire.js';
 import type { ApiToken } from '../tokens/model.js';
 import type { Environment } from './model.js';
 import type { EnvironmentWire } from './schemas.js';
@@ -30,4 +29,8 @@ export function toProjectEnvironmentWire({ environment, visible, enabledFeatures
     ...(strategy ? { defaultStrategy: toDefaultStrategyWire(strategy) } : {}),
     visible,
   };
+}
+
+export function toDefaultStrategyWire(strategy: DefaultStrategy) {
+  return { name: strategy.name, title: strategy.title ?? null, constraints: strategy.constraints, parameters: strategy.parameters };
 }

@@ -10,7 +10,7 @@ import { queryCollection } from '../store/query.js';
 import type { SdkChange } from '../revision.js';
 import type { DynamoRevisionStore } from '../store/revision-store.js';
 import { keys } from '../store/table-design.js';
-import { ProjectCopies } from './project-copies.js';
+import { ProjectCopies } from './dynamo-project-copies.js';
 import type { TransactWriteItem } from '../store/transact.js';
 
 /** What each transaction item stands for, so a failed condition can be explained. */
@@ -59,7 +59,7 @@ export class DynamoFeatureStore implements FeatureStore {
   /**
    * One Query of the project's partition of copies (ADR 17), strongly consistent like the
    * feature items: written in the same transactions, they hold the same versions. On a table whose
-   * copies are not all made yet (lib/features/project-copies.ts), every feature is read instead.
+   * copies are not all made yet (lib/features/dynamo-project-copies.ts), every feature is read instead.
    */
   async listProject(project: string): Promise<Feature[]> {
     if (!(await this.projectCopies.ready())) return (await this.listAll()).filter((feature) => feature.project === project);

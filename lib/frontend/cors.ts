@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import type { LambdaHandler } from '../http/router.js';
-import { allowedOrigin, type FrontendOrigins } from './origins.js';
+import { allowedOrigin, type FrontendOrigins } from './dynamo-origins.js';
 
 /** How long a browser may keep a preflight's answer, as Unleash's (`cors`'s maxAge: a day). */
 const PREFLIGHT_MAX_AGE_SECONDS = 86_400;

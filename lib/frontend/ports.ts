@@ -1,6 +1,6 @@
 import type { ClientFeatureService } from '../client/features-service.js';
 import type { ClientMetricsService } from '../client/metrics-service.js';
-import type { FrontendOrigins } from './origins.js';
+import type { FrontendOrigins } from './dynamo-origins.js';
 
 /** What the Frontend API reads of the SDK API. */
 export interface FrontendPorts {

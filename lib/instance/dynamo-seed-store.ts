@@ -1,6 +1,6 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { FirstStartData, SeedStore } from './first-start.js';
-import { ProjectCopies } from '../features/project-copies.js';
+import { ProjectCopies } from '../features/dynamo-project-copies.js';
 import { DynamoFeatureCounts } from '../features/dynamo-feature-counts.js';
 import { projectItem } from '../projects/dynamo-store.js';
 import { keys } from '../store/table-design.js';

@@ -56,7 +56,7 @@ export const UI_RESOURCE_LIMITS = {
   releaseTemplates: 10,
 } as const;
 
-/** The Frontend API's CORS origins (lib/frontend/origins.ts). */
+/** The Frontend API's CORS origins (lib/frontend/dynamo-origins.ts). */
 export interface OriginsSetting {
   read(): Promise<string[]>;
 }

@@ -3,6 +3,9 @@ import { PROJECT_MODES } from './model.js';
 import { isoDateTime, urlFriendlyName } from '../http/schemas.js';
 import { constraintSchema } from '../features/constraint-schemas.js';
 import { featureSchema } from '../features/schemas.js';
+import { defaultStrategySchema } from '../environments/schemas.js';
+
+export { defaultStrategySchema };
 
 // ── requests ────────────────────────────────────────────────────────────────
 
@@ -53,16 +56,6 @@ const featureNamingSchema = z.object({
   pattern: z.string().nullable(),
   example: z.string().nullable(),
   description: z.string().nullable(),
-});
-
-export const defaultStrategySchema = z.object({
-  name: z.string(),
-  title: z.string().nullable(),
-  constraints: z.array(z.object({
-    contextName: z.string(), operator: z.string(), values: z.array(z.string()), value: z.string().optional(),
-    caseInsensitive: z.boolean(), inverted: z.boolean(),
-  })),
-  parameters: z.record(z.string(), z.string()),
 });
 
 const projectCore = {

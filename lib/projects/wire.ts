@@ -2,6 +2,9 @@ import type { FeatureViewContext } from '../features/model.js';
 import { toFeatureWire } from '../features/wire.js';
 import type { DefaultStrategy, FeatureNaming, Project } from './model.js';
 import type { OnboardingStatus } from './onboarding.js';
+import { toDefaultStrategyWire } from '../environments/wire.js';
+
+export { toDefaultStrategyWire };
 import type { ProjectOverview } from './project-service.js';
 
 export function toProjectSettingsWire(project: Project) {
@@ -65,8 +68,4 @@ function toProjectHeaderWire({ project, environments, health, members }: Project
     updatedAt: project.updatedAt,
     favorite: false,
   };
-}
-
-export function toDefaultStrategyWire(strategy: DefaultStrategy) {
-  return { name: strategy.name, title: strategy.title ?? null, constraints: strategy.constraints, parameters: strategy.parameters };
 }

@@ -160,7 +160,7 @@ export const keys = {
   /** A feature's copy in its project's partition (ADR 17); `feature` above stays the one read by name. */
   projectFeature: (project: string, name: string): ItemKey => ({ pk: `PROJECT_FEATURES#${project}`, sk: `FEATURE#${name}` }),
   projectFeatures: (project: string): CollectionPrefix => ({ pk: `PROJECT_FEATURES#${project}`, skPrefix: 'FEATURE#' }),
-  /** One item per data migration that has finished on this table (e.g. lib/features/project-copies.ts). */
+  /** One item per data migration that has finished on this table (e.g. lib/features/dynamo-project-copies.ts). */
   migration: (name: string): ItemKey => ({ pk: 'MIGRATIONS', sk: `MIGRATION#${name}` }),
 
   project: (id: string): ItemKey => ({ pk: 'PROJECTS', sk: `PROJECT#${id}` }),

@@ -1,7 +1,7 @@
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 
-import { PROJECT_COPIES_MIGRATION } from '../../lib/features/project-copies.js';
+import { PROJECT_COPIES_MIGRATION } from '../../lib/features/dynamo-project-copies.js';
 import { createDocumentClient } from '../../lib/store/document-client.js';
 import { prepareLocalTable } from '../../lib/store/create-table.js';
 import { keys } from '../../lib/store/table-design.js';

@@ -1,7 +1,7 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { withCors } from '../../lib/frontend/cors.js';
-import { FrontendOrigins } from '../../lib/frontend/origins.js';
+import { FrontendOrigins } from '../../lib/frontend/dynamo-origins.js';
 
 // CORS around the frontend function's answers (lib/frontend/cors.ts), when the allowed origins
 // cannot be read: the answer (a 503 the router built) is never lost.
