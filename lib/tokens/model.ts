@@ -15,7 +15,7 @@ export interface ApiToken {
   tokenId: string;
   /**
    * The secret's scope prefix. Records written before the hint was cut to the prefix also hold
-   * six random characters here, so lists show `maskedSecretOf` instead.
+   * six random characters here, so lists show `listedSecretOf` instead.
    */
   secretHint: string;
   tokenName: string;
@@ -75,6 +75,26 @@ const SECRET_MASK = '****';
  */
 export function maskedSecretOf(token: Pick<ApiToken, 'projects' | 'environment'>): string {
   return `${scopePrefixOf(token.projects, token.environment)}${SECRET_MASK}`;
+}
+
+/**
+ * The `secret` a token list answers: the masked secret followed by the token's id
+ * (`default:production.****0f1e2d3c4b5a6978`). Unleash's admin UI deletes a token by sending the
+ * listed `secret` back to `DELETE /api/admin/api-tokens/{token}`, and copies it from the list, so
+ * the value must name exactly one token and never be the secret: the id is a hash prefix of the
+ * secret's hash, already listed as `tokenId`, and the mask is not a hex character, so the value
+ * can never authenticate.
+ */
+export function listedSecretOf(token: Pick<ApiToken, 'projects' | 'environment' | 'tokenId'>): string {
+  return `${maskedSecretOf(token)}${token.tokenId}`;
+}
+
+/** The token id a listed secret names (`listedSecretOf`), or undefined when the value is not one. */
+export function tokenIdOfListedSecret(value: string): string | undefined {
+  const masked = value.indexOf(`.${SECRET_MASK}`);
+  if (masked < 0 || value.indexOf(':') < 0 || value.indexOf(':') > masked) return undefined;
+  const tokenId = value.slice(masked + 1 + SECRET_MASK.length);
+  return isTokenId(tokenId) ? tokenId : undefined;
 }
 
 export interface ParsedSecret {

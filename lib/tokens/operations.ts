@@ -1,5 +1,5 @@
 import type { OperationsFor } from '../http/operation.js';
-import { maskedSecretOf, type ApiToken, type Caller } from './model.js';
+import { listedSecretOf, type ApiToken, type Caller } from './model.js';
 import { isUserCaller } from '../http/caller.js';
 import { ROOT_ROLE } from '../roles/model.js';
 import type { apiTokenRoutes } from './routes.js';
@@ -8,14 +8,14 @@ import { toApiTokenWire } from './wire.js';
 
 export const apiTokenOperations = ({ apiTokens }: { apiTokens: ApiTokenService }): OperationsFor<typeof apiTokenRoutes> => ({
   listApiTokens: async ({ caller }) => ({
-    body: { tokens: (await apiTokens.list()).filter(visibleTo(caller)).map((token) => toApiTokenWire(token, maskedSecretOf(token))) },
+    body: { tokens: (await apiTokens.list()).filter(visibleTo(caller)).map((token) => toApiTokenWire(token, listedSecretOf(token))) },
   }),
   listProjectApiTokens: async ({ caller, params }) => ({
     body: {
       tokens: (await apiTokens.list())
         .filter((token) => token.projects.includes(params.projectId))
         .filter(visibleTo(caller))
-        .map((token) => toApiTokenWire(token, maskedSecretOf(token))),
+        .map((token) => toApiTokenWire(token, listedSecretOf(token))),
     },
   }),
   createApiToken: async ({ body }) => {

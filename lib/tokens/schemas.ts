@@ -31,7 +31,7 @@ export const apiTokenCreateSchema = z
 export type ApiTokenCreateInput = z.infer<typeof apiTokenCreateSchema>;
 
 export const apiTokenSchema = z.object({
-  /** The whole secret when the token is created; afterwards only a hint (the hash is all we keep). */
+  /** The whole secret when the token is created; in a list, the masked secret and the token's id (listedSecretOf), which DELETE takes. */
   secret: z.string(),
   tokenId: z.string(),
   tokenName: z.string(),

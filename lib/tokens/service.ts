@@ -6,6 +6,7 @@ import {
   formatSecret,
   hashSecret,
   isTokenId,
+  tokenIdOfListedSecret,
   normaliseProjects,
   secretHintOf,
   tokenIdOf,
@@ -63,9 +64,14 @@ export class ApiTokenService {
   }
 
   /** Deletes by secret, or by tokenId for a secret nobody kept. Idempotent, as in Unleash. */
+  /**
+   * Deletes the token a value names: its id, the secret a list answers for it (which the admin UI
+   * sends back), or the secret itself. A value that names no token deletes nothing, as in Unleash.
+   */
   async delete(secretOrTokenId: string): Promise<void> {
-    if (isTokenId(secretOrTokenId)) {
-      const token = await this.store.findById(secretOrTokenId);
+    const tokenId = isTokenId(secretOrTokenId) ? secretOrTokenId : tokenIdOfListedSecret(secretOrTokenId);
+    if (tokenId) {
+      const token = await this.store.findById(tokenId);
       if (token) await this.deleteByHash(token.secretHash);
       return;
     }

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type AddressInfo } from 'node:net';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
+import { hashSecret, tokenIdOf } from '../../lib/tokens/model.js';
 import { installedUi, UI_FETCH_COMMAND } from '../../lib/ui/release.js';
 import type { ExpectedFailure } from '../support/browser-faults.js';
 import { startServerProcess, stopStartedServers, type StartedServer } from '../support/local-server.js';
@@ -392,5 +393,27 @@ describe("a flag's life in Unleash's admin UI, in Chromium", () => {
     }
     await adminPage.getByRole('link', { name: flag }).first().waitFor();
     await shot(adminPage, 'event-log');
+  }, STEP);
+
+  // Last: the SDK's token is gone afterwards.
+  it("the admin deletes the SDK's token on the API access page, and the SDK is refused from then on", async () => {
+    const tokenId = tokenIdOf(hashSecret(clientToken));
+    const listed = await adminPage.request.get(`${server.url}/api/admin/api-tokens`);
+    const entry = ((await listed.json()).tokens as Array<{ tokenId: string; username: string; secret: string }>).find((t) => t.tokenId === tokenId);
+    expect(entry?.secret).toBe(`*:development.****${tokenId}`);
+    await adminPage.goto(`${server.url}/admin/api`);
+    const row = adminPage.getByRole('row').filter({ hasText: entry!.username });
+    await row.getByRole('button', { name: 'Delete token' }).click();
+    const deleted = adminPage.waitForResponse((res) => res.request().method() === 'DELETE' && new URL(res.url()).pathname.startsWith('/api/admin/api-tokens/'));
+    await adminPage.getByTestId('DIALOGUE_CONFIRM_ID').click();
+    const answer = await deleted;
+    expect(answer.status()).toBe(200);
+    // What the UI sent is the listed value, not the secret (which it never had).
+    expect(decodeURIComponent(new URL(answer.url()).pathname.split('/').pop()!)).toBe(entry!.secret);
+    await row.waitFor({ state: 'detached' });
+    await shot(adminPage, 'api-token-deleted');
+
+    const poll = async () => (await fetch(`${server.url}/api/client/features`, { headers: { Authorization: clientToken } })).status;
+    await expect.poll(poll, SDK_POLL).toBe(401);
   }, STEP);
 });

@@ -25,7 +25,7 @@ describe('POST /api/admin/api-tokens', () => {
     const listed = await call({ method: 'GET', path: '/api/admin/api-tokens', token });
     const entry = listed.body.tokens.find((t: { tokenName: string }) => t.tokenName === tokenName);
     expect(entry.secret).not.toBe(res.body.secret);
-    expect(entry.secret).toBe('*:development.****');
+    expect(entry.secret).toBe(`*:development.****${res.body.tokenId}`);
     expect(entry.tokenId).toBe(res.body.tokenId);
   });
 
@@ -43,8 +43,9 @@ describe('POST /api/admin/api-tokens', () => {
     const entry = listed.body.tokens.find((t: { tokenName: string }) => t.tokenName === tokenName);
     expect(created.body.secret.startsWith(prefix)).toBe(true);
     expect(entry.secret.startsWith(prefix)).toBe(true);
-    const shown = (entry.secret as string).slice(prefix.length);
-    expect([...new Set(random)].filter((character) => shown.includes(character))).toEqual([]);
+    // After the prefix, only the mask and the token's id, a prefix of the secret's hash: nothing of the random part.
+    expect((entry.secret as string).slice(prefix.length)).toBe(`****${entry.tokenId as string}`);
+    expect(entry.tokenId).toBe(created.body.tokenId);
     // Nor anywhere else in the entry (8 characters: a shorter run could match the token id by chance).
     expect(eightCharacterRuns(random).filter((run) => JSON.stringify(entry).includes(run))).toEqual([]);
   });
@@ -65,7 +66,7 @@ describe('POST /api/admin/api-tokens', () => {
     const listed = await call({ method: 'GET', path: '/api/admin/api-tokens', token });
 
     const entry = listed.body.tokens.find((t: { tokenName: string }) => t.tokenName === tokenName);
-    expect(entry.secret).toBe('default:development.****');
+    expect(entry.secret).toBe(`default:development.****${entry.tokenId}`);
   });
 
   it('creates a frontend token for the browser and mobile SDKs, refused on the SDK and admin APIs with 403', async () => {
@@ -174,6 +175,31 @@ describe('DELETE /api/admin/api-tokens/{token}', () => {
     // Gone from the list too, not only refused.
     const listed = await call({ method: 'GET', path: '/api/admin/api-tokens', token });
     expect(listed.body.tokens.map((t: { tokenId: string }) => t.tokenId)).not.toContain(body.tokenId);
+  });
+
+  it("deletes by the secret the list answers, as the admin UI's delete button sends it, after which the SDK is refused and the list no longer has it", async () => {
+    const { body } = await createToken({ tokenName: unique('ui-delete'), type: 'client', environment: 'development' });
+    const { body: other } = await createToken({ tokenName: unique('ui-keep'), type: 'client', environment: 'development' });
+    const poll = (secret: string) => call({ method: 'GET', path: '/api/client/features', token: secret });
+    expect((await poll(body.secret)).status).toBe(200);
+    const listed = await call({ method: 'GET', path: '/api/admin/api-tokens', token });
+    const entry = listed.body.tokens.find((t: { tokenId: string }) => t.tokenId === body.tokenId);
+    // The same scope, so the two listed values differ only by the token each names.
+    expect(listed.body.tokens.find((t: { tokenId: string }) => t.tokenId === other.tokenId).secret).not.toBe(entry.secret);
+    // What the list shows (and the UI's copy button copies) is not a secret: it authenticates nothing.
+    expect((await poll(entry.secret)).status).toBe(401);
+
+    const res = await call({ method: 'DELETE', path: `/api/admin/api-tokens/${encodeURIComponent(entry.secret)}`, token });
+
+    expect(res.status).toBe(200);
+    const after = await poll(body.secret);
+    expect(after.status).toBe(401);
+    expect(after.body.name).toBe('AuthenticationRequired');
+    const tokens = (await call({ method: 'GET', path: '/api/admin/api-tokens', token })).body.tokens.map((t: { tokenId: string }) => t.tokenId);
+    expect(tokens).not.toContain(body.tokenId);
+    // Only that token: the other one of the same scope still polls.
+    expect(tokens).toContain(other.tokenId);
+    expect((await poll(other.secret)).status).toBe(200);
   });
 
   it('deletes by tokenId, for a secret nobody kept', async () => {

@@ -6,7 +6,9 @@ import {
   hashesMatch,
   isExpired,
   isTokenId,
+  listedSecretOf,
   maskedSecretOf,
+  tokenIdOfListedSecret,
   normaliseProjects,
   parseSecret,
   secretHintOf,
@@ -39,6 +41,20 @@ describe('token secrets', () => {
     expect(maskedSecretOf({ projects: ['*'], environment: 'development' })).toBe('*:development.****');
     expect(maskedSecretOf({ projects: ['default'], environment: 'production' })).toBe('default:production.****');
     expect(maskedSecretOf({ projects: ['a', 'b'], environment: 'production' })).toBe('[]:production.****');
+  });
+
+  it("lists a token as its masked secret and its id, which names the token back and is never a secret's shape", () => {
+    const tokenId = '0123456789abcdef';
+    const listed = listedSecretOf({ projects: ['default'], environment: 'production', tokenId });
+    expect(listed).toBe('default:production.****0123456789abcdef');
+    expect(tokenIdOfListedSecret(listed)).toBe(tokenId);
+    expect(tokenIdOfListedSecret(listedSecretOf({ projects: ['a', 'b'], environment: '*', tokenId }))).toBe(tokenId);
+    // A real secret, a bare mask, a mask with a short or non-hex id, and no scope name no token.
+    expect(tokenIdOfListedSecret(`default:production.${'a'.repeat(56)}`)).toBeUndefined();
+    expect(tokenIdOfListedSecret('default:production.****')).toBeUndefined();
+    expect(tokenIdOfListedSecret('default:production.****0123')).toBeUndefined();
+    expect(tokenIdOfListedSecret('default:production.****0123456789abcdeg')).toBeUndefined();
+    expect(tokenIdOfListedSecret('****0123456789abcdef')).toBeUndefined();
   });
 });
 
