@@ -12,6 +12,7 @@ import type { DynamoRevisionStore } from '../store/revision-store.js';
 import { keys } from '../store/table-design.js';
 import { ProjectCopies } from './dynamo-project-copies.js';
 import type { TransactWriteItem } from '../store/transact.js';
+import { byName } from './rules/order.js';
 
 /** What each transaction item stands for, so a failed condition can be explained. */
 type ItemMeaning =
@@ -53,7 +54,7 @@ export class DynamoFeatureStore implements FeatureStore {
     if (!(await this.projectCopies.ready())) return (await queryCollection(this.db, this.tableName, keys.features())).map(toFeature);
     const projects = await queryCollection(this.db, this.tableName, keys.projects());
     const perProject = await Promise.all(projects.map((project) => this.listProject(project.id as string)));
-    return perProject.flat().sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    return perProject.flat().sort(byName);
   }
 
   /**

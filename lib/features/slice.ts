@@ -1,6 +1,6 @@
 import type { Slice, SliceContext } from '../slice.js';
 import { FeatureAggregates } from './aggregate.js';
-import { DynamoFeatureStore } from './dynamo-store.js';
+import type { DynamoFeatureStore } from './dynamo-store.js';
 import { featureEnvironmentRoutes } from './environment-routes.js';
 import { FeatureLifecycleService } from './lifecycle-service.js';
 import {
@@ -34,9 +34,13 @@ const routes = {
   ...featureUsageRoutes,
 };
 
-/** Features with their strategies, variants and relations, and their search and usage. */
-export function featureSlice({ store, now }: SliceContext, ports: FeaturePorts) {
-  const features = featureServices(new DynamoFeatureStore(store.db, store.tableName, store.revisions), ports, now);
+/**
+ * Features with their strategies, variants and relations, and their search and usage. The feature
+ * adapter is the process's one (`featureStore`): other slices' ports and the SDK snapshot read
+ * through it too, and it remembers once per process that the project copies are ready.
+ */
+export function featureSlice({ now }: SliceContext, ports: FeaturePorts, featureStore: DynamoFeatureStore) {
+  const features = featureServices(featureStore, ports, now);
   return {
     routes,
     operations: {

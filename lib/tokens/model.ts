@@ -91,11 +91,12 @@ export function listedSecretOf(token: Pick<ApiToken, 'projects' | 'environment' 
 
 /** The token id a listed secret names (`listedSecretOf`), or undefined when the value is not one. */
 export function tokenIdOfListedSecret(value: string): string | undefined {
-  const masked = value.indexOf(`.${SECRET_MASK}`);
-  if (masked < 0 || value.indexOf(':') < 0 || value.indexOf(':') > masked) return undefined;
-  const tokenId = value.slice(masked + 1 + SECRET_MASK.length);
-  return isTokenId(tokenId) ? tokenId : undefined;
+  const tokenId = LISTED_SECRET.exec(value)?.[1];
+  return tokenId !== undefined && isTokenId(tokenId) ? tokenId : undefined;
 }
+
+/** `<project>:<environment>.****<token id>`, the scope read as `parseSecret` reads a secret's. */
+const LISTED_SECRET = /^[^:]+:[^.]+\.\*{4}(.+)$/;
 
 export interface ParsedSecret {
   project: string;

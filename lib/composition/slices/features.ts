@@ -2,11 +2,11 @@ import type { FeatureCatalog, FeaturePorts } from '../../features/ports.js';
 import { featureSlice } from '../../features/slice.js';
 import type { Composition } from '../composition.js';
 import { featureReadModel } from '../read-model.js';
-import { contextFieldStore, metricsStore, projectStore, segmentStore, tagTypeStore } from '../stores.js';
+import { contextFieldStore, featureStore, metricsStore, projectStore, segmentStore, tagTypeStore } from '../stores.js';
 import { projectOf, sortedEnvironments, strategyTypeExists } from './catalog-reads.js';
 
 /** The feature slice, once per composition, on its ports. */
-export const features = (c: Composition) => featureSlice(c, featurePorts(c));
+export const features = (c: Composition) => featureSlice(c, featurePorts(c), c.once(featureStore));
 
 /** What features read: the catalogue from the adapters, SDKs' last-seen times and counters, and the admin read model. */
 function featurePorts(c: Composition): FeaturePorts {

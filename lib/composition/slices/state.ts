@@ -1,3 +1,4 @@
+import { byName } from '../../features/rules/order.js';
 import { activeFeatureCountOf, projectSummaries } from '../../projects/summaries.js';
 import type { StateCatalog } from '../../state/ports.js';
 import { stateSlice } from '../../state/slice.js';
@@ -20,7 +21,7 @@ function statePorts(c: Composition): StateCatalog {
   return {
     // By name in byte order, as the feature store lists them: the read model keeps features in the
     // order they last changed, and an export diffed against the last one should not churn.
-    allFeatures: async () => [...await c.once(featureReadModel).everyFeature()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
+    allFeatures: async () => [...await c.once(featureReadModel).everyFeature()].sort(byName),
     activeFeatureCount: async () => activeFeatureCountOf(await c.once(projectStore).list()),
     strategyTypes: () => c.once(strategies).strategyTypes.list(),
     projects: async (features) => projectSummaries(await c.once(projectStore).list(), features, new Date()),
