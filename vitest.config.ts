@@ -40,7 +40,8 @@ export default defineConfig({
     },
     testTimeout: 30_000,
     hookTimeout: 120_000,
-    // npm test runs all four; npm run test:quick is unit + integration (the edit loop).
+    // npm test runs the first four; npm run test:quick is unit + integration (the edit loop);
+    // npm run test:clients the clients of other languages.
     projects: [
       {
         extends: true,
@@ -73,6 +74,20 @@ export default defineConfig({
         extends: true,
         // The synthesized CloudFormation template: CDK only, no DynamoDB.
         test: { name: 'infra', include: ['test/infra/**/*.test.ts'], ...ONE_AT_A_TIME },
+      },
+      {
+        extends: true,
+        // The clients of other languages (Java, Go, Python SDKs and OFREP providers, Unleash Edge)
+        // against npm start: npm run test:clients, which needs their toolchains. Their builds are
+        // cached outside the checkout (test/clients/support/toolchains.ts), hence the long hooks.
+        test: {
+          name: 'clients',
+          include: ['test/clients/**/*.test.ts'],
+          globalSetup: DYNAMODB,
+          testTimeout: 120_000,
+          hookTimeout: 1_800_000,
+          ...ONE_AT_A_TIME,
+        },
       },
     ],
   },
