@@ -7,10 +7,10 @@ import { join } from 'node:path';
  * client's folder holds its evaluator and a `client.ts` exporting `client` of this type.
  */
 export interface ClientUnderTest {
-  /** Short name shown in test titles and counts: java, go, python, node. */
+  /** Short name shown in test titles and counts: java, go, python, node, web. */
   name: string;
-  /** The official Unleash SDK: its package as its registry names it, and the version pinned. */
-  sdk: { package: string; version: string };
+  /** The official Unleash SDK: its package as its registry names it, and the version pinned (none for a browser-only OFREP client). */
+  sdk?: { package: string; version: string };
   /** The OpenFeature SDK and OFREP provider, when the language has one. */
   ofrep?: { package: string; version: string; sdkPackage: string; sdkVersion: string };
   /**
