@@ -40,6 +40,10 @@ func main() {
 	// Standard output carries only protocol lines; everything else, the SDKs' logs included, goes to standard error.
 	log.SetOutput(os.Stderr)
 	out := json.NewEncoder(os.Stdout)
+	// The Unleash SDK prints some warnings with fmt.Println (a dependency whose parent is missing,
+	// say): fmt writes to whatever os.Stdout holds at the call, so from here on that is standard
+	// error, and only the encoder above still writes to the real standard output.
+	os.Stdout = os.Stderr
 	out.SetEscapeHTML(false)
 
 	config, err := readSettings()
