@@ -3,8 +3,10 @@ import type { Group, RouteSpec } from './http/route.js';
 import { apiTokenRoutes } from './tokens/routes.js';
 import { oidcRoutes } from './oidc/routes.js';
 import { clientRoutes } from './client/routes.js';
+import { edgeRoutes } from './edge/routes.js';
 import { frontendRoutes } from './frontend/routes.js';
 import { frontendSettingsRoutes } from './frontend/settings-routes.js';
+import { ofrepRoutes } from './ofrep/routes.js';
 import { contextFieldRoutes } from './context-fields/routes.js';
 import { docsRoutes } from './docs/routes.js';
 import { environmentRoutes } from './environments/routes.js';
@@ -39,7 +41,7 @@ import { authRoutes } from './auth/routes.js';
  * their resource; this object is the one table, and `mergeRows` refuses an operation id used twice.
  */
 export const routeTable = mergeRows(
-  instanceRoutes, insightRoutes, docsRoutes, strategyTypeRoutes, apiTokenRoutes, clientRoutes, frontendRoutes,
+  instanceRoutes, insightRoutes, docsRoutes, strategyTypeRoutes, apiTokenRoutes, clientRoutes, edgeRoutes, frontendRoutes, ofrepRoutes,
   userRoutes, authRoutes, oidcRoutes, signupTokenRoutes, frontendSettingsRoutes, groupRoutes,
   projectRoutes, environmentRoutes, segmentRoutes, contextFieldRoutes, tagTypeRoutes,
   featureRoutes, featureEnvironmentRoutes, featureRelationRoutes, featureSearchRoutes, featureValidationRoutes, featureUsageRoutes, transferRoutes, stateRoutes,

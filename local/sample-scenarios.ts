@@ -9,7 +9,9 @@ import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { apiTokenSamples } from '../lib/tokens/samples.js';
 import { oidcSamples } from '../lib/oidc/samples.js';
 import { clientSamples } from '../lib/client/samples.js';
+import { edgeSamples } from '../lib/edge/samples.js';
 import { frontendSamples, frontendSettingsSamples } from '../lib/frontend/samples.js';
+import { ofrepSamples } from '../lib/ofrep/samples.js';
 import { contextFieldSamples } from '../lib/context-fields/samples.js';
 import { docsSamples } from '../lib/docs/samples.js';
 import { environmentSamples } from '../lib/environments/samples.js';
@@ -46,7 +48,7 @@ export const SAMPLE_SCENARIOS: Record<string, Sample> = withDerivedSamples(
     instanceSamples, docsSamples, insightSamples, strategyTypeSamples, apiTokenSamples,
     featureSamples, transferSamples, stateSamples, userSamples, authSamples, groupSamples, oidcSamples,
     signupTokenSamples, environmentSamples, projectSamples, segmentSamples, contextFieldSamples,
-    tagTypeSamples, clientSamples, frontendSamples, frontendSettingsSamples,
+    tagTypeSamples, clientSamples, edgeSamples, frontendSamples, frontendSettingsSamples, ofrepSamples,
     eventSamples, applicationSamples, playgroundSamples, uiSupportSamples,
   ),
 );

@@ -61,7 +61,7 @@ export function errorStatuses(spec: RouteSpec): number[] {
   const statuses = new Set<number>();
   if (strictBody || spec.lenientBody === 'capped' || spec.query || hasPathParams || spec.pagedAlternative) statuses.add(400);
   if (spec.access.kind !== 'public') statuses.add(401);
-  if (spec.access.kind === 'admin' || spec.access.kind === 'sdk' || spec.access.kind === 'frontend') statuses.add(403);
+  if (spec.access.kind === 'admin' || spec.access.kind === 'sdk' || spec.access.kind === 'frontend' || spec.access.kind === 'ofrep') statuses.add(403);
   if (hasPathParams) statuses.add(404);
   if (spec.method !== 'GET' && !spec.lenientBody) statuses.add(409);
   if (spec.body) statuses.add(413);

@@ -13,7 +13,7 @@ export interface FrontendAnswer {
 }
 
 /** The client-specification version the evaluator reads: segments as a list, resolved by id. */
-const EVALUATOR_SPEC = '5.2.0';
+export const EVALUATOR_SPEC = '5.2.0';
 
 /**
  * The Frontend API (browser and mobile SDKs): every flag of the token's scope evaluated for the

@@ -48,7 +48,7 @@ export const authorize = (
       (event as EventWithCaller).requestContext.authorizer = { lambda: person, revision: undefined };
       return;
     }
-    const { caller, revision } = await tokens.authenticate(event.headers.authorization).catch(async (error: unknown) => {
+    const { caller, revision } = await tokens.authenticate(tokenHeaderOf(event, access)).catch(async (error: unknown) => {
       // A person without a session is told how to log in (the UI's login page reads it): asked for only then.
       if (usesSessions && error instanceof AuthenticationRequired && error.loginPath !== undefined) {
         throw new AuthenticationRequired(error.message, error.loginPath, await sessions.loginDetails());
@@ -69,9 +69,21 @@ export const authorize = (
           (access.kind === 'sdk' ? 'use a client or backend token here.' : 'use a frontend token here.'),
       );
     }
+    if (access.kind === 'ofrep' && caller.type === 'admin') {
+      throw new PermissionDenied('FRONTEND_API', 'An admin token cannot evaluate flags through OFREP; use a frontend or client token here.');
+    }
     (event as EventWithCaller).requestContext.authorizer = { lambda: caller, revision };
   },
 });
+
+/**
+ * Where a route reads the token: `Authorization` (raw or `Bearer`), and on the OFREP routes
+ * `X-API-Key` too, the other header OpenFeature's providers are configured with.
+ */
+function tokenHeaderOf(event: APIGatewayProxyEventV2, access: Access): string | undefined {
+  if (access.kind !== 'ofrep') return event.headers.authorization;
+  return event.headers.authorization || event.headers['x-api-key'];
+}
 
 /** The person a session cookie stands for, checked against the route; undefined without a live session. */
 async function sessionCaller(event: APIGatewayProxyEventV2, access: Access, sessions: SessionAuthenticator): Promise<UserCaller | undefined> {

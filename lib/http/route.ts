@@ -22,14 +22,17 @@ export type { Permission };
 /**
  * Who may call a route. `public` needs no token; `any-token` takes every valid API token;
  * `sdk` the tokens of server-side SDKs (client, backend) and admin tokens, as Unleash's
- * /api/client does; `frontend` frontend and admin tokens (/api/frontend); `admin` admin tokens
- * only, and `permission` is the Unleash permission that a refused caller is told it lacks.
+ * /api/client does; `frontend` frontend and admin tokens (/api/frontend); `ofrep` the tokens an
+ * OpenFeature provider is configured with, frontend, client and backend alike, in
+ * `Authorization` or `X-API-Key`, never an admin token; `admin` admin tokens only, and
+ * `permission` is the Unleash permission that a refused caller is told it lacks.
  */
 export type Access =
   | { kind: 'public' }
   | { kind: 'any-token' }
   | { kind: 'sdk' }
   | { kind: 'frontend' }
+  | { kind: 'ofrep' }
   | { kind: 'admin'; permission: Permission };
 
 /** No token needed (health, the API description). */
@@ -40,6 +43,8 @@ export const ANY_TOKEN = { kind: 'any-token' } as const;
 export const SDK_TOKEN = { kind: 'sdk' } as const;
 /** A frontend token or an admin token: the Frontend API of browser and mobile SDKs. */
 export const FRONTEND_TOKEN = { kind: 'frontend' } as const;
+/** A frontend, client or backend token, as OpenFeature's OFREP providers send it: the OFREP routes. */
+export const OFREP_TOKEN = { kind: 'ofrep' } as const;
 /** An admin token, refused without `permission`. */
 export const admin = <const P extends Permission>(permission: P) => ({ kind: 'admin', permission }) as const;
 

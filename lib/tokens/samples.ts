@@ -11,6 +11,8 @@ export const apiTokenSamples = defineSamples(apiTokenRoutes, {
       projects: ['default'],
     },
     status: 201,
+    // The OFREP samples evaluate with it (an admin token is refused there).
+    provides: { CLIENT_TOKEN: 'secret' },
   },
   'list-tokens': { operation: 'listApiTokens', status: 200 },
   'list-project-tokens': { operation: 'listProjectApiTokens', params: { projectId: 'default' }, status: 200 },

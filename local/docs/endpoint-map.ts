@@ -6,7 +6,7 @@ import type { Access, RouteSpec } from '../../lib/http/route.js';
 export const BEGIN = '<!-- endpoints:begin: generated from the route table by `npm run docs:endpoints`; do not edit -->';
 export const END = '<!-- endpoints:end -->';
 
-const TOKEN: Record<Access['kind'], string> = { public: 'none', 'any-token': 'any', sdk: 'client', frontend: 'frontend', admin: 'admin' };
+const TOKEN: Record<Access['kind'], string> = { public: 'none', 'any-token': 'any', sdk: 'client', frontend: 'frontend', ofrep: 'frontend or client', admin: 'admin' };
 
 /** One table per endpoint group, in the order and under the headings Swagger UI shows. */
 export function renderEndpointMap(): string {

@@ -1,0 +1,100 @@
+import { createHash } from 'node:crypto';
+import type { FeatureInterface } from 'unleash-client/lib/feature.js';
+import type { Context } from 'unleash-client';
+import type { ClientFeatureService, ServedPayload } from '../client/features-service.js';
+import { resolveQuery, scopeKeyOf } from '../client/query.js';
+import { FlagEvaluator, type EvaluatedPayload } from '../frontend/evaluator.js';
+import { EVALUATOR_SPEC } from '../frontend/service.js';
+import type { Caller } from '../http/caller.js';
+import { unleashContext } from './context.js';
+import { OfrepRefusal } from './errors.js';
+import { evaluateFlag, type EvaluationOutcome, type OfrepEvaluation } from './evaluation.js';
+import type { EvaluationCounter } from './usage.js';
+
+/** A bulk answer: its JSON text, and the ETag of the data and context it was evaluated from. */
+export type BulkAnswer = { modified: true; json: string; etag: string } | { modified: false; etag: string };
+
+/** What one payload (one revision and scope) is evaluated with, built once. */
+interface PayloadEvaluation {
+  evaluator: FlagEvaluator;
+  features: FeatureInterface[];
+  byName: Map<string, FeatureInterface>;
+}
+
+/**
+ * OFREP over the Frontend API's means: the flags come from the SDK path's payload cache (one
+ * revision check per interval, the payload built once per revision and scope), the engine is the
+ * Frontend API's evaluator, built once per payload, so an evaluation makes no DynamoDB request
+ * of its own. Each evaluation is counted for the flag's metrics and last-seen (usage.ts).
+ */
+export class OfrepService {
+  private readonly evaluations = new WeakMap<ServedPayload, PayloadEvaluation>();
+
+  constructor(
+    private readonly clientFeatures: Pick<ClientFeatureService, 'features'>,
+    private readonly usage: Pick<EvaluationCounter, 'count'>,
+  ) {}
+
+  /** One flag for the context; a flag the token is not served is not found, as in the SDK payload. */
+  async evaluate(caller: Caller, key: string, body: unknown, remoteAddress: string | undefined, checkedRevision?: number): Promise<OfrepEvaluation> {
+    const { payload, context } = await this.prepare(caller, body, remoteAddress, checkedRevision);
+    const feature = payload.byName.get(key);
+    if (!feature) throw new OfrepRefusal('FLAG_NOT_FOUND', `Flag '${key}' was not found.`);
+    const outcome = evaluateFlag(feature, payload.evaluator, context);
+    await this.usage.count(caller, context.appName, [outcome]);
+    return outcome.evaluation;
+  }
+
+  /**
+   * Every flag of the token's scope for the context, disabled ones included (so a client-side
+   * provider answers them as `DISABLED` rather than not found). The ETag names the data (the
+   * payload's revision and scope) and the context as evaluated (the caller's address filled in),
+   * so either changing is a new answer, and a request that matches it is answered before any
+   * evaluation: a 304 costs no engine time and counts nothing.
+   */
+  async evaluateAll(caller: Caller, body: unknown, remoteAddress: string | undefined, ifNoneMatch: string | undefined, checkedRevision?: number): Promise<BulkAnswer> {
+    const { payload, context, etagBase } = await this.prepare(caller, body, remoteAddress, checkedRevision);
+    const etag = bulkEtag(etagBase, context);
+    if (ifNoneMatch !== undefined && etagsOf(ifNoneMatch).includes(etag)) return { modified: false, etag };
+    const outcomes: EvaluationOutcome[] = payload.features.map((feature) => evaluateFlag(feature, payload.evaluator, context));
+    await this.usage.count(caller, context.appName, outcomes);
+    return { modified: true, json: JSON.stringify({ flags: outcomes.map((outcome) => outcome.evaluation) }), etag };
+  }
+
+  private async prepare(caller: Caller, body: unknown, remoteAddress: string | undefined, checkedRevision: number | undefined) {
+    const request = { clientSpec: EVALUATOR_SPEC };
+    const query = resolveQuery(caller, request);
+    // The context is checked before the payload is fetched: a refused request costs nothing more.
+    const context = unleashContext(body, { environment: query.environment, remoteAddress });
+    const answer = await this.clientFeatures.features(caller, request, undefined, checkedRevision);
+    if (!answer.modified) throw new Error('the payload was answered as not modified without an ETag');
+    return { payload: this.evaluationOf(answer.payload), context, etagBase: `${answer.payload.etag}\n${scopeKeyOf(query)}` };
+  }
+
+  private evaluationOf(payload: ServedPayload): PayloadEvaluation {
+    let evaluation = this.evaluations.get(payload);
+    if (!evaluation) {
+      const parsed = JSON.parse(payload.json) as EvaluatedPayload;
+      evaluation = {
+        evaluator: new FlagEvaluator(parsed),
+        features: parsed.features,
+        byName: new Map(parsed.features.map((feature) => [feature.name, feature])),
+      };
+      this.evaluations.set(payload, evaluation);
+    }
+    return evaluation;
+  }
+}
+
+/** A strong validator of (data, scope, context): the context's fields in a fixed order, its properties sorted. */
+function bulkEtag(etagBase: string, context: Context): string {
+  const properties = Object.entries(context.properties ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const fields = [context.environment, context.appName, context.userId, context.sessionId, context.remoteAddress, context.currentTime?.toISOString(), properties];
+  const digest = createHash('sha256').update(etagBase).update('\n').update(JSON.stringify(fields)).digest('base64url');
+  return `"${digest}"`;
+}
+
+/** The ETags an If-None-Match lists (a client may send one, several, or its weak form). */
+function etagsOf(header: string): string[] {
+  return header.split(',').map((tag) => tag.trim().replace(/^W\//, ''));
+}
