@@ -159,7 +159,7 @@ class OfrepEvaluator:
         flag = case["flag"]
         default = case.get("default")
         context = evaluation_context(case.get("context"))
-        details = self._resolver(case.get("type"), default)(flag, default, context)
+        details = self._resolver(case.get("type"))(flag, default, context)
         return {
             "value": details.value,
             "variant": details.variant,
@@ -168,16 +168,15 @@ class OfrepEvaluator:
             "metadata": dict(details.flag_metadata or {}),
         }
 
-    def _resolver(self, kind: Any, default: Any) -> Callable[..., Any]:
+    def _resolver(self, kind: Any) -> Callable[..., Any]:
         if kind == "boolean":
             return self._client.get_boolean_details
         if kind == "string":
             return self._client.get_string_details
         if kind == "number":
-            # Python's OpenFeature SDK has no single number type: an application asks for an
-            # integer or a float, as its default value says, and gets TYPE_MISMATCH for the other.
-            if isinstance(default, int) and not isinstance(default, bool):
-                return self._client.get_integer_details
+            # Python's OpenFeature SDK splits numbers into integers and floats; a JSON number is a
+            # float in general (the specification's payloads include 1.2), so a number is asked
+            # as one, and the provider's own type check decides what a whole number answers.
             return self._client.get_float_details
         if kind == "object":
             return self._client.get_object_details
