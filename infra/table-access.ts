@@ -34,7 +34,8 @@ export const GROUP_TABLE_ACCESS: Record<Group, TableAccess> = {
   // deleting an application removes its registrations and their places in the scopes' counts.
   instance: { reads: READS, writes: ['dynamodb:UpdateItem', 'dynamodb:DeleteItem'], writablePartitions: [keys.instance().pk, keys.clientApps().pk] },
   // The SDK path never changes what SDKs see (design §3): it writes only SDK usage.
-  client: { reads: READS, writes: ['dynamodb:PutItem', 'dynamodb:UpdateItem'], writablePartitions: SDK_USAGE_PARTITIONS },
+  // Besides SDK usage, it counts the tokens each address asks Edge's unauthenticated validate about.
+  client: { reads: READS, writes: ['dynamodb:PutItem', 'dynamodb:UpdateItem'], writablePartitions: [...SDK_USAGE_PARTITIONS, keys.edgeValidationPartitions()] },
   // The Frontend API evaluates what the SDK path serves and reports usage the same way.
   frontend: { reads: READS, writes: ['dynamodb:PutItem', 'dynamodb:UpdateItem'], writablePartitions: SDK_USAGE_PARTITIONS },
 };

@@ -31,6 +31,17 @@ export interface MetricsReport {
   appName?: string | undefined;
   environment?: string | undefined;
   bucket?: { start?: string | number | undefined; toggles: Record<string, ToggleCount> } | undefined;
+  /** Sent by today's SDKs; not kept (dropImpactMetrics). */
+  impactMetrics?: unknown;
+}
+
+/** One feature's counts with the application, environment and time they belong to. */
+export interface CountReport extends ToggleCount {
+  feature: string;
+  appName?: string | undefined;
+  environment?: string | undefined;
+  /** When the counting started (the bucket's start); its UTC hour is the one counted. */
+  at?: string | number | undefined;
 }
 
 /**
@@ -94,23 +105,54 @@ export class ClientMetricsService {
    * queued (a report split into several messages may have queued its first ones).
    */
   async recordMetrics(caller: Caller, report: MetricsReport): Promise<void> {
-    if (!report.bucket) return warn('metrics without a usable bucket; nothing stored', report.appName);
-    const now = this.now();
+    const impact = dropImpactMetrics(report.impactMetrics, report.appName);
+    // Today's SDKs send `bucket: null` (or none) when a report carries impact metrics only.
+    if (!report.bucket) return impact ? undefined : warn('metrics without a usable bucket; nothing stored', report.appName);
     const environment = reportingEnvironment(caller, report.environment);
-    const hour = hourOf(report.bucket.start, now);
-    const reported = Object.entries(report.bucket.toggles);
-    const served = await this.features.servedNames(caller, { environment }, reported.map(([feature]) => feature));
-    const toggles = reported.filter(([feature]) => served.has(feature));
-    if (toggles.length < reported.length) {
+    const { start, toggles } = report.bucket;
+    await this.recordCounts(caller, Object.entries(toggles).map(([feature, count]) => ({
+      feature, appName: report.appName, environment, at: start, yes: count.yes, no: count.no, variants: count.variants,
+    })));
+  }
+
+  /**
+   * Counts as a bulk report lists them (Unleash Edge's `metrics`): each names its own
+   * environment, application and time. As Unleash does, an SDK token's report keeps only the
+   * counts of the token's own environment (an Edge sends each environment with a token of it),
+   * and the rest are dropped, counted in the log; an admin token's keeps each environment.
+   * Then the same rule as a single report's: only features the token is served.
+   */
+  async recordBulkCounts(caller: Caller, counts: readonly CountReport[]): Promise<void> {
+    const kept = counts.filter((count): count is CountReport & { environment: string } => caller.type === 'admin'
+      ? count.environment !== undefined && isStorableName(count.environment)
+      : count.environment === caller.environment);
+    if (kept.length < counts.length) {
+      log.info('bulk metrics of another environment than the token’s ignored', { environment: caller.environment, recorded: kept.length, ignored: counts.length - kept.length });
+    }
+    await this.recordCounts(caller, kept);
+  }
+
+  /** The counts of features the token is served, per environment, queued for the stages. */
+  private async recordCounts(caller: Caller, counts: ReadonlyArray<CountReport & { environment: string }>): Promise<void> {
+    if (counts.length === 0) return;
+    const now = this.now();
+    const served = new Map<string, Set<string>>();
+    for (const environment of new Set(counts.map((count) => count.environment))) {
+      const names = counts.filter((count) => count.environment === environment).map((count) => count.feature);
+      served.set(environment, await this.features.servedNames(caller, { environment }, names));
+    }
+    const recorded = counts.filter((count) => served.get(count.environment)?.has(count.feature));
+    if (recorded.length < counts.length) {
+      const appNames = [...new Set(counts.map((count) => count.appName).filter((name) => name !== undefined))];
       log.info('metrics for names that are no feature of the token’s scope ignored', {
-        ...(report.appName ? { appName: report.appName } : {}), environment, recorded: toggles.length, ignored: reported.length - toggles.length,
+        ...(appNames.length === 1 ? { appName: appNames[0] } : {}), environments: [...served.keys()], recorded: recorded.length, ignored: counts.length - recorded.length,
       });
     }
-    if (toggles.length === 0) return;
+    if (recorded.length === 0) return;
     const seenAt = now.toISOString();
-    const apps = report.appName ? [report.appName] : [];
-    const entries: MetricsEntry[] = toggles.map(([feature, count]) => ({
-      hour, environment, feature, yes: count.yes, no: count.no, variants: variantCounts(count.variants), apps, seenAt,
+    const entries: MetricsEntry[] = recorded.map((count) => ({
+      hour: hourOf(count.at, now), environment: count.environment, feature: count.feature, yes: count.yes, no: count.no,
+      variants: variantCounts(count.variants), apps: count.appName ? [count.appName] : [], seenAt,
     }));
     try {
       await sendEntries(this.queue, entries);
@@ -120,6 +162,17 @@ export class ClientMetricsService {
       throw new ServiceUnavailable('Metrics could not be queued; send them again.');
     }
   }
+}
+
+/**
+ * Impact metrics (application-level counters, gauges and histograms that today's SDKs and Edge
+ * send beside the toggle counts) are not kept: Unleash shows them only in its commercial
+ * editions. One log line per report says how many were dropped; answers whether there were any.
+ */
+export function dropImpactMetrics(impactMetrics: unknown, appName?: string): boolean {
+  if (!Array.isArray(impactMetrics) || impactMetrics.length === 0) return false;
+  log.info('impact metrics are not kept; dropped', { ...(appName ? { appName } : {}), metrics: impactMetrics.length });
+  return true;
 }
 
 /** At most this many variants per toggle are counted (a feature has far fewer). */

@@ -117,14 +117,20 @@ export type ClientPayload = z.input<typeof clientFeaturesSchema>;
  * not. These schemas fail only on a report above SDK_REPORT_LIMITS, because the Node SDK stops
  * reporting for good after a 400 (Unleash answers 400 to a metrics report it cannot process).
  */
-const lenient = <T extends z.ZodType>(schema: T) => schema.optional().catch(undefined);
+export const lenient = <T extends z.ZodType>(schema: T) => schema.optional().catch(undefined);
 
-const text = z.string().min(1).max(255);
-const moment = z.union([z.string().max(100), z.number()]);
-const count = z.number().int().min(0).catch(0);
+/** A name an SDK reports (appName, instanceId, sdkVersion …). */
+export const reportedText = z.string().min(1).max(255);
+/** A time as SDKs send it: ISO text, or epoch milliseconds. */
+export const reportedMoment = z.union([z.string().max(100), z.number()]);
+/** An evaluation count; anything else counts 0. */
+export const reportedCount = z.number().int().min(0).catch(0);
+const text = reportedText;
+const moment = reportedMoment;
+const count = reportedCount;
 
 /** Strategy type names, bounded as every name is; a longer list or name is not stored. */
-const strategyNames = z.array(z.string().min(1).max(100)).max(SDK_REPORT_LIMITS.strategies);
+export const strategyNames = z.array(z.string().min(1).max(100)).max(SDK_REPORT_LIMITS.strategies);
 
 export const clientRegisterSchema = z
   .looseObject({

@@ -54,6 +54,7 @@
  * | a password reset token             | pk = RESET_TOKENS, sk = RESET_TOKEN#<sha256(secret)> (TTL) | table |
  * | a user's live reset link           | pk = RESET_TOKENS, sk = RESET_LINK_OF#<user id, 10 digits> (TTL) | table |
  * | failed logins of a name from an address | pk = LOGIN_FAILURES#<sha256(login name)>, sk = ADDRESS#<address or /64> (TTL) | table |
+ * | tokens an address asked Edge's validate about in one minute | pk = EDGE_VALIDATIONS#<address or /64>, sk = MINUTE#<epoch minute> (TTL) | table |
  * | read the OIDC settings             | pk = SETTINGS, sk = SETTING#oidc                   | table |
  * | whether password login is off      | pk = SETTINGS, sk = SETTING#simple-auth            | table |
  * | read the Frontend API's CORS origins | pk = SETTINGS, sk = SETTING#frontend             | table |
@@ -247,6 +248,13 @@ export const keys = {
   resetLinkOf: (userId: number): ItemKey => ({ pk: 'RESET_TOKENS', sk: `RESET_LINK_OF#${String(userId).padStart(10, '0')}` }),
   /** Failed password logins of one login name (its sha256) from one client address. */
   loginFailures: (loginKey: string, address: string): ItemKey => ({ pk: `LOGIN_FAILURES#${loginKey}`, sk: `ADDRESS#${address}` }),
+  /**
+   * How many tokens one client address asked `POST /edge/validate` about in one minute. A
+   * partition per address, so one caller's counting never contends with another's.
+   */
+  edgeValidations: (address: string, minute: number): ItemKey => ({ pk: `EDGE_VALIDATIONS#${address}`, sk: `MINUTE#${minute}` }),
+  /** IAM `dynamodb:LeadingKeys` pattern of every address's counts. */
+  edgeValidationPartitions: (): string => 'EDGE_VALIDATIONS#*',
 
   signupToken: (secret: string): ItemKey => ({ pk: 'SIGNUP_TOKENS', sk: `SIGNUP_TOKEN#${secret}` }),
   signupTokens: (): CollectionPrefix => ({ pk: 'SIGNUP_TOKENS', skPrefix: 'SIGNUP_TOKEN#' }),

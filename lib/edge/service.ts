@@ -1,0 +1,108 @@
+import { AuthenticationRequired, RateLimited } from '../errors.js';
+import { clientAddressOf } from '../auth/model.js';
+import { log } from '../log.js';
+import type { RegistrationReport } from '../client/metrics-service.js';
+import { dropImpactMetrics } from '../client/metrics-service.js';
+import type { Caller } from '../tokens/model.js';
+import { EDGE_VALIDATION, REGISTRATION_CONCURRENCY, validationWindow, type EdgeValidationLimits, type ValidatedToken } from './model.js';
+import type { EdgePorts } from './ports.js';
+import type { BulkMetricsReport, EdgeInstanceReport } from './schemas.js';
+import type { ValidationCountStore } from './store.js';
+
+/**
+ * `POST /edge/validate`: which of the tokens an Edge holds are valid, decided by the same check
+ * every request's token meets (expiry included, a deleted token refused within the revision
+ * check interval). Counted per client address before any token is looked up.
+ */
+export class EdgeTokenValidation {
+  constructor(
+    private readonly tokens: EdgePorts['tokens'],
+    private readonly counts: ValidationCountStore,
+    private readonly now: () => Date = () => new Date(),
+    private readonly limits: EdgeValidationLimits = EDGE_VALIDATION,
+  ) {}
+
+  async validate(tokens: readonly string[], sourceIp: string | undefined): Promise<ValidatedToken[]> {
+    const asked = [...new Set(tokens)];
+    await this.count(clientAddressOf(sourceIp), Math.max(1, asked.length));
+    const answers = await Promise.all(asked.map((token) => this.validated(token)));
+    return answers.filter((answer): answer is ValidatedToken => answer !== undefined);
+  }
+
+  /** Counts first, so a refused request is counted too: asking faster never buys more checks. */
+  private async count(address: string, tokens: number): Promise<void> {
+    const window = validationWindow(this.now());
+    const counted = await this.counts.add(address, window.minute, tokens, window.expiresAt);
+    if (counted <= this.limits.tokensPerMinute) return;
+    log.warn('edge token validation over its rate; refused', { address, counted, perMinute: this.limits.tokensPerMinute });
+    throw new RateLimited(
+      `This address asked about ${counted} tokens this minute; at most ${this.limits.tokensPerMinute} are checked a minute. Try again in ${window.secondsLeft} s.`,
+      window.secondsLeft,
+    );
+  }
+
+  private async validated(token: string): Promise<ValidatedToken | undefined> {
+    try {
+      const { caller } = await this.tokens.authenticate(token);
+      return { token, type: caller.type, environment: caller.environment, projects: [...caller.projects] };
+    } catch (error) {
+      if (error instanceof AuthenticationRequired) return undefined;
+      throw error;
+    }
+  }
+}
+
+/**
+ * What an Edge reports upstream besides polling: its SDKs' registrations and counts in bulk,
+ * and what it says about itself. Every rule is the SDK API's own (ports.usage): a registration
+ * is an SDK's registration, a count an SDK's count.
+ */
+export class EdgeUsage {
+  constructor(private readonly usage: EdgePorts['usage']) {}
+
+  /**
+   * Registrations first (one record per application and token scope, so instances of one
+   * application are written once), then the counts. `seenTokens` is not kept: token records
+   * here have no last-seen that a report would move.
+   */
+  async recordBulk(caller: Caller, report: BulkMetricsReport): Promise<void> {
+    const byApplication = new Map<string, RegistrationReport>();
+    for (const application of report.applications) byApplication.set(application.appName, application);
+    await inBatches([...byApplication.values()], (registration) => this.usage.register(caller, registration));
+    dropImpactMetrics(report.impactMetrics, 'unleash-edge bulk');
+    if (Array.isArray(report.seenTokens) && report.seenTokens.length > 0) {
+      log.info('seen tokens of a bulk report are not kept', { tokens: report.seenTokens.length });
+    }
+    await this.usage.recordBulkCounts(caller, report.metrics.map((count) => ({
+      feature: count.featureName, appName: count.appName, environment: count.environment, at: count.timestamp,
+      yes: count.yes, no: count.no, variants: count.variants,
+    })));
+  }
+
+  /**
+   * `POST /api/client/metrics/edge`: Unleash's open-source server has no such endpoint (its
+   * commercial editions chart Edge traffic). Here the Edge, and each Edge connected to it, is
+   * kept as a registered application named as the Edge names itself, with `unleash-edge:<version>`
+   * as its SDK version: an admin sees every running Edge and its version in the applications
+   * list, and the registration stays live as long as the Edge keeps reporting (Edge registers
+   * through /api/client/register only when it starts). Traffic and latency figures are not kept.
+   */
+  async recordInstance(caller: Caller, report: EdgeInstanceReport): Promise<void> {
+    const instances = [report, ...report.connectedEdges].filter((instance) => instance.appName !== undefined);
+    if (instances.length === 0) return log.warn('edge instance report without a usable appName; nothing stored', {});
+    await inBatches(instances, (instance) => this.usage.register(caller, {
+      appName: instance.appName,
+      instanceId: instance.identifier,
+      sdkVersion: instance.edgeVersion ? `unleash-edge:${instance.edgeVersion}` : undefined,
+      started: instance.started,
+      strategies: [],
+    }));
+  }
+}
+
+/** Runs `write` over the items a few at a time: a report's writes never all start at once. */
+async function inBatches<T>(items: readonly T[], write: (item: T) => Promise<void>): Promise<void> {
+  for (let start = 0; start < items.length; start += REGISTRATION_CONCURRENCY) {
+    await Promise.all(items.slice(start, start + REGISTRATION_CONCURRENCY).map(write));
+  }
+}
