@@ -13,7 +13,7 @@ const concreteMethod = (method: string) => (method === 'ANY' ? 'GET' : method);
 describe('authentication across the route table', () => {
   const guarded = operationIds.filter((id) => routeTable[id].access.kind !== 'public');
 
-  it('leaves only /health, the API description, people\'s login (password and single sign-on), reset and invite pages and the Frontend API\'s CORS preflights open', () => {
+  it('leaves only /health, the API description, people\'s login (password and single sign-on), reset and invite pages, the Frontend API\'s CORS preflights and Unleash Edge\'s token validation open', () => {
     const open = operationIds.filter((id) => routeTable[id].access.kind === 'public').map((id) => routeTable[id].path);
 
     // The docs describe the API and hold no data; Swagger UI asks for a token before calling /api.
@@ -21,7 +21,7 @@ describe('authentication across the route table', () => {
       '/api/frontend', '/api/frontend/{proxy+}',
       '/auth/oidc/callback', '/auth/oidc/login',
       '/auth/reset/password', '/auth/reset/validate', '/auth/reset/validate-password', '/auth/simple/login',
-      '/docs', '/docs/openapi.json', '/docs/swagger-ui-bundle.js', '/docs/swagger-ui.css', '/health',
+      '/docs', '/docs/openapi.json', '/docs/swagger-ui-bundle.js', '/docs/swagger-ui.css', '/edge/validate', '/health',
       '/invite/{token}/signup', '/invite/{token}/validate', '/logout', '/logout',
     ]);
     // A browser's preflight carries no token (the Fetch standard); it only learns the CORS headers.
