@@ -23,13 +23,26 @@ describe('authentication across the route table', () => {
       '/auth/reset/password', '/auth/reset/validate', '/auth/reset/validate-password', '/auth/simple/login',
       '/docs', '/docs/openapi.json', '/docs/swagger-ui-bundle.js', '/docs/swagger-ui.css', '/edge/validate', '/health',
       '/invite/{token}/signup', '/invite/{token}/validate', '/logout', '/logout',
+      '/ofrep/v1/evaluate/flags', '/ofrep/v1/evaluate/flags/{featureName}',
     ]);
     // A browser's preflight carries no token (the Fetch standard); it only learns the CORS headers.
     const openApi = operationIds.filter((id) => routeTable[id].path.startsWith('/api/') && !guarded.includes(id));
     expect(openApi.map((id) => routeTable[id].method)).toEqual(['OPTIONS', 'OPTIONS']);
   });
 
-  it.each(guarded)('%s answers 401 AuthenticationRequired without a token', async (id) => {
+  // OFREP answers in its protocol's shapes (lib/ofrep/errors.ts): a 401 without a body.
+  const isOfrep = (id: (typeof operationIds)[number]) => routeTable[id].path.startsWith('/ofrep/');
+
+  it.each(guarded.filter(isOfrep))('%s answers 401 without a body, as OFREP does, without a token', async (id) => {
+    const { method, path } = routeTable[id];
+
+    const res = await call({ method: concreteMethod(method), path: concretePath(path), body: { context: {} } });
+
+    expect(res.status).toBe(401);
+    expect(res.text).toBe('');
+  });
+
+  it.each(guarded.filter((id) => !isOfrep(id)))('%s answers 401 AuthenticationRequired without a token', async (id) => {
     const { method, path } = routeTable[id];
 
     const res = await call({ method: concreteMethod(method), path: concretePath(path) });
