@@ -83,7 +83,8 @@ export const client: ClientUnderTest = {
     sdkVersion: pinned('openfeature.version'),
   },
   prepare,
-  command(kind: EvaluatorKind) {
+  command(_kind: EvaluatorKind) {
+    // One classpath serves both kinds: the evaluator reads CLIENT_KIND, which the suite sets.
     const folder = buildFolder();
     return {
       command: 'java',
@@ -97,7 +98,6 @@ export const client: ClientUnderTest = {
         `${join(folder, 'target', 'classes')}:${join(folder, 'target', 'dependency', '*')}`,
         'toggles.clients.Evaluator',
       ],
-      env: { CLIENT_KIND: kind },
     };
   },
 };
