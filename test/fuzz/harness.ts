@@ -47,6 +47,18 @@ function expectInterfaceError(res: ApiResponse, secret: string): void {
   expect(res.text).not.toContain(secret);
 }
 
+/**
+ * OFREP's refusals are its protocol's (lib/ofrep/errors.ts): 401 and 403 without a body, an
+ * evaluation refused with OpenFeature's error code, any other failure with its details.
+ */
+function expectOfrepError(res: ApiResponse, secret: string): void {
+  expect(res.headers['content-type']).toMatch(/^application\/json/);
+  if (res.status === 401 || res.status === 403) expect(res.text).toBe('');
+  else if (res.status === 400 || res.status === 404) expect(res.body).toMatchObject({ errorCode: expect.any(String) });
+  else expect(res.body).toMatchObject({ errorDetails: expect.any(String) });
+  expect(res.text).not.toContain(secret);
+}
+
 /** Checks one request at a time against one instance; counts what it sent, per route. */
 class Checker {
   readonly sent = new Map<OperationId, number>();
@@ -87,7 +99,8 @@ class Checker {
       expect(res.headers['retry-after'], 'a 503 without Retry-After').toBeDefined();
     } else expect(res.status, res.text).toBeLessThan(500);
     if (res.status < 400) return;
-    expectInterfaceError(res, this.fuzz.world.adminToken.split('.')[1] as string);
+    if (operationId && routeTable[operationId].path.startsWith('/ofrep/')) expectOfrepError(res, this.fuzz.world.adminToken.split('.')[1] as string);
+    else expectInterfaceError(res, this.fuzz.world.adminToken.split('.')[1] as string);
     // The one refusal allowed to have written: a 503 saying part of the change was stored (a
     // multi-step write, such as an import's later batch, failed after an earlier step landed).
     if (res.status === 503 && res.body?.message === PARTLY_STORED) return;
