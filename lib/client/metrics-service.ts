@@ -110,7 +110,7 @@ export class ClientMetricsService {
     if (!report.bucket) return impact ? undefined : warn('metrics without a usable bucket; nothing stored', report.appName);
     const environment = reportingEnvironment(caller, report.environment);
     const { start, toggles } = report.bucket;
-    await this.recordCounts(caller, Object.entries(toggles).map(([feature, count]) => ({
+    await this.recordCounts(caller, [environment], Object.entries(toggles).map(([feature, count]) => ({
       feature, appName: report.appName, environment, at: start, yes: count.yes, no: count.no, variants: count.variants,
     })));
   }
@@ -129,15 +129,18 @@ export class ClientMetricsService {
     if (kept.length < counts.length) {
       log.info('bulk metrics of another environment than the token’s ignored', { environment: caller.environment, recorded: kept.length, ignored: counts.length - kept.length });
     }
-    await this.recordCounts(caller, kept);
+    await this.recordCounts(caller, [...new Set(kept.map((count) => count.environment))], kept);
   }
 
-  /** The counts of features the token is served, per environment, queued for the stages. */
-  private async recordCounts(caller: Caller, counts: ReadonlyArray<CountReport & { environment: string }>): Promise<void> {
-    if (counts.length === 0) return;
+  /**
+   * The counts of features the token is served in each of `environments` (the counts'), queued
+   * for the stages. The served names are asked for even when there are no counts: an SDK's
+   * first, empty report warms the snapshot its later ones are checked against.
+   */
+  private async recordCounts(caller: Caller, environments: readonly string[], counts: ReadonlyArray<CountReport & { environment: string }>): Promise<void> {
     const now = this.now();
     const served = new Map<string, Set<string>>();
-    for (const environment of new Set(counts.map((count) => count.environment))) {
+    for (const environment of environments) {
       const names = counts.filter((count) => count.environment === environment).map((count) => count.feature);
       served.set(environment, await this.features.servedNames(caller, { environment }, names));
     }
