@@ -294,7 +294,7 @@ describe('what an evaluation costs and counts', () => {
     const sumsOf = async () => {
       const hourly = await services.metrics.hourlyCounts(day);
       return Object.fromEntries([flags.forAlice, flags.text].map((feature) => [feature, hourly.filter((count) => count.feature === feature)
-        .reduce((sum, count) => ({ yes: sum.yes + count.yes, no: sum.no + count.no, apps: [...sum.apps, ...count.apps] }), { yes: 0, no: 0, apps: [] as string[] })]));
+        .reduce((sum, count) => ({ yes: sum.yes + count.yes, no: sum.no + count.no, apps: [...sum.apps, ...(count.apps ?? [])] }), { yes: 0, no: 0, apps: [] as string[] })]));
     };
     await counts.flush();
     const before = await sumsOf();
