@@ -6,7 +6,7 @@ import type { Group } from '../lib/http/route.js';
 import type { LambdaHandler } from '../lib/composition/function-handler.js';
 import { localContext, toApiGatewayEvent } from './api-gateway-event.js';
 import { matchRoute, parseApiMappingKey, pathUnderMapping } from './match-route.js';
-import { log } from '../lib/log.js';
+import { log, redact } from '../lib/log.js';
 import type { UiSite } from '../lib/ui/site.js';
 import { FUNCTION_TIMEOUT_MS } from '../lib/time-budget.js';
 import type { ApiThrottling } from '../infra/throttling.js';
@@ -61,6 +61,11 @@ export interface HttpServerOptions {
   integrationTimeoutMs?: number;
   /** The admin UI on every GET or HEAD path that is not the API's (in the cloud, CloudFront and S3). */
   ui?: UiSite | undefined;
+  /**
+   * One JSON line per request on standard output (`npm start` with ACCESS_LOG=1): what the
+   * clients' suite counts its SDKs' polls, registrations and metrics by (test/clients/support).
+   */
+  accessLog?: boolean | undefined;
 }
 
 /**
@@ -85,6 +90,7 @@ export async function startHttpServer(handlers: Record<Group, LambdaHandler>, op
   // Node refuses headers over 16 KB itself (431, no body); above API Gateway's 10,240 bytes, up to
   // this, the answer is API Gateway's, from `serve`.
   const server = createServer({ maxHeaderSize: 64 * 1024 }, (req, res) => {
+    if (options.accessLog) logAccess(req, res);
     serve(handlers, mappingKey, limits, options.ui, req, res).catch((error: unknown) => {
       log.error('local server failure', { error: String(error) });
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
@@ -114,6 +120,7 @@ async function serve(handlers: Record<Group, LambdaHandler>, mappingKey: string 
   const match = routed === undefined ? undefined : matchRoute(method, routed);
   const body = hasBody(req) ? await readBody(req) : EMPTY;
   if (body === undefined) return send(res, GATEWAY_ANSWERS.requestTooLarge);
+  if (bodyAppNames.has(req)) bodyAppNames.set(req, appNameInBody(req, body));
   // API Gateway's own answer for a path no route covers.
   if (!match) return send(res, GATEWAY_ANSWERS.notFound);
   const spec = routeTable[match.operationId];
@@ -196,6 +203,44 @@ async function invoke(handler: LambdaHandler, event: Parameters<LambdaHandler>[0
     return outcome;
   } finally {
     clearTimeout(timer);
+  }
+}
+
+/** Requests being logged, with the `appName` their body names (registrations and metrics carry it there). */
+const bodyAppNames = new WeakMap<IncomingMessage, string | undefined>();
+
+/**
+ * Writes the request's access line once its answer is sent: method, path without the query,
+ * status, the application (the SDKs' `unleash-appname` header, else the body's `appName`) and the
+ * answer's bytes. Never a token: a path that holds one (a token's own admin route) is redacted.
+ */
+function logAccess(req: IncomingMessage, res: ServerResponse): void {
+  bodyAppNames.set(req, undefined);
+  res.once('finish', () => {
+    const header = req.headers['unleash-appname'];
+    const line = {
+      log: 'access',
+      method: (req.method ?? 'GET').toUpperCase(),
+      path: String(redact('', (req.url ?? '/').split('?')[0])),
+      status: res.statusCode,
+      app: (Array.isArray(header) ? header[0] : header) ?? bodyAppNames.get(req) ?? null,
+      bytes: Number(res.getHeader('content-length') ?? 0),
+    };
+    process.stdout.write(`${JSON.stringify(line)}\n`);
+  });
+}
+
+/** Bodies above this are not parsed for the log: it reads what SDKs send, which is small. */
+const APP_NAME_BODY_LIMIT = 64 * 1024;
+
+function appNameInBody(req: IncomingMessage, body: Buffer): string | undefined {
+  if (body.length === 0 || body.length > APP_NAME_BODY_LIMIT || !String(req.headers['content-type'] ?? '').includes('json')) return undefined;
+  try {
+    const parsed: unknown = JSON.parse(body.toString('utf8'));
+    const appName = (parsed as { appName?: unknown } | null)?.appName;
+    return typeof appName === 'string' ? appName : undefined;
+  } catch {
+    return undefined;
   }
 }
 

@@ -49,6 +49,7 @@ async function start(): Promise<{
     const ui = createUiSite(installedUi(), { baseUriPath: runtime.config.baseUriPath });
     server = await startHttpServer(runtime.handlers, {
       port, apiMappingKey: runtime.apiMappingKey, throttling: runtime.throttling, concurrency: runtime.concurrency, ui,
+      accessLog: process.env.ACCESS_LOG === '1',
     });
     const functionUrl = frontDoor === 'functionUrl'
       ? await startFunctionUrlServer(runtime.handlers.client, { port: functionUrlPort, concurrency: runtime.concurrency })
