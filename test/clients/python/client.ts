@@ -94,4 +94,12 @@ export const client: ClientUnderTest = {
       },
     };
   },
+  knownDifferences: {
+    '16-strategy-variants.json': {
+      'ofrep: variant: Feature.strategy.no.strategy.variants should fall back to base variants':
+        "Python's OpenFeature SDK has integers and floats but no number type, so a number is asked as a float (the " +
+        "specification's other number payloads are 1.2); this payload is the whole number 1, which JSON gives Python " +
+        'as an int, and the OFREP provider\'s own type check answers TYPE_MISMATCH with the default for it',
+    },
+  },
 };
