@@ -14,7 +14,8 @@ export interface OfrepSuccess {
   key: string;
   value: boolean | string | number | object;
   reason: OfrepReason;
-  variant?: string;
+  /** Unleash's variant name, as its SDKs' getVariant answers it: `disabled` when off or without variants. */
+  variant: string;
   metadata: OfrepMetadata;
 }
 
@@ -45,6 +46,9 @@ const ROLLOUT_PARAMETERS: Record<string, string> = {
   gradualRolloutRandom: 'percentage',
 };
 
+/** The variant name Unleash's SDKs answer for a flag that is off, or on without variants. */
+const NO_VARIANT = 'disabled';
+
 /**
  * One flag of the token's scope for one context, as OFREP answers it (README, "OpenFeature
  * (OFREP)"): off in the environment is `false` with `DISABLED`; on in the environment but on for
@@ -53,18 +57,19 @@ const ROLLOUT_PARAMETERS: Record<string, string> = {
  * variant carries none or there is no variant, with the reason the deciding strategy gives.
  * `false` rather than no value for an off flag: the server providers that are published read a
  * success without a value as a malformed answer, and a boolean request then gets Unleash's answer.
+ * Every success names a variant (Python's provider reads it from each one).
  */
 export function evaluateFlag(feature: FeatureInterface, evaluator: FlagEvaluator, context: Context): EvaluationOutcome {
   const metadata = metadataOf(feature);
   const key = feature.name;
-  if (!feature.enabled) return off({ key, value: false, reason: 'DISABLED', metadata });
+  if (!feature.enabled) return off({ key, value: false, reason: 'DISABLED', variant: NO_VARIANT, metadata });
   const verdict = evaluator.verdict(key, context);
-  if (!verdict.enabled) return off({ key, value: false, reason: 'DEFAULT', metadata });
+  if (!verdict.enabled) return off({ key, value: false, reason: 'DEFAULT', variant: NO_VARIANT, metadata });
   const variant = verdict.variant.enabled ? verdict.variant : undefined;
   const reason = reasonOf(feature, evaluator, context, variant?.name);
   const payload = variant?.payload;
   const outcome = { enabled: true, variant: variant?.name };
-  if (!payload) return { ...outcome, evaluation: { key, value: true, reason, ...(variant ? { variant: variant.name } : {}), metadata } };
+  if (!payload) return { ...outcome, evaluation: { key, value: true, reason, variant: variant?.name ?? NO_VARIANT, metadata } };
   const typed = typedPayload(payload);
   if ('error' in typed) {
     return { ...outcome, evaluation: { key, errorCode: 'PARSE_ERROR', errorDetails: typed.error, metadata } };

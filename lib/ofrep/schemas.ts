@@ -17,7 +17,7 @@ export const ofrepEvaluationSchema = z.object({
   key: z.string(),
   value: z.union([z.boolean(), z.string(), z.number(), z.record(z.string(), z.unknown()), z.array(z.unknown())]),
   reason: z.enum(['STATIC', 'TARGETING_MATCH', 'SPLIT', 'DEFAULT', 'DISABLED', 'UNKNOWN']),
-  variant: z.string().optional(),
+  variant: z.string(),
   metadata: metadataSchema.optional(),
 });
 

@@ -75,7 +75,7 @@ describe('POST /ofrep/v1/evaluate/flags/{key}: the mapping from an Unleash flag'
 
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toMatch(/^application\/json/);
-    expect(res.body).toEqual({ key: flags.on, value: true, reason: 'STATIC', metadata: { project, featureType: 'release', impressionData: true } });
+    expect(res.body).toEqual({ key: flags.on, value: true, reason: 'STATIC', variant: 'disabled', metadata: { project, featureType: 'release', impressionData: true } });
   });
 
   it('answers a flag off in the environment as false with DISABLED, and one on for nobody in this context as false with DEFAULT', async () => {
@@ -99,10 +99,11 @@ describe('POST /ofrep/v1/evaluate/flags/{key}: the mapping from an Unleash flag'
     expect(number.body).toMatchObject({ value: 42.5, variant: 'answer', metadata: { payloadType: 'number' } });
   });
 
-  it('answers true for a variant without a payload and for an enabled flag with no strategy, the variant named', async () => {
+  it('answers true for a variant without a payload and for an enabled flag with no strategy, the variant named as Unleash names it', async () => {
     expect((await evaluate(flags.named, { targetingKey: 'alice' })).body).toMatchObject({ value: true, variant: 'plain', reason: 'STATIC' });
-    expect((await evaluate(flags.noStrategy)).body).toMatchObject({ value: true, reason: 'STATIC' });
-    expect((await evaluate(flags.noStrategy)).body).not.toHaveProperty('variant');
+    // Unleash's getVariant answers `disabled` for a flag without variants, on or off.
+    expect((await evaluate(flags.noStrategy)).body).toMatchObject({ value: true, reason: 'STATIC', variant: 'disabled' });
+    expect((await evaluate(flags.off)).body).toMatchObject({ value: false, variant: 'disabled' });
   });
 
   it('tells a variant drawn by weight among several apart: SPLIT', async () => {
