@@ -20,7 +20,7 @@ import { createTogglesApp } from '../../infra/toggles-app.js';
 import { TogglesStack } from '../../infra/toggles-stack.js';
 import { routeTable } from '../../lib/route-table.js';
 import { GROUPS } from '../../lib/http/route.js';
-import { tableDefinition } from '../../lib/store/table-design.js';
+import { keys, tableDefinition } from '../../lib/store/table-design.js';
 import { referencedId, resourcesOf, serviceFunctions, synthesizeStack, testContext, type Resource } from './synth.js';
 
 const WRITE_ACTIONS = [
@@ -338,7 +338,7 @@ describe("the admin UI distribution's origin secret", () => {
 });
 
 describe('permissions', () => {
-  it('lets the client function read the table and write only the SDK usage partitions', () => {
+  it('lets the client function read the table and write only the SDK usage partitions and the Edge validation counts', () => {
     const [clientId] = groupFunctions().get('client')!;
     const statements = policyStatementsOfFunction(clientId);
     const actions = actionsOf(statements);
@@ -349,7 +349,7 @@ describe('permissions', () => {
     expect(writing).toHaveLength(1);
     expect(actionsOf(writing).sort()).toEqual(['dynamodb:PutItem', 'dynamodb:UpdateItem']);
     expect(writing[0]!.Condition).toEqual({
-      'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...SDK_USAGE_PARTITIONS] },
+      'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...SDK_USAGE_PARTITIONS, keys.edgeValidationPartitions()] },
     });
   });
 
