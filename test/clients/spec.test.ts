@@ -154,6 +154,8 @@ for (const file of SPEC_FILES) {
           if (reference?.sdk && reference !== client) sdks.push(await (runs.get(`${REFERENCE_CLIENT} sdk`) as Promise<Run>));
           const problems: string[] = [];
           for (const plan of plansOf(file, 'ofrep').plans) {
+            // A listed OFREP difference is checked against the specification by the test above.
+            if (knownDifference(client, 'ofrep', file, plan.title)) continue;
             for (const [index, sdk] of sdks.entries()) {
               const sdkAnswer = sdk.answers.get(plan.title) as SdkResult | undefined;
               if (!sdkAnswer) continue; // a case the SDK kind cannot express

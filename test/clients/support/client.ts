@@ -22,8 +22,9 @@ export interface ClientUnderTest {
   command(kind: EvaluatorKind): { command: string; args: string[]; cwd?: string; env?: Record<string, string> };
   /**
    * Spec cases this client evaluates differently from the specification, by file and case
-   * description, each with its reason. The suite checks that each still differs, so an entry
-   * cannot outlive the difference.
+   * title (the description, `variant: ` before a variant case's; `sdk: ` or `ofrep: ` before the
+   * title for one kind only), each with its reason. The suite checks that each still differs and
+   * names a case of the file, so an entry cannot outlive the difference.
    */
   knownDifferences?: Record<string, Record<string, string>>;
 }
