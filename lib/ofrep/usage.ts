@@ -10,6 +10,12 @@ import type { EvaluationOutcome } from './evaluation.js';
  */
 export const OFREP_USAGE_INTERVAL_MS = 30_000;
 
+/**
+ * Applications counted apart per token scope and interval: whoever holds a frontend token names
+ * the appName, so beyond this many the counts go on without one rather than grow the memory.
+ */
+export const OFREP_USAGE_APPS = 50;
+
 interface PendingScope {
   caller: Caller;
   /** By application name ('' when the context names none), then by flag. */
@@ -35,8 +41,9 @@ export class EvaluationCounter {
     const scopeKey = `${caller.type}\n${caller.tokenName}\n${caller.environment}\n${caller.projects.join(',')}`;
     let scope = this.pending.get(scopeKey);
     if (!scope) this.pending.set(scopeKey, (scope = { caller, apps: new Map() }));
-    let flags = scope.apps.get(appName ?? '');
-    if (!flags) scope.apps.set(appName ?? '', (flags = new Map()));
+    const app = appName !== undefined && (scope.apps.has(appName) || scope.apps.size < OFREP_USAGE_APPS) ? appName : '';
+    let flags = scope.apps.get(app);
+    if (!flags) scope.apps.set(app, (flags = new Map()));
     for (const { evaluation, enabled, variant } of outcomes) {
       let counted = flags.get(evaluation.key);
       if (!counted) flags.set(evaluation.key, (counted = { yes: 0, no: 0, variants: {} }));
