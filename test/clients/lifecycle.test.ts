@@ -5,7 +5,7 @@ import { discoverClients } from './support/discovery.js';
 import { startEvaluator, stopEvaluators, type Evaluator, type OfrepResult, type SdkResult } from './support/evaluator.js';
 import { startWorldServer, untilLogged, type WorldServer } from './support/server.js';
 import { isPoll, type AccessEntry } from './support/access-log.js';
-import { payloadValue } from './support/spec-cases.js';
+import { defaultFor, payloadValue } from './support/spec-cases.js';
 
 /**
  * Issues 26 and 27: what an application lives through with each client, counted on the server
@@ -155,6 +155,7 @@ for (const client of clients.filter((candidate) => candidate.ofrep)) {
     let project: string;
     let evaluator: Evaluator;
     let cases = 0;
+    let disabledValue = 'not asked';
     const flag = (suffix: string) => `${client.name}-ofrep-${suffix}`;
     const ask = async (requests: Array<{ flag: string; type: 'boolean' | 'string' | 'number' | 'object'; default: unknown; context?: Record<string, unknown> }>) => {
       cases += requests.length;
@@ -166,12 +167,12 @@ for (const client of clients.filter((candidate) => candidate.ofrep)) {
       project = await projectFor(`lo-${client.name}`);
       for (const payload of PAYLOADS) await feature(project, flag(`payload-${payload.type}`), { on: true, payload });
       await feature(project, flag('off'), { on: false });
-      const token = await world.token('client', 'development', [project]);
+      const token = await world.token(client.ofrep?.token ?? 'client', 'development', [project]);
       evaluator = await startEvaluator(client, 'ofrep', { url: world.url, token, appName: `lifecycle-${client.name}-ofrep`, environment: 'development' });
     });
     afterAll(async () => {
       await evaluator?.stop();
-      summary.push(`${client.name} ofrep (${evaluator?.clientVersion}): ${cases} cases`);
+      summary.push(`${client.name} ofrep (${evaluator?.clientVersion}): ${cases} cases; a disabled flag answers ${disabledValue}`);
     });
 
     it('answers FLAG_NOT_FOUND for a flag that does not exist, with the default', async () => {
@@ -184,17 +185,20 @@ for (const client of clients.filter((candidate) => candidate.ofrep)) {
       expect(refused).toMatchObject({ value: true, errorCode: 'INVALID_CONTEXT' });
     });
 
-    it('answers false with reason DISABLED for a flag that is off', async () => {
+    it('answers reason DISABLED for a flag that is off: the server\'s false, or the caller\'s default where the provider prefers it', async () => {
       const [off] = await ask([{ flag: flag('off'), type: 'boolean', default: true }]);
-      expect(off).toMatchObject({ value: false, reason: 'DISABLED', errorCode: null });
+      expect(off).toMatchObject({ reason: 'DISABLED', errorCode: null });
+      // The server answers false; Go's provider gives the caller its default for a disabled flag.
+      expect([false, true]).toContain(off?.value);
+      disabledValue = off?.value === false ? 'the server\'s false' : 'the caller\'s default';
     });
 
     it('answers each payload as its type: string, number, object', async () => {
       const types = { string: 'string', number: 'number', json: 'object' } as const;
-      const defaults = { string: 'fallback', number: -1, object: {} };
-      const results = await ask(PAYLOADS.map((payload) => ({
-        flag: flag(`payload-${payload.type}`), type: types[payload.type as keyof typeof types], default: defaults[types[payload.type as keyof typeof types]],
-      })));
+      const results = await ask(PAYLOADS.map((payload) => {
+        const type = types[payload.type as keyof typeof types];
+        return { flag: flag(`payload-${payload.type}`), type, default: defaultFor(type, payloadValue(payload)) };
+      }));
       expect(results.map(({ value, variant, errorCode }) => ({ value, variant, errorCode })))
         .toEqual(PAYLOADS.map((payload) => ({ value: payloadValue(payload), variant: `v-${payload.type}`, errorCode: null })));
     });

@@ -104,7 +104,10 @@ for (const file of SPEC_FILES) {
         for (const kind of kindsOf(client)) {
           start(`${client.name} ${kind}`, async () => {
             await prepared.get(client.name);
-            return runPlans(client, kind, plansOf(file, kind).plans, { url: world.url, appName: `spec-${client.name}-${kind}`, tokenOf });
+            const tokens = kind === 'ofrep' && client.ofrep?.token === 'frontend' ? built.tokens.frontend : built.tokens.client;
+            return runPlans(client, kind, plansOf(file, kind).plans, {
+              url: world.url, appName: `spec-${client.name}-${kind}`, tokenOf: (environment) => tokens.get(environment) as string,
+            });
           });
         }
       }
@@ -147,21 +150,23 @@ for (const file of SPEC_FILES) {
           expect(problems).toEqual([]);
         });
       }
-      if (client.sdk && client.ofrep) {
-        it(`${client.name}: OFREP answers each case as its SDK${reference && reference !== client ? ' and the Node SDK' : ''} do`, { timeout: 1_800_000 }, async () => {
+      // Compared with its own SDK and with the Node SDK's, where those run (a browser's has no SDK).
+      const comparedWith = [...(client.sdk ? [client] : []), ...(reference?.sdk && reference !== client ? [reference] : [])];
+      if (client.ofrep && comparedWith.length > 0) {
+        it(`${client.name}: OFREP answers each case as the ${comparedWith.map((other) => other.name).join(' and ')} SDK do`, { timeout: 1_800_000 }, async () => {
           const ofrep = await (runs.get(`${client.name} ofrep`) as Promise<Run>);
-          const sdks = [await (runs.get(`${client.name} sdk`) as Promise<Run>)];
-          if (reference?.sdk && reference !== client) sdks.push(await (runs.get(`${REFERENCE_CLIENT} sdk`) as Promise<Run>));
+          const sdks: Array<[string, Run]> = [];
+          for (const other of comparedWith) sdks.push([other.name, await (runs.get(`${other.name} sdk`) as Promise<Run>)]);
           const problems: string[] = [];
           for (const plan of plansOf(file, 'ofrep').plans) {
             // A listed OFREP difference is checked against the specification by the test above.
             if (knownDifference(client, 'ofrep', file, plan.title)) continue;
-            for (const [index, sdk] of sdks.entries()) {
+            for (const [name, sdk] of sdks) {
               const sdkAnswer = sdk.answers.get(plan.title) as SdkResult | undefined;
               if (!sdkAnswer) continue; // a case the SDK kind cannot express
               countOf(`${client.name} ofrep`, ofrep).agreements += 1;
               const disagreement = ofrepAgreesWithSdk(ofrep.answers.get(plan.title) as OfrepResult, sdkAnswer);
-              if (disagreement) problems.push(`${plan.title} (${index === 0 ? client.name : REFERENCE_CLIENT} SDK): ${disagreement}`);
+              if (disagreement) problems.push(`${plan.title} (${name} SDK): ${disagreement}`);
             }
           }
           expect(problems).toEqual([]);

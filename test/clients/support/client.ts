@@ -11,8 +11,12 @@ export interface ClientUnderTest {
   name: string;
   /** The official Unleash SDK: its package as its registry names it, and the version pinned (none for a browser-only OFREP client). */
   sdk?: { package: string; version: string };
-  /** The OpenFeature SDK and OFREP provider, when the language has one. */
-  ofrep?: { package: string; version: string; sdkPackage: string; sdkVersion: string };
+  /**
+   * The OpenFeature SDK and OFREP provider, when the language has one. `token`: the kind of API
+   * token its evaluator is started with, `client` (a server provider, the default) or `frontend`
+   * (a browser's web provider).
+   */
+  ofrep?: { package: string; version: string; sdkPackage: string; sdkVersion: string; token?: 'client' | 'frontend' };
   /**
    * Installs and builds what the evaluators need, idempotent and cached under
    * `CLIENTS_CACHE` (never inside the checkout), so a warm run takes seconds.

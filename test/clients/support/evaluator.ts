@@ -139,7 +139,12 @@ export async function startEvaluator(client: ClientUnderTest, kind: EvaluatorKin
         return answer.results;
       }) as Evaluator['evaluate'],
       stop: async () => {
-        if (isRunning(child)) await ask({ op: 'stop' }).catch(() => undefined);
+        // An evaluator that neither answers nor exits is ended by endGroup's signals after a while:
+        // cleanup, which decides no test.
+        let patience: NodeJS.Timeout | undefined;
+        const stopped = ask({ op: 'stop' }).catch(() => undefined);
+        await Promise.race([stopped, new Promise((resolve) => (patience = setTimeout(resolve, 30_000)))]);
+        clearTimeout(patience);
         await endGroup(child);
       },
       running: () => isRunning(child),

@@ -72,6 +72,16 @@ export function planSdk(file: string, specCase: SpecCase): Planned<SdkCase> | { 
 const OFREP_TYPES: Record<string, OfrepType> = { string: 'string', number: 'number', json: 'object' };
 const DEFAULTS: Record<OfrepType, unknown> = { boolean: false, string: 'the-default', number: -1, object: { default: true } };
 
+/**
+ * The caller's default for a typed request expecting `value`: a number default is whole when the
+ * value is, since a language with two number types (Java's Integer and Double) asks for the one
+ * its default is, as an application would.
+ */
+export function defaultFor(type: OfrepType, value: unknown): unknown {
+  if (type === 'number') return Number.isInteger(value) ? -1 : -1.5;
+  return DEFAULTS[type];
+}
+
 /** A variant payload as the typed value an OpenFeature caller gets for it. */
 export function payloadValue(payload: SpecPayload): unknown {
   if (payload.type === 'number') return Number(payload.value);
@@ -138,7 +148,7 @@ export function planOfrep(file: string, specCase: SpecCase, unexpressible: Recor
   const type = OFREP_TYPES[payload.type] as OfrepType;
   return {
     title, environment,
-    request: { flag: test.toggleName, type, default: DEFAULTS[type], context },
+    request: { flag: test.toggleName, type, default: defaultFor(type, payloadValue(payload)), context },
     check: (answer) => {
       const { value, variant, errorCode } = answer as OfrepResult;
       const want = { value: payloadValue(payload), variant: test.expectedResult.name, errorCode: null };
