@@ -38,6 +38,7 @@ import { busyShare, machineTicks, type RunCpu } from '../../local/bench/cpu.js';
 import { startBenchDynamo } from '../../local/bench/dynamo.js';
 import { PROJECT_FLAGS, seedFlagsFast } from '../../local/bench/fast-seed.js';
 import { frontendCost, usersFor, type FrontendCost } from '../../local/bench/frontend.js';
+import { ofrepCost, ofrepLines } from '../../local/bench/ofrep.js';
 import { handlerCalls, handlerMicros } from '../../local/bench/handler-cost.js';
 import type { LoadJob, LoadResult } from '../../local/bench/load.js';
 import { capture, startBareServer } from '../../local/bench/reference.js';
@@ -140,6 +141,7 @@ try {
   if (frontend) {
     console.log(`\n## Frontend API, ${args.flags.toLocaleString('en')} flags, in-process (API Gateway event to Lambda answer)\n`);
     console.log(frontendLines(frontend));
+    console.log(ofrepLines(await ofrepCost(runtime.handlers.frontend, { frontend: frontendToken, client: clientToken }, runtime.services.dynamoRequests, args.flags)));
   }
   if (metrics.length > 0) {
     console.log('\n## SDK metrics, one minute of reports (ADR 15)\n');
