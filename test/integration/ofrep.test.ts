@@ -1,10 +1,14 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Constraint, FeatureStrategy, StrategyVariant } from '../../lib/features/model.js';
 import { ofrep } from '../../lib/composition/slices/ofrep.js';
+import { EvaluationCounter, OFREP_USAGE_APPS, OFREP_USAGE_INTERVAL_MS } from '../../lib/ofrep/usage.js';
+import type { MetricsReport } from '../../lib/client/metrics-service.js';
+import type { Caller } from '../../lib/http/caller.js';
 import { countsSince } from '../../lib/store/request-counter.js';
 import type { Services } from '../../local/app-services.js';
 import { apiClient, type ApiResponse } from '../support/api.js';
 import { isolatedServices, putFeature, rollout, sdkToken } from '../support/client.js';
+import { captureLogs } from '../support/logs.js';
 import { adminToken, testServices, unique } from '../support/services.js';
 
 // OFREP (issue 27) over the frontend function's handlers, on a table of its own: the bulk ETag
@@ -18,7 +22,7 @@ const otherProject = unique('other');
 const flags = {
   on: `${project}-on`, off: `${project}-off`, forAlice: `${project}-for-alice`, text: `${project}-text`,
   json: `${project}-json`, number: `${project}-number`, named: `${project}-named`, split: `${project}-split`,
-  byAddress: `${project}-by-address`, byTier: `${project}-by-tier`, byTime: `${project}-by-time`, noStrategy: `${project}-no-strategy`,
+  byAddress: `${project}-by-address`, half: `${project}-half`, byTier: `${project}-by-tier`, byTime: `${project}-by-time`, noStrategy: `${project}-no-strategy`,
   elsewhere: `${otherProject}-flag`,
 };
 
@@ -47,6 +51,7 @@ beforeAll(async () => {
     ...inProject, name: flags.split,
     environments: inDevelopment([rollout({ variants: [variant('a', { type: 'string', value: 'A' }, 500), variant('b', { type: 'string', value: 'B' }, 500)] })]),
   });
+  await putFeature(services, { ...inProject, name: flags.half, environments: inDevelopment([rollout({ parameters: { rollout: '50', stickiness: 'default', groupId: 'half' } })]) });
   await putFeature(services, { ...inProject, name: flags.byAddress, environments: inDevelopment([rollout({ name: 'remoteAddress', parameters: { IPs: '127.0.0.1' } })]) });
   await putFeature(services, {
     ...inProject, name: flags.byTier,
@@ -111,6 +116,13 @@ describe('POST /ofrep/v1/evaluate/flags/{key}: the mapping from an Unleash flag'
 
     expect(res.body.reason).toBe('SPLIT');
     expect(['A', 'B']).toContain(res.body.value);
+  });
+
+  it('tells a percentage rollout below 100 apart: SPLIT for the users it lets in, DEFAULT for the others', async () => {
+    const answers = await Promise.all(Array.from({ length: 20 }, (_, index) => evaluate(flags.half, { targetingKey: `user-${index}` })));
+
+    const reasons = new Set(answers.map((res) => `${res.body.value} ${res.body.reason}`));
+    expect([...reasons].sort()).toEqual(['false DEFAULT', 'true SPLIT']);
   });
 
   it('maps every other attribute to a property, numbers and booleans as their text', async () => {
@@ -313,5 +325,49 @@ describe('what an evaluation costs and counts', () => {
     const feature = await call({ method: 'GET', path: `/api/admin/projects/${project}/features/${flags.text}`, token: admin });
     const development = feature.body.environments.find((environment: { name: string }) => environment.name === 'development');
     expect(development.lastSeenAt).toEqual(expect.any(String));
+  });
+});
+
+describe('the evaluation counter', () => {
+  const caller: Caller = { tokenName: 'web', type: 'frontend', environment: 'development', projects: ['*'] };
+  const outcome = (key: string, enabled: boolean, variant?: string) => ({ evaluation: { key, value: enabled, reason: 'STATIC' as const, variant: variant ?? 'disabled', metadata: {} }, enabled, variant });
+
+  it('sends nothing within the interval, then one report per application with every count, from the request that finds it over', async () => {
+    let now = 1_000_000;
+    const sent: MetricsReport[] = [];
+    const counter = new EvaluationCounter({ recordMetrics: async (_caller, report) => void sent.push(report) }, OFREP_USAGE_INTERVAL_MS, () => now);
+
+    await counter.count(caller, 'shop', [outcome('a', true, 'blue'), outcome('b', false)]);
+    now += OFREP_USAGE_INTERVAL_MS - 1;
+    await counter.count(caller, 'shop', [outcome('a', true, 'blue')]);
+    expect(sent).toEqual([]);
+    now += 1;
+    await counter.count(caller, undefined, [outcome('a', false)]);
+
+    expect(sent.map((report) => [report.appName, report.bucket?.toggles])).toEqual([
+      ['shop', { a: { yes: 2, no: 0, variants: { blue: 2 } }, b: { yes: 0, no: 1, variants: {} } }],
+      [undefined, { a: { yes: 0, no: 1, variants: {} } }],
+    ]);
+    expect(sent[0]!.bucket?.start).toBe(new Date(1_000_000).toISOString());
+  });
+
+  it('keeps at most OFREP_USAGE_APPS applications apart, counting the rest without a name', async () => {
+    const sent: MetricsReport[] = [];
+    const counter = new EvaluationCounter({ recordMetrics: async (_caller, report) => void sent.push(report) });
+
+    for (let app = 0; app <= OFREP_USAGE_APPS; app += 1) await counter.count(caller, `app-${app}`, [outcome('a', true)]);
+    await counter.flush();
+
+    expect(sent).toHaveLength(OFREP_USAGE_APPS + 1);
+    expect(sent.filter((report) => report.appName === undefined)).toHaveLength(1);
+  });
+
+  it('drops a report the metrics path refuses, and answers the evaluation', async () => {
+    const counter = new EvaluationCounter({ recordMetrics: async () => { throw new Error('queue down'); } }, 0);
+    const logs = captureLogs();
+
+    await expect(counter.count(caller, 'shop', [outcome('a', true)])).resolves.toBeUndefined();
+    logs.restore();
+    expect(logs.text()).toContain('dropped');
   });
 });
