@@ -48,7 +48,15 @@ const kindsOf = (client: ClientUnderTest): EvaluatorKind[] => [...(client.sdk ? 
 function plansOf(file: string, kind: EvaluatorKind) {
   const planned = casesOf(specOf(file)).map((specCase) => (kind === 'sdk' ? planSdk(file, specCase) : planOfrep(file, specCase, OFREP_UNEXPRESSIBLE[file])));
   const plans = planned.filter((plan): plan is Planned<any> => 'check' in plan);
-  return { plans, excluded: planned.length - plans.length };
+  const reasons = planned.flatMap((plan) => ('excluded' in plan ? [plan.excluded] : []));
+  return { plans, excluded: reasons.length, reasons };
+}
+
+/** Why cases are left out, with how many, for each kind: printed with the counts. */
+function exclusionReasons(kind: EvaluatorKind): string[] {
+  const byReason = new Map<string, number>();
+  for (const file of SPEC_FILES) for (const reason of plansOf(file, kind).reasons) byReason.set(reason, (byReason.get(reason) ?? 0) + 1);
+  return [...byReason].map(([reason, count]) => `  ${kind}: ${count} × ${reason}`);
 }
 
 interface Counts { versions: Set<string>; evaluated: number; excluded: number; differences: number; agreements: number }
@@ -87,6 +95,7 @@ afterAll(async () => {
   for (const [name, count] of counts) {
     console.log(`${name} (${[...count.versions].join(', ')}): ${count.evaluated} cases evaluated, ${count.excluded} excluded, ${count.differences} known differences, ${count.agreements} OFREP answers compared with the SDKs'`);
   }
+  console.log(['cases left out, by reason:', ...exclusionReasons('sdk'), ...exclusionReasons('ofrep')].join('\n'));
 });
 
 for (const file of SPEC_FILES) {
