@@ -82,15 +82,6 @@ export const client: ClientUnderTest = {
     sdkPackage: 'dev.openfeature:sdk',
     sdkVersion: pinned('openfeature.version'),
   },
-  knownDifferences: {
-    '08-variants.json': {
-      'ofrep: variant: Feature.Variants.H should return variant1 with numeric type payload':
-        'Java asks for a number as an Integer or a Double, and the OFREP provider checks the JSON number it read ' +
-        'against the class asked for (a whole number reads as an Integer, one with a fraction as a Double). The suite ' +
-        'asks every number case with the whole default -1, so the evaluator asks for an Integer, as a Java application ' +
-        'expecting whole numbers would; this payload is 1.2, and the provider answers TYPE_MISMATCH with the default',
-    },
-  },
   prepare,
   command(_kind: EvaluatorKind) {
     // One classpath serves both kinds: the evaluator reads CLIENT_KIND, which the suite sets.
