@@ -33,6 +33,7 @@ export class OfrepService {
   constructor(
     private readonly clientFeatures: Pick<ClientFeatureService, 'features'>,
     private readonly usage: Pick<EvaluationCounter, 'count'>,
+    private readonly now: () => Date = () => new Date(),
   ) {}
 
   /** One flag for the context; a flag the token is not served is not found, as in the SDK payload. */
@@ -50,11 +51,15 @@ export class OfrepService {
    * provider answers them as `DISABLED` rather than not found). The ETag names the data (the
    * payload's revision and scope) and the context as evaluated (the caller's address filled in),
    * so either changing is a new answer, and a request that matches it is answered before any
-   * evaluation: a 304 costs no engine time and counts nothing.
+   * evaluation: a 304 costs no engine time and counts nothing. A payload whose answers also
+   * depend on the clock or on chance (date constraints, random rollouts: the evaluator's
+   * `deterministic`) names the current minute too, so such an answer is evaluated again at
+   * least once a minute instead of being kept until the data changes.
    */
   async evaluateAll(caller: Caller, body: unknown, remoteAddress: string | undefined, ifNoneMatch: string | undefined, checkedRevision?: number): Promise<BulkAnswer> {
     const { payload, context, etagBase } = await this.prepare(caller, body, remoteAddress, checkedRevision);
-    const etag = bulkEtag(etagBase, context);
+    const minute = payload.evaluator.deterministic ? '' : this.now().toISOString().slice(0, 16);
+    const etag = bulkEtag(`${etagBase}\n${minute}`, context);
     if (ifNoneMatch !== undefined && etagsOf(ifNoneMatch).includes(etag)) return { modified: false, etag };
     const outcomes: EvaluationOutcome[] = payload.features.map((feature) => evaluateFlag(feature, payload.evaluator, context));
     await this.usage.count(caller, context.appName, outcomes);

@@ -12,7 +12,7 @@ import { EvaluationCounter } from './usage.js';
 export function ofrepSlice(context: SliceContext, { payloads, usage }: OfrepPorts) {
   const now = context.now;
   const counter = new EvaluationCounter(usage, undefined, now ? () => now().getTime() : Date.now);
-  const ofrep = new OfrepService(payloads, counter);
+  const ofrep = new OfrepService(payloads, counter, now);
   return {
     routes: ofrepRoutes,
     operations: ofrepOperations({ ofrep }),

@@ -22,7 +22,7 @@ const otherProject = unique('other');
 const flags = {
   on: `${project}-on`, off: `${project}-off`, forAlice: `${project}-for-alice`, text: `${project}-text`,
   json: `${project}-json`, number: `${project}-number`, named: `${project}-named`, split: `${project}-split`,
-  byAddress: `${project}-by-address`, half: `${project}-half`, byTier: `${project}-by-tier`, byTime: `${project}-by-time`, noStrategy: `${project}-no-strategy`,
+  byAddress: `${project}-by-address`, half: `${project}-half`, byTier: `${project}-by-tier`, byTime: `${otherProject}-by-time`, noStrategy: `${project}-no-strategy`,
   elsewhere: `${otherProject}-flag`,
 };
 
@@ -57,7 +57,8 @@ beforeAll(async () => {
     ...inProject, name: flags.byTier,
     environments: inDevelopment([rollout({ constraints: [constraint('tier', 'IN', ['3']), constraint('beta', 'IN', ['true'])] })]),
   });
-  await putFeature(services, { ...inProject, name: flags.byTime, environments: inDevelopment([rollout({ constraints: [constraint('currentTime', 'DATE_AFTER', [], '2030-01-01T00:00:00.000Z')] })]) });
+  // In the other project: a date constraint makes its scope's bulk ETag name the minute.
+  await putFeature(services, { project: otherProject, name: flags.byTime, environments: inDevelopment([rollout({ constraints: [constraint('currentTime', 'DATE_AFTER', [], '2030-01-01T00:00:00.000Z')] })]) });
   await putFeature(services, { ...inProject, name: flags.noStrategy, environments: inDevelopment([]) });
   await putFeature(services, { project: otherProject, name: flags.elsewhere, environments: inDevelopment([rollout()]) });
   tokens.frontend = await sdkToken(services, { type: 'frontend', projects: [project] });
@@ -131,8 +132,9 @@ describe('POST /ofrep/v1/evaluate/flags/{key}: the mapping from an Unleash flag'
   });
 
   it('reads currentTime by name, so date constraints are evaluated at the time the caller names', async () => {
-    expect((await evaluate(flags.byTime, { currentTime: '2031-06-01T00:00:00Z' })).body).toMatchObject({ value: true });
-    expect((await evaluate(flags.byTime, { currentTime: '2029-06-01T00:00:00Z' })).body).toMatchObject({ value: false });
+    const other = { token: tokens.otherProject };
+    expect((await evaluate(flags.byTime, { currentTime: '2031-06-01T00:00:00Z' }, other)).body).toMatchObject({ value: true });
+    expect((await evaluate(flags.byTime, { currentTime: '2029-06-01T00:00:00Z' }, other)).body).toMatchObject({ value: false });
   });
 
   it('takes remoteAddress from the caller when the context leaves it out, and the context\'s when it gives one', async () => {
@@ -227,7 +229,7 @@ describe('POST /ofrep/v1/evaluate/flags (bulk)', () => {
 
     expect(res.status).toBe(200);
     const answers = byKey(res);
-    expect(Object.keys(answers).sort()).toEqual(Object.values(flags).filter((flag) => flag !== flags.elsewhere).sort());
+    expect(Object.keys(answers).sort()).toEqual(Object.values(flags).filter((flag) => !flag.startsWith(otherProject)).sort());
     expect(answers[flags.on]).toMatchObject({ value: true, reason: 'STATIC' });
     expect(answers[flags.off]).toMatchObject({ value: false, reason: 'DISABLED' });
     expect(answers[flags.forAlice]).toMatchObject({ value: true, reason: 'TARGETING_MATCH' });
@@ -263,6 +265,25 @@ describe('POST /ofrep/v1/evaluate/flags (bulk)', () => {
     expect(byKey(after)[flag]).toMatchObject({ value: true });
     expect(after.headers.etag).not.toBe(first.headers.etag);
     await putFeature(services, { project, name: flag, archived: true, archivedAt: new Date().toISOString() });
+  });
+
+  it('names the minute in the ETag of a scope whose answers depend on the clock (a date constraint): a new minute is evaluated again', async () => {
+    let now = new Date('2030-01-01T10:00:10.000Z');
+    const clocked = apiClient(testServices({ TABLE_NAME: services.config.tableName, REVISION_CHECK_INTERVAL_MS: '0' }, { now: () => now }));
+    const bulk = (etag?: string) => clocked({
+      method: 'POST', path: '/ofrep/v1/evaluate/flags', token: tokens.otherProject, body: { context: { targetingKey: 'alice' } },
+      headers: etag ? { 'If-None-Match': etag } : {},
+    });
+    const first = await bulk();
+
+    now = new Date('2030-01-01T10:00:50.000Z');
+    const sameMinute = await bulk(first.headers.etag);
+    now = new Date('2030-01-01T10:01:00.000Z');
+    const nextMinute = await bulk(first.headers.etag);
+
+    expect(sameMinute.status).toBe(304);
+    expect(nextMinute.status).toBe(200);
+    expect(nextMinute.headers.etag).not.toBe(first.headers.etag);
   });
 
   it('answers a bad context 400 INVALID_CONTEXT without a key', async () => {
