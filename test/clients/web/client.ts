@@ -19,6 +19,8 @@ export const client: ClientUnderTest = {
   ofrep: {
     package: '@openfeature/ofrep-web-provider', version: versionOf('@openfeature/ofrep-web-provider'),
     sdkPackage: '@openfeature/web-sdk', sdkVersion: versionOf('@openfeature/web-sdk'),
+    // What a page ships with: a frontend token, never a client one.
+    token: 'frontend',
   },
   prepare: async () => {
     if (!existsSync(CHROMIUM)) throw new Error(`No Chromium at ${CHROMIUM}: apt-get install chromium, or set CHROMIUM_PATH`);
