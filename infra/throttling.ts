@@ -58,7 +58,7 @@ export const DEFAULT_THROTTLING: ApiThrottling = {
   // 500/s: 1.3 billion page views a month; raise it with -c frontendRateLimit.
   frontend: { rateLimit: 500, burstLimit: 1_000 },
   // Per route: the admin UI's page loads call many routes once each. 200 routes × 25/s plus the
-  // SDK and frontend routes (4,500/s) stays under the default account quota.
+  // SDK, frontend and OFREP routes (5,000/s) stays under the default account quota.
   admin: { rateLimit: 25, burstLimit: 50 },
 };
 
@@ -73,6 +73,14 @@ export const FRONTEND_SIDE_ROUTES = [
   'OPTIONS /api/frontend', 'OPTIONS /api/frontend/{proxy+}', 'POST /api/frontend/client/metrics', 'POST /api/frontend/client/register',
 ] as const;
 
+/**
+ * OpenFeature's OFREP evaluations: a server provider asks once per evaluation, a web provider once
+ * per page and poll. Half the Frontend API's limits each (`-c frontendRateLimit` raises both),
+ * so every route together stays within the default account quota; their preflights keep the
+ * stage default, as a browser asks once for hours.
+ */
+export const OFREP_ROUTES = ['POST /ofrep/v1/evaluate/flags/{featureName}', 'POST /ofrep/v1/evaluate/flags'] as const;
+
 export const routeKeyOf = (row: Pick<RouteSpec, 'method' | 'path'>): string => `${row.method} ${row.path}`;
 
 /** The limits API Gateway applies to one route. */
@@ -80,7 +88,7 @@ export function throttleOf(routeKey: string, throttling: ApiThrottling): Throttl
   if (routeKey === SDK_POLL_ROUTE || routeKey === SDK_DELTA_ROUTE) return throttling.sdkPoll;
   if ((SDK_REPORT_ROUTES as readonly string[]).includes(routeKey)) return throttling.sdkReport;
   if ((FRONTEND_ROUTES as readonly string[]).includes(routeKey)) return throttling.frontend;
-  if ((FRONTEND_SIDE_ROUTES as readonly string[]).includes(routeKey)) return halfOf(throttling.frontend);
+  if ((FRONTEND_SIDE_ROUTES as readonly string[]).includes(routeKey) || (OFREP_ROUTES as readonly string[]).includes(routeKey)) return halfOf(throttling.frontend);
   return throttling.admin;
 }
 
@@ -92,6 +100,7 @@ export function routeOverrides(throttling: ApiThrottling): Record<string, Thrott
     ...SDK_REPORT_ROUTES.map((key) => [key, throttling.sdkReport] as const),
     ...FRONTEND_ROUTES.map((key) => [key, throttling.frontend] as const),
     ...FRONTEND_SIDE_ROUTES.map((key) => [key, halfOf(throttling.frontend)] as const),
+    ...OFREP_ROUTES.map((key) => [key, halfOf(throttling.frontend)] as const),
   ]);
 }
 

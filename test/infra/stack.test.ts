@@ -13,6 +13,7 @@ import {
   SDK_REPORT_ROUTES,
   FRONTEND_ROUTES,
   FRONTEND_SIDE_ROUTES,
+  OFREP_ROUTES,
   SIZED_FOR_SDK_INSTANCES,
 } from '../../infra/throttling.js';
 import { addNagChecks } from '../../infra/nag.js';
@@ -229,7 +230,7 @@ describe('route throttling', () => {
     const stage = stageOf(template);
     const routeIds = new Map(resourcesOf(template, 'AWS::ApiGatewayV2::Route').map(([id, route]) => [route.Properties.RouteKey as string, id]));
     const entries = Object.entries(stage.Properties.RouteSettings as Record<string, Record<string, unknown>>);
-    expect(entries.map(([key]) => key).sort()).toEqual([SDK_POLL_ROUTE, SDK_DELTA_ROUTE, ...SDK_REPORT_ROUTES, ...FRONTEND_ROUTES, ...FRONTEND_SIDE_ROUTES].sort());
+    expect(entries.map(([key]) => key).sort()).toEqual([SDK_POLL_ROUTE, SDK_DELTA_ROUTE, ...SDK_REPORT_ROUTES, ...FRONTEND_ROUTES, ...FRONTEND_SIDE_ROUTES, ...OFREP_ROUTES].sort());
     for (const [routeKey, entry] of entries) {
       // API Gateway refuses a stage naming a route it does not have yet ("Unable to find Route by key").
       expect(routeIds.has(routeKey), routeKey).toBe(true);
