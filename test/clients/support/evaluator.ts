@@ -108,6 +108,11 @@ export async function startEvaluator(client: ClientUnderTest, kind: EvaluatorKin
       if (message.error !== undefined) request.reject(failure(`request ${message.id} failed: ${message.error}`));
       else request.resolve(message);
     });
+    // A command that cannot be started (not built, not on PATH) emits this and may never exit.
+    child.once('error', (error) => {
+      if (first) reject(failure(`could not be started: ${String(error)}`));
+      first = false;
+    });
     child.once('exit', (code, signal) => {
       const error = failure(`exited (${signal ?? code})`);
       if (first) reject(error);
@@ -165,7 +170,8 @@ const isRunning = (child: ChildProcess) => child.exitCode === null && child.sign
  */
 async function endGroup(child: ChildProcess): Promise<void> {
   child.stdin?.end();
-  if (isRunning(child)) {
+  // No pid: the process never started, so there is nothing to wait for.
+  if (child.pid !== undefined && isRunning(child)) {
     const term = setTimeout(() => killGroup(child, 'SIGTERM'), 10_000);
     const kill = setTimeout(() => killGroup(child, 'SIGKILL'), 20_000);
     await new Promise((resolve) => (isRunning(child) ? child.once('exit', resolve) : resolve(undefined)));
