@@ -263,7 +263,7 @@ describe(`Unleash Edge ${EDGE_VERSION} in front of npm start`, () => {
     });
   });
 
-  it('drops a deleted token at its first revalidation after the delete: the SDK is refused with 403', async () => {
+  it("drops a deleted token that rides on another token's poll at its first revalidation after the delete: the SDK is refused with 403", async () => {
     const doomed = await createToken('client', [projectA]);
     const sdk = await withSdk(edge.url, doomed, async ({ unleash }) => {
       expect(definitionNames(unleash)).toEqual([...flags.inA].sort());
@@ -281,6 +281,37 @@ describe(`Unleash Edge ${EDGE_VERSION} in front of npm start`, () => {
     });
 
     expect(sdk.errors).toEqual([expect.stringContaining('responded 403')]);
+  });
+
+  it('drops a deleted token it polls with at its first poll after the delete, which the service answers 401', async () => {
+    const polled = await createToken('client', [projectB]);
+    const pollerApp = unique('edge-poller');
+    // An Edge of its own, whose only token is the one it polls with (the first Edge's wildcard
+    // token would cover it).
+    const poller = await startEdge({ upstreamUrl: server.url, tokens: [polled], appName: pollerApp });
+    const pollsOf = () => server.access().filter((entry) => entry.app === pollerApp && isPoll(entry));
+    try {
+      const sdk = await withSdk(poller.url, polled, async ({ unleash }) => {
+        expect(definitionNames(unleash)).toEqual([...flags.inB].sort());
+        const refused = new Promise((resolve) => unleash.once('error', resolve));
+
+        await admin('DELETE', `/api/admin/api-tokens/${encodeURIComponent(polled)}`);
+        const pollsAtDelete = pollsOf().length;
+        await until(() => pollsOf().slice(pollsAtDelete).some((poll) => poll.status === 401));
+        await until(async () => (await fetch(`${poller.url}/api/client/features`, { headers: { Authorization: polled } })).status === 403);
+        await refused;
+        const known = (await (await fetch(`${poller.url}/internal-backstage/tokens`)).json()) as Record<string, unknown>;
+
+        // Polls are one at a time: one may have been under way at the delete.
+        expect(pollsOf().slice(pollsAtDelete).findIndex((poll) => poll.status === 401)).toBeLessThanOrEqual(1);
+        // Edge no longer polls with it.
+        expect(known.tokenRefreshes ?? known.token_refreshes).toEqual([]);
+      });
+
+      expect(sdk.errors).toEqual([expect.stringContaining('responded 403')]);
+    } finally {
+      await poller.stop();
+    }
   });
 
   it('stops on SIGTERM, after sending the service its last report on itself', async () => {
