@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { CLIENTS_CACHE } from '../support/client.js';
@@ -33,6 +33,12 @@ export function prepareEdge(): Promise<string> {
 
 async function installIfMissing(): Promise<string> {
   const started = performance.now();
+  // A second build of the same crate into the same root would only halve both on two cores: wait
+  // for one under way (another test process's, or one started by hand) and take its binary.
+  for (let waiting = false; !existsSync(EDGE_BINARY) && installUnderWay(); waiting = true) {
+    if (!waiting) console.info(`unleash-edge ${EDGE_VERSION}: waiting for the cargo install into ${INSTALL_ROOT} already under way`);
+    await new Promise((resolve) => setTimeout(resolve, 5_000));
+  }
   if (!existsSync(EDGE_BINARY)) {
     mkdirSync(CARGO_TARGET_DIR, { recursive: true });
     console.info(`unleash-edge ${EDGE_VERSION}: building with cargo install (log: ${BUILD_LOG})`);
@@ -47,6 +53,22 @@ async function installIfMissing(): Promise<string> {
   if (!installed.includes(`"unleash-edge ${EDGE_VERSION} (`)) throw new Error(`${INSTALL_ROOT} holds another unleash-edge than ${EDGE_VERSION}:\n${installed}`);
   console.info(`unleash-edge ${EDGE_VERSION}: prepared in ${seconds(started)} s`);
   return EDGE_BINARY;
+}
+
+/** Whether a `cargo install` into this root runs now, from the processes' command lines (Linux). */
+function installUnderWay(): boolean {
+  if (!existsSync('/proc/self/cmdline')) return false;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let args: string[];
+    try {
+      args = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
+    } catch {
+      continue; // gone meanwhile
+    }
+    if (args.some((arg) => arg.endsWith('cargo')) && args.includes('install') && args.includes(INSTALL_ROOT)) return true;
+  }
+  return false;
 }
 
 export interface EdgeOptions {
