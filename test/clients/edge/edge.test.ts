@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { InMemStorageProvider, Unleash, type Context } from 'unleash-client';
+import type { Context, Unleash } from 'unleash-client';
 import { stopStartedServers } from '../../support/local-server.js';
 import { unique } from '../../support/services.js';
 import { isPoll, type AccessEntry } from '../support/access-log.js';
 import { startWorldServer, type WorldServer } from '../support/server.js';
 import { EDGE_VERSION, prepareEdge, startEdge, stopEdges, type StartedEdge } from './edge.js';
+import { until, withSdk } from './node-sdk.js';
 
 /**
  * Unleash Edge, built unchanged from crates.io, in edge mode in front of `npm start`: it validates
@@ -99,45 +100,6 @@ describe(`Unleash Edge ${EDGE_VERSION} in front of npm start`, () => {
   const requests = (method: string, path: string) => fromEdge().filter((entry) => entry.method === method && entry.path === path);
   const validations = () => requests('POST', '/edge/validate').length;
   const polls = () => fromEdge().filter(isPoll);
-
-  interface Sdk {
-    unleash: Unleash;
-    errors: string[];
-  }
-
-  /**
-   * An official Node SDK in this process, synchronised once, always destroyed. Its own instance
-   * (not `initialize`'s process-wide one): one through Edge and one against the service run side by side.
-   */
-  async function withSdk(baseUrl: string, token: string, run: (sdk: Sdk) => Promise<void>, options: { appName?: string; metrics?: boolean } = {}): Promise<Sdk> {
-    const unleash = new Unleash({
-      url: `${baseUrl}/api`,
-      appName: options.appName ?? unique('edge-sdk'),
-      customHeaders: { Authorization: token },
-      refreshInterval: 1_000,
-      ...(options.metrics ? { metricsInterval: 1_000 } : { disableMetrics: true }),
-      storageProvider: new InMemStorageProvider(),
-      skipInstanceCountWarning: true,
-    });
-    const sdk: Sdk = { unleash, errors: [] };
-    unleash.on('error', (error: unknown) => sdk.errors.push(String(error)));
-    try {
-      if (!unleash.isSynchronized()) await new Promise((resolve) => unleash.once('synchronized', resolve));
-      await run(sdk);
-    } finally {
-      unleash.destroy();
-    }
-    return sdk;
-  }
-
-  /** Resolves with the first truthy answer of `probe`, asked again every 200 ms. */
-  async function until<T>(probe: () => Promise<T> | T): Promise<NonNullable<T>> {
-    for (;;) {
-      const answer = await probe();
-      if (answer) return answer;
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-  }
 
   const contexts: Context[] = Array.from({ length: 40 }, (_, index) => ({
     userId: `user-${index}`,
