@@ -8,7 +8,7 @@
  * (none included), `?` exactly one. A test holds every route-table path to one of them
  * (test/unit/ui-paths.test.ts), so a route under a new prefix cannot end up behind the UI.
  */
-export const API_PATH_PATTERNS = ['/api/*', '/auth/*', '/logout', '/invite/*', '/health', '/docs', '/docs/*', '/ofrep/*'] as const;
+export const API_PATH_PATTERNS = ['/api/*', '/auth/*', '/logout', '/invite/*', '/health', '/docs', '/docs/*', '/ofrep/*', '/edge/*'] as const;
 
 const patternRegExps = API_PATH_PATTERNS.map(
   (pattern) => new RegExp(`^${pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`, 's'),

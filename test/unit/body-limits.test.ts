@@ -14,7 +14,7 @@ describe('body limits', () => {
   it('are 500 KB for the batch endpoints and SDK metrics, 100 KB for every other body', () => {
     const batch = rows.filter(([, spec]) => maxBodyBytesOf(spec) === BODY_LIMITS.batch).map(([, spec]) => spec.path).sort();
 
-    expect(batch).toEqual(['/api/admin/features-batch/export', '/api/admin/features-batch/import', '/api/admin/features-batch/validate', '/api/client/metrics', '/api/frontend/client/metrics']);
+    expect(batch).toEqual(['/api/admin/features-batch/export', '/api/admin/features-batch/import', '/api/admin/features-batch/validate', '/api/client/metrics', '/api/client/metrics/bulk', '/api/client/metrics/edge', '/api/frontend/client/metrics']);
     for (const [id, spec] of rows) expect([BODY_LIMITS.default, BODY_LIMITS.batch], id).toContain(maxBodyBytesOf(spec));
   });
 
