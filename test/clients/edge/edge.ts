@@ -117,13 +117,24 @@ process.once('exit', () => {
 export async function startEdge(options: EdgeOptions): Promise<StartedEdge> {
   const binary = await prepareEdge();
   for (let attempt = 1; ; attempt += 1) {
+    const port = await freePort();
+    edgePorts.add(port);
     try {
-      return await startOnce(binary, options, await freePort());
+      const started = await startOnce(binary, options, port);
+      return { ...started, stop: () => started.stop().finally(() => edgePorts.delete(port)) };
     } catch (error) {
+      edgePorts.delete(port);
       if (!(error instanceof PortTaken) || attempt === 3) throw error;
     }
   }
 }
+
+/**
+ * Ports of the Edges this process runs. Edge binds with SO_REUSEPORT, so a second Edge handed
+ * the same port (two start at once in the cross-client suite) would bind it too and share its
+ * requests instead of failing.
+ */
+const edgePorts = new Set<number>();
 
 class PortTaken extends Error {}
 
@@ -204,7 +215,14 @@ function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
   }
 }
 
-function freePort(): Promise<number> {
+async function freePort(): Promise<number> {
+  for (;;) {
+    const port = await portTheSystemHandsOut();
+    if (!edgePorts.has(port)) return port;
+  }
+}
+
+function portTheSystemHandsOut(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
