@@ -79,7 +79,7 @@ export default defineConfig({
         extends: true,
         // The clients of other languages (Java, Go, Python SDKs and OFREP providers, Unleash Edge)
         // against npm start: npm run test:clients, which needs their toolchains. Their builds are
-        // cached outside the checkout (test/clients/support/toolchains.ts), hence the long hooks.
+        // cached outside the checkout (test/clients/support/client.ts, CLIENTS_CACHE), hence the long hooks.
         test: {
           name: 'clients',
           include: ['test/clients/**/*.test.ts'],
