@@ -3,6 +3,7 @@ import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync } f
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { CLIENTS_CACHE } from '../support/client.js';
+import { exited, killGroup } from '../../support/process-group.js';
 
 /** The newest 20.x of `unleash-edge` on crates.io (the crate index's last line), built unchanged. */
 export const EDGE_VERSION = '20.1.0';
@@ -205,20 +206,6 @@ async function stopGroup(child: ChildProcess): Promise<number | null> {
   killGroup(child, 'SIGKILL');
   running.delete(child);
   return child.exitCode;
-}
-
-function exited(child: ChildProcess): Promise<number | null> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
-  return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
-}
-
-function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
-  if (child.pid === undefined) return;
-  try {
-    process.kill(-child.pid, signal);
-  } catch {
-    // ESRCH: the group is already empty.
-  }
 }
 
 async function freePort(): Promise<number> {

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import type { ClientUnderTest, EvaluatorKind } from './client.js';
+import { killGroup } from '../../support/process-group.js';
 
 /** What an evaluator is started with (the CLIENT_* variables of test/clients/README.md). */
 export interface EvaluatorSettings {
@@ -181,13 +182,4 @@ async function endGroup(child: ChildProcess): Promise<void> {
   // What the evaluator started and left behind (a Gradle or Maven daemon would be one) goes too.
   killGroup(child, 'SIGKILL');
   running.delete(child);
-}
-
-function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
-  if (child.pid === undefined) return;
-  try {
-    process.kill(-child.pid, signal);
-  } catch {
-    // ESRCH: the group is already empty.
-  }
 }
