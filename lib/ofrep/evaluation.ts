@@ -7,7 +7,10 @@ import type { OfrepErrorCode } from './errors.js';
 /** Why a flag answered what it did, in OpenFeature's words. */
 export type OfrepReason = 'STATIC' | 'TARGETING_MATCH' | 'SPLIT' | 'DEFAULT' | 'DISABLED' | 'UNKNOWN';
 
-/** What a caller can use besides the value: the flag's project and type, whether impressions are on. */
+/**
+ * What a caller can use besides the value: whether impressions are on, and for a server-side
+ * (client) token the flag's project, type and staleness too.
+ */
 export type OfrepMetadata = Record<string, string | boolean>;
 
 export interface OfrepSuccess {
@@ -59,8 +62,8 @@ const NO_VARIANT = 'disabled';
  * success without a value as a malformed answer, and a boolean request then gets Unleash's answer.
  * Every success names a variant (Python's provider reads it from each one).
  */
-export function evaluateFlag(feature: FeatureInterface, evaluator: FlagEvaluator, context: Context): EvaluationOutcome {
-  const metadata = metadataOf(feature);
+export function evaluateFlag(feature: FeatureInterface, evaluator: FlagEvaluator, context: Context, audience: OfrepAudience = 'server'): EvaluationOutcome {
+  const metadata = metadataOf(feature, audience);
   const key = feature.name;
   if (!feature.enabled) return off({ key, value: false, reason: 'DISABLED', variant: NO_VARIANT, metadata });
   const verdict = evaluator.verdict(key, context);
@@ -84,7 +87,14 @@ function off(evaluation: OfrepSuccess): EvaluationOutcome {
   return { evaluation, enabled: false, variant: undefined };
 }
 
-function metadataOf(feature: FeatureInterface): OfrepMetadata {
+/**
+ * Who an answer is for: a frontend token ships in web pages, so its answers say no more of a flag
+ * than the Frontend API does (impressionData); a client token's holder may read the whole payload.
+ */
+export type OfrepAudience = 'public' | 'server';
+
+function metadataOf(feature: FeatureInterface, audience: OfrepAudience): OfrepMetadata {
+  if (audience === 'public') return { impressionData: Boolean(feature.impressionData) };
   return {
     ...(feature.project === undefined ? {} : { project: feature.project }),
     ...(feature.type === undefined ? {} : { featureType: feature.type }),

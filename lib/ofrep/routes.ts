@@ -10,12 +10,12 @@ import { ofrepBulkSchema, ofrepEvaluationSchema, ofrepRequestSchema } from './sc
 export const ofrepRoutes = defineRoutes('frontend', {
   evaluateOfrepFlag: {
     method: 'POST', path: '/ofrep/v1/evaluate/flags/{featureName}', access: OFREP_TOKEN, status: 200,
-    summary: 'OFREP: one flag evaluated for the context in the body (404 FLAG_NOT_FOUND; 400 INVALID_CONTEXT, TARGETING_KEY_MISSING, PARSE_ERROR)',
+    summary: 'OFREP: one flag evaluated for the context in the body (404 FLAG_NOT_FOUND, also for a flag off for a frontend token\'s caller; 400 INVALID_CONTEXT, TARGETING_KEY_MISSING, PARSE_ERROR)',
     body: ofrepRequestSchema, response: ofrepEvaluationSchema,
   },
   evaluateOfrepFlags: {
     method: 'POST', path: '/ofrep/v1/evaluate/flags', access: OFREP_TOKEN, status: 200,
-    summary: 'OFREP: every flag of the token\'s scope evaluated for the context in the body (ETag of data and context; 304 when If-None-Match matches)',
+    summary: 'OFREP: the flags of the token\'s scope evaluated for the context in the body, only those on for the caller with a frontend token (ETag of data and context; 304 when If-None-Match matches)',
     body: ofrepRequestSchema, response: ofrepBulkSchema,
   },
   preflightOfrepFlags: {

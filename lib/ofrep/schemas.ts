@@ -29,5 +29,5 @@ export const ofrepFailureSchema = z.object({
   metadata: metadataSchema.optional(),
 });
 
-/** Every flag of the token's scope for the context. */
+/** The flags of the token's scope for the context: every one for a client token, those on for the caller for a frontend token. */
 export const ofrepBulkSchema = z.object({ flags: z.array(z.union([ofrepEvaluationSchema, ofrepFailureSchema])) });

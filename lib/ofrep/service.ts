@@ -8,7 +8,7 @@ import { EVALUATOR_SPEC } from '../frontend/service.js';
 import type { Caller } from '../http/caller.js';
 import { unleashContext } from './context.js';
 import { OfrepRefusal } from './errors.js';
-import { evaluateFlag, type EvaluationOutcome, type OfrepEvaluation } from './evaluation.js';
+import { evaluateFlag, type EvaluationOutcome, type OfrepAudience, type OfrepEvaluation } from './evaluation.js';
 import type { EvaluationCounter } from './usage.js';
 
 /** A bulk answer: its JSON text, and the ETag of the data and context it was evaluated from. */
@@ -36,19 +36,33 @@ export class OfrepService {
     private readonly now: () => Date = () => new Date(),
   ) {}
 
-  /** One flag for the context; a flag the token is not served is not found, as in the SDK payload. */
+  /**
+   * One flag for the context; a flag the token is not served is not found, as in the SDK payload.
+   * Through a frontend token a flag off for the caller (off in the environment, or on for no
+   * strategy) is not found either, in the same words: that token ships in web pages, and the
+   * Frontend API shows no more than the flags on for the caller, so nobody can list the others.
+   * The evaluation is counted all the same: the caller asked for that flag.
+   */
   async evaluate(caller: Caller, key: string, body: unknown, remoteAddress: string | undefined, checkedRevision?: number): Promise<OfrepEvaluation> {
     const { payload, context } = await this.prepare(caller, body, remoteAddress, checkedRevision);
     const feature = payload.byName.get(key);
-    if (!feature) throw new OfrepRefusal('FLAG_NOT_FOUND', `Flag '${key}' was not found.`);
-    const outcome = evaluateFlag(feature, payload.evaluator, context);
+    const notFound = () => new OfrepRefusal('FLAG_NOT_FOUND', `Flag '${key}' was not found.`);
+    if (!feature) throw notFound();
+    const audience = audienceOf(caller);
+    const outcome = evaluateFlag(feature, payload.evaluator, context, audience);
     await this.usage.count(caller, context.appName, [outcome]);
+    if (audience === 'public' && !outcome.enabled) throw notFound();
     return outcome.evaluation;
   }
 
   /**
-   * Every flag of the token's scope for the context, disabled ones included (so a client-side
-   * provider answers them as `DISABLED` rather than not found). The ETag names the data (the
+   * The flags of the token's scope for the context. Through a client token, every one, off ones
+   * included (so a provider answers them as `DISABLED` or `DEFAULT` rather than not found);
+   * through a frontend token, only the flags on for the caller, as the Frontend API answers
+   * (that token ships in web pages: the others' names and projects are nobody's business there).
+   * Only the flags the answer holds that are on are counted, as yes: a page's poll is not the
+   * page asking for every flag, and counting them all would mark every flag seen, so last-seen
+   * could no longer tell the flags nobody asks for. The ETag names the data (the
    * payload's revision and scope) and the context as evaluated (the caller's address filled in),
    * so either changing is a new answer, and a request that matches it is answered before any
    * evaluation: a 304 costs no engine time and counts nothing. A payload whose answers also
@@ -61,9 +75,11 @@ export class OfrepService {
     const minute = payload.evaluator.deterministic ? '' : this.now().toISOString().slice(0, 16);
     const etag = bulkEtag(`${etagBase}\n${minute}`, context);
     if (ifNoneMatch !== undefined && etagsOf(ifNoneMatch).includes(etag)) return { modified: false, etag };
-    const outcomes: EvaluationOutcome[] = payload.features.map((feature) => evaluateFlag(feature, payload.evaluator, context));
-    await this.usage.count(caller, context.appName, outcomes);
-    return { modified: true, json: JSON.stringify({ flags: outcomes.map((outcome) => outcome.evaluation) }), etag };
+    const audience = audienceOf(caller);
+    const evaluated: EvaluationOutcome[] = payload.features.map((feature) => evaluateFlag(feature, payload.evaluator, context, audience));
+    const answered = audience === 'public' ? evaluated.filter((outcome) => outcome.enabled) : evaluated;
+    await this.usage.count(caller, context.appName, answered.filter((outcome) => outcome.enabled));
+    return { modified: true, json: JSON.stringify({ flags: answered.map((outcome) => outcome.evaluation) }), etag };
   }
 
   private async prepare(caller: Caller, body: unknown, remoteAddress: string | undefined, checkedRevision: number | undefined) {
@@ -89,6 +105,11 @@ export class OfrepService {
     }
     return evaluation;
   }
+}
+
+/** A frontend token's answers are public (web pages); any other token OFREP takes is a server's. */
+function audienceOf(caller: Caller): OfrepAudience {
+  return caller.type === 'frontend' ? 'public' : 'server';
 }
 
 /** A strong validator of (data, scope, context): the context's fields in a fixed order, its properties sorted. */

@@ -195,6 +195,26 @@ describe('POST /ofrep/v1/evaluate/flags/{key}: refusals as the protocol shapes t
   });
 });
 
+describe('POST /ofrep/v1/evaluate/flags/{key} with a frontend token: nothing of the flags off for the caller', () => {
+  it('answers a flag off in the environment, or on for nobody in this context, 404 FLAG_NOT_FOUND as a flag nobody knows', async () => {
+    const unknown = `${project}-nobody-knows`;
+    const answers = await Promise.all([flags.off, flags.forAlice, unknown].map(async (flag) => [flag, await evaluate(flag, { targetingKey: 'bob' }, { token: tokens.frontend })] as const));
+
+    for (const [flag, res] of answers) {
+      expect(res.status).toBe(404);
+      expect(res.body).toEqual({ key: flag, errorCode: 'FLAG_NOT_FOUND', errorDetails: `Flag '${flag}' was not found.` });
+    }
+  });
+
+  it('answers a flag on for the caller with impressionData as the only metadata of the flag, where a client token gets its project and type', async () => {
+    const frontend = await evaluate(flags.forAlice, { targetingKey: 'alice' }, { token: tokens.frontend });
+    const client = await evaluate(flags.forAlice, { targetingKey: 'alice' }, { token: tokens.client });
+
+    expect(frontend.body).toEqual({ key: flags.forAlice, value: true, reason: 'TARGETING_MATCH', variant: 'disabled', metadata: { impressionData: false } });
+    expect(client.body.metadata).toEqual({ project, featureType: 'release', impressionData: false });
+  });
+});
+
 describe('who may evaluate', () => {
   it('takes a client or a frontend token in Authorization (raw or Bearer) or X-API-Key', async () => {
     const answers = await Promise.all([
@@ -224,8 +244,8 @@ describe('who may evaluate', () => {
 });
 
 describe('POST /ofrep/v1/evaluate/flags (bulk)', () => {
-  it('evaluates every flag of the token\'s scope for the context, off ones as DISABLED or DEFAULT, nothing of other projects', async () => {
-    const res = await evaluateAll({ targetingKey: 'alice' });
+  it('evaluates every flag of a client token\'s scope for the context, off ones as DISABLED or DEFAULT, nothing of other projects', async () => {
+    const res = await evaluateAll({ targetingKey: 'alice' }, {}, tokens.client);
 
     expect(res.status).toBe(200);
     const answers = byKey(res);
@@ -236,6 +256,21 @@ describe('POST /ofrep/v1/evaluate/flags (bulk)', () => {
     expect(answers[flags.text]).toMatchObject({ value: 'sky', variant: 'blue' });
     expect(res.headers.etag).toMatch(/^"[\w-]+"$/);
     expect(res.headers['cache-control']).toBe('no-cache');
+  });
+
+  it('answers a frontend token only the flags on for the caller, with impressionData as the only metadata of the flag', async () => {
+    const forBob = await evaluateAll({ targetingKey: 'bob' });
+    const forAlice = await evaluateAll({ targetingKey: 'alice' });
+
+    expect(forBob.status).toBe(200);
+    const answers = byKey(forBob);
+    // Off in the environment, on for nobody in this context, or left out by the 50 % rollout: not listed at all.
+    for (const hidden of [flags.off, flags.forAlice, flags.byTier]) expect(answers).not.toHaveProperty(hidden);
+    for (const answer of Object.values(answers)) expect(answer).toMatchObject({ value: expect.anything(), reason: expect.not.stringMatching(/^(DISABLED|DEFAULT)$/) });
+    expect(answers[flags.on]).toEqual({ key: flags.on, value: true, reason: 'STATIC', variant: 'disabled', metadata: { impressionData: true } });
+    expect(answers[flags.text]).toEqual({ key: flags.text, value: 'sky', reason: 'STATIC', variant: 'blue', metadata: { impressionData: false, payloadType: 'string' } });
+    expect(byKey(forAlice)[flags.forAlice]).toEqual({ key: flags.forAlice, value: true, reason: 'TARGETING_MATCH', variant: 'disabled', metadata: { impressionData: false } });
+    expect(byKey(forAlice)).not.toHaveProperty(flags.off);
   });
 
   it('answers 304 to the same context and data, 200 with another ETag when the context changes in any attribute', async () => {
@@ -320,6 +355,28 @@ describe('what an evaluation costs and counts', () => {
     await evaluateAll({ targetingKey: 'erin' });
     const checked = await requestsOf(services, () => evaluateAll({ targetingKey: 'erin' }));
     expect(Object.keys(checked.byOperation)).toEqual(['Query']);
+  });
+
+  it('counts of a bulk answer only the flags it holds that are on, as yes, for a client token and a frontend token alike', async () => {
+    const counts = services.composition.once(ofrep).evaluationCounts;
+    const day = new Date().toISOString().slice(0, 10);
+    const counted = [flags.on, flags.off, flags.forAlice, flags.text];
+    const sumsOf = async () => {
+      const hourly = await services.metrics.hourlyCounts(day);
+      return counted.map((feature) => hourly.filter((count) => count.feature === feature).reduce((sum, count) => [sum[0]! + count.yes, sum[1]! + count.no], [0, 0]));
+    };
+    await counts.flush();
+    const before = await sumsOf();
+    const appName = unique('bulk-app');
+
+    expect((await evaluateAll({ targetingKey: 'bob', appName }, {}, tokens.client)).status).toBe(200);
+    expect((await evaluateAll({ targetingKey: 'bob', appName }, {}, tokens.frontend)).status).toBe(200);
+    await counts.flush();
+
+    const after = await sumsOf();
+    const added = after.map(([yes, no], index) => [yes! - before[index]![0]!, no! - before[index]![1]!]);
+    // flags.on and flags.text are on for bob; flags.off is off, flags.forAlice on for nobody but alice.
+    expect(added).toEqual([[2, 0], [0, 0], [0, 0], [2, 0]]);
   });
 
   it('counts each evaluated flag for metrics and last-seen, by the context\'s appName, once the interval\'s counts are sent', async () => {
