@@ -19,6 +19,23 @@ export type EdgeValidationLimits = { tokensPerRequest: number; tokensPerMinute: 
  */
 export const BULK_REPORT_LIMITS = { metrics: 1000, applications: 1000 } as const;
 
+/**
+ * Distinct registrations (appName and environment) one bulk report may write; the rest are
+ * dropped with one log line and the report still answered 202, so Edge does not send the whole
+ * batch again. Edge keeps one entry per application and instance and forwards them all, so a
+ * batch holds many instances of few applications: a real Edge stays far below this, while a
+ * client token could otherwise make 1,000 registrations (up to 4 requests each) per request
+ * where `/api/client/register` makes one.
+ */
+export const MAX_BULK_REGISTRATIONS = 100;
+
+/**
+ * Registrations a container remembers as already written today (each a short key), so a
+ * report repeated within the day writes nothing for them; the least recently seen are
+ * forgotten first and simply written again.
+ */
+export const REMEMBERED_REGISTRATIONS = 10_000;
+
 /** Registrations of one bulk or Edge instance report written at once. */
 export const REGISTRATION_CONCURRENCY = 8;
 

@@ -1,10 +1,13 @@
 import { AuthenticationRequired, RateLimited } from '../errors.js';
 import { clientAddressOf } from '../auth/model.js';
 import { log } from '../log.js';
+import { BoundedCache } from '../bounded-cache.js';
 import type { RegistrationReport } from '../client/metrics-service.js';
-import { dropImpactMetrics } from '../client/metrics-service.js';
+import { dropImpactMetrics, reportingEnvironment, reportingProjects } from '../client/metrics-service.js';
 import type { Caller } from '../tokens/model.js';
-import { EDGE_VALIDATION, REGISTRATION_CONCURRENCY, validationWindow, type EdgeValidationLimits, type ValidatedToken } from './model.js';
+import {
+  EDGE_VALIDATION, MAX_BULK_REGISTRATIONS, REGISTRATION_CONCURRENCY, REMEMBERED_REGISTRATIONS, validationWindow, type EdgeValidationLimits, type ValidatedToken,
+} from './model.js';
 import type { EdgePorts } from './ports.js';
 import type { BulkMetricsReport, EdgeInstanceReport } from './schemas.js';
 import type { ValidationCountStore } from './store.js';
@@ -56,19 +59,39 @@ export class EdgeTokenValidation {
  * What an Edge reports upstream besides polling: its SDKs' registrations and counts in bulk,
  * and what it says about itself. Every rule is the SDK API's own (ports.usage): a registration
  * is an SDK's registration, a count an SDK's count.
+ *
+ * Edge sends the same registrations every minute, so each container remembers the ones it has
+ * written today (`written`) and writes them again only on a later UTC day: the day is the unit
+ * the application store renews by (a repeat the same day only replaces the record, its place in
+ * the scope's count unchanged), so what is skipped is that same-day replacement. A registration
+ * whose SDK version or strategies changed is written again at once.
  */
 export class EdgeUsage {
-  constructor(private readonly usage: EdgePorts['usage']) {}
+  private readonly written = new BoundedCache<string, string>(REMEMBERED_REGISTRATIONS);
+
+  constructor(
+    private readonly usage: EdgePorts['usage'],
+    private readonly now: () => Date = () => new Date(),
+  ) {}
 
   /**
-   * Registrations first (one record per application and token scope, so instances of one
-   * application are written once), then the counts. `seenTokens` is not kept: token records
-   * here have no last-seen that a report would move.
+   * Registrations first (one record per application, environment and token scope, so instances
+   * of one application are written once, and an admin token's report keeps each environment's),
+   * at most MAX_BULK_REGISTRATIONS of them; then the counts. `seenTokens` is not kept: token
+   * records here have no last-seen that a report would move.
    */
   async recordBulk(caller: Caller, report: BulkMetricsReport): Promise<void> {
     const byApplication = new Map<string, RegistrationReport>();
-    for (const application of report.applications) byApplication.set(application.appName, application);
-    await inBatches([...byApplication.values()], (registration) => this.usage.register(caller, registration));
+    for (const application of report.applications) {
+      byApplication.set(JSON.stringify([application.appName, reportingEnvironment(caller, application.environment)]), application);
+    }
+    const registrations = [...byApplication.values()];
+    if (registrations.length > MAX_BULK_REGISTRATIONS) {
+      log.warn('bulk report names more applications than one report may register; the rest dropped', {
+        registrations: registrations.length, registered: MAX_BULK_REGISTRATIONS,
+      });
+    }
+    await this.registerOnceADay(caller, registrations.slice(0, MAX_BULK_REGISTRATIONS));
     dropImpactMetrics(report.impactMetrics, 'unleash-edge bulk');
     if (Array.isArray(report.seenTokens) && report.seenTokens.length > 0) {
       log.info('seen tokens of a bulk report are not kept', { tokens: report.seenTokens.length });
@@ -90,13 +113,37 @@ export class EdgeUsage {
   async recordInstance(caller: Caller, report: EdgeInstanceReport): Promise<void> {
     const instances = [report, ...report.connectedEdges].filter((instance) => instance.appName !== undefined);
     if (instances.length === 0) return log.warn('edge instance report without a usable appName; nothing stored', {});
-    await inBatches(instances, (instance) => this.usage.register(caller, {
+    await this.registerOnceADay(caller, instances.map((instance) => ({
       appName: instance.appName,
       instanceId: instance.identifier,
       sdkVersion: instance.edgeVersion ? `unleash-edge:${instance.edgeVersion}` : undefined,
       started: instance.started,
       strategies: [],
-    }));
+    })));
+  }
+
+  /**
+   * Registers those not yet written today by this container under the same token scope. One
+   * that fails is not remembered, so the next report tries it again; one refused past the
+   * scope's cap is, as the cap is read again on the next day anyway.
+   */
+  private async registerOnceADay(caller: Caller, registrations: readonly RegistrationReport[]): Promise<void> {
+    const today = this.now().toISOString().slice(0, 10);
+    const due = registrations.map((registration) => ({ registration, ...this.remembered(caller, registration, today) }))
+      .filter(({ key, value }) => this.written.get(key) !== value);
+    await inBatches(due, async ({ registration, key, value }) => {
+      await this.usage.register(caller, registration);
+      this.written.set(key, value);
+    });
+  }
+
+  /** What a written registration is remembered by: its record's identity, and the day with what the record says. */
+  private remembered(caller: Caller, registration: RegistrationReport, today: string): { key: string; value: string } {
+    const environment = reportingEnvironment(caller, registration.environment);
+    return {
+      key: JSON.stringify([environment, reportingProjects(caller), registration.appName]),
+      value: JSON.stringify([today, registration.sdkVersion ?? null, registration.strategies ?? []]),
+    };
   }
 }
 

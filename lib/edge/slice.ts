@@ -12,7 +12,7 @@ import { EdgeTokenValidation, EdgeUsage } from './service.js';
  */
 export function edgeSlice({ store, now }: SliceContext, ports: EdgePorts, limits: { validation?: EdgeValidationLimits } = {}) {
   const edgeTokens = new EdgeTokenValidation(ports.tokens, new DynamoValidationCountStore(store.db, store.tableName), now, limits.validation ?? EDGE_VALIDATION);
-  const edgeUsage = new EdgeUsage(ports.usage);
+  const edgeUsage = new EdgeUsage(ports.usage, now);
   return {
     routes: edgeRoutes,
     operations: edgeOperations({ edgeTokens, edgeUsage }),

@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createComposition } from '../../lib/composition/composition.js';
 import { edgePorts, edges } from '../../lib/composition/slices/edge.js';
-import { BULK_REPORT_LIMITS, EDGE_VALIDATION } from '../../lib/edge/model.js';
+import { BULK_REPORT_LIMITS, EDGE_VALIDATION, MAX_BULK_REGISTRATIONS } from '../../lib/edge/model.js';
+import { countsSince } from '../../lib/store/request-counter.js';
 import { edgeSlice } from '../../lib/edge/slice.js';
 import type { Services } from '../../local/app-services.js';
 import { apiClient } from '../support/api.js';
@@ -58,6 +59,23 @@ const application = (appName: string, environment = 'development') => ({
   started: new Date().toISOString(), strategies: ['default', 'flexibleRollout'],
   sdkVersion: 'unleash-java-sdk:12.2.3', sdkType: 'backend', yggdrasilVersion: '0.18.1', platformName: 'OpenJDK', platformVersion: '17',
 });
+
+/** DynamoDB requests, by operation, that `work` sends through these services. */
+async function requestsOf(work: () => Promise<unknown>) {
+  const before = services.dynamoRequests.snapshot();
+  await work();
+  return countsSince(before, services.dynamoRequests.snapshot());
+}
+
+/** Operations that write to the table. */
+const writesOf = (counts: { byOperation: Record<string, number> }) =>
+  ['PutItem', 'UpdateItem', 'DeleteItem', 'TransactWriteItems', 'BatchWriteItem'].reduce((sum, operation) => sum + (counts.byOperation[operation] ?? 0), 0);
+
+async function listedCount(prefix: string) {
+  const res = await call({ method: 'GET', path: `/api/admin/metrics/applications?query=${prefix}&limit=1`, token: admin });
+  expect(res.status, res.text).toBe(200);
+  return res.body.total as number;
+}
 
 async function countsOf(feature: string) {
   return (await services.metrics.hourlyCounts(today())).filter((entry) => entry.feature === feature);
@@ -206,6 +224,53 @@ describe('POST /api/client/metrics/bulk', () => {
     expect(res.status).toBe(202);
     expect(await listedApplication(appName)).toMatchObject({ appName, sdkVersion: 'unleash-java-sdk:12.2.3' });
     expect(await services.clientApplications.get(appName)).toMatchObject({ environment: 'development', strategies: ['default', 'flexibleRollout'], interval: 15000 });
+  });
+
+  it(`registers at most ${MAX_BULK_REGISTRATIONS} distinct applications of a report of 1,000, in a bounded number of DynamoDB requests, drops the rest with one log line and still answers 202`, async () => {
+    const prefix = unique('many-apps');
+    const token = await sdkToken(services);
+    const logged = captureLogs();
+
+    let status = 0;
+    const requests = await requestsOf(async () => {
+      status = (await bulk(token, { applications: Array.from({ length: BULK_REPORT_LIMITS.applications }, (_, index) => application(`${prefix}-${index}`)), metrics: [] })).status;
+    });
+
+    logged.restore();
+    expect(status).toBe(202);
+    // A new application costs 4 requests (lib/client's register), and up to 3 more per race it loses
+    // to another registration of the report on the scope's count, at most 3 attempts: 10 at most.
+    // Unbounded, the report would have cost at least 4,000.
+    expect(requests.total).toBeLessThanOrEqual(MAX_BULK_REGISTRATIONS * 10 + 5);
+    expect(await listedCount(prefix)).toBe(MAX_BULK_REGISTRATIONS);
+    expect(logged.text().split('the rest dropped').length - 1).toBe(1);
+  });
+
+  it('writes nothing for the registrations of a report repeated the same day, and writes again one whose SDK version changed', async () => {
+    const [first, second] = [unique('repeat-app'), unique('repeat-app')];
+    const token = await sdkToken(services);
+    const report = { applications: [application(first), application(second), { ...application(first), instanceId: 'pod-2' }], metrics: [] };
+
+    const written = await requestsOf(() => bulk(token, report));
+    const repeated = await requestsOf(() => bulk(token, report));
+    const upgraded = await requestsOf(() => bulk(token, { applications: [{ ...application(first), sdkVersion: 'unleash-java-sdk:12.3.0' }, application(second)], metrics: [] }));
+
+    expect(writesOf(written)).toBeGreaterThanOrEqual(2);
+    expect(writesOf(repeated)).toBe(0);
+    expect(repeated.total).toBeLessThan(written.total);
+    expect(writesOf(upgraded)).toBe(1);
+    expect(await services.clientApplications.get(first)).toMatchObject({ sdkVersion: 'unleash-java-sdk:12.3.0' });
+    expect(await services.clientApplications.get(second)).toMatchObject({ sdkVersion: 'unleash-java-sdk:12.2.3' });
+  });
+
+  it('keeps an application reported in two environments with an admin token once per environment', async () => {
+    const appName = unique('two-env-app');
+
+    const res = await bulk(admin, { applications: [application(appName, 'development'), { ...application(appName, 'production'), instanceId: 'pod-9' }], metrics: [] });
+
+    expect(res.status, res.text).toBe(202);
+    expect(await services.clientApplications.get(appName, { environment: 'development', projects: ['*'] })).toMatchObject({ environment: 'development', instanceId: 'pod-1' });
+    expect(await services.clientApplications.get(appName, { environment: 'production', projects: ['*'] })).toMatchObject({ environment: 'production', instanceId: 'pod-9' });
   });
 
   it('accepts impact metrics and seen tokens, keeps neither, and says so in one log line each', async () => {
