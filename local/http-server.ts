@@ -6,7 +6,7 @@ import type { Group } from '../lib/http/route.js';
 import type { LambdaHandler } from '../lib/composition/function-handler.js';
 import { localContext, toApiGatewayEvent } from './api-gateway-event.js';
 import { matchRoute, parseApiMappingKey, pathUnderMapping } from './match-route.js';
-import { log, redact } from '../lib/log.js';
+import { log, REDACTED, redact } from '../lib/log.js';
 import type { UiSite } from '../lib/ui/site.js';
 import { FUNCTION_TIMEOUT_MS } from '../lib/time-budget.js';
 import type { ApiThrottling } from '../infra/throttling.js';
@@ -221,13 +221,29 @@ function logAccess(req: IncomingMessage, res: ServerResponse): void {
     const line = {
       log: 'access',
       method: (req.method ?? 'GET').toUpperCase(),
-      path: String(redact('', (req.url ?? '/').split('?')[0])),
+      path: loggedPath(req.url ?? '/'),
       status: res.statusCode,
       app: (Array.isArray(header) ? header[0] : header) ?? bodyAppNames.get(req) ?? null,
       bytes: Number(res.getHeader('content-length') ?? 0),
     };
     process.stdout.write(`${JSON.stringify(line)}\n`);
   });
+}
+
+/**
+ * The path as the log shows it: without the query, percent-decoded first (a token sent as
+ * `default%3Adevelopment.…` is still a token), then with every token in it redacted, and the
+ * segment after `/api-tokens/` redacted whatever it holds (a secret, a listed value, an id).
+ */
+function loggedPath(url: string): string {
+  const raw = url.split('?')[0] ?? '/';
+  let decoded = raw;
+  try {
+    decoded = decodeURIComponent(raw);
+  } catch {
+    // A malformed escape: the raw path, which the service answers 400 anyway.
+  }
+  return String(redact('', decoded)).replace(/(\/api-tokens\/)[^/]+/g, `$1${REDACTED}`);
 }
 
 /** Bodies above this are not parsed for the log: it reads what SDKs send, which is small. */
@@ -253,6 +269,8 @@ export function send(res: ServerResponse, result: APIGatewayProxyResultV2) {
     headers['content-type'] = 'application/json';
   }
   const body = structured.body ? wireBytes(structured.body, structured.isBase64Encoded === true) : EMPTY;
+  // Also set on its own: getHeader (the access log's) sees only what setHeader set.
+  res.setHeader('content-length', body.length);
   res.writeHead(structured.statusCode ?? 200, { ...headers, 'content-length': body.length });
   res.end(body);
 }
