@@ -45,8 +45,9 @@ const OFREP_UNEXPRESSIBLE: Record<string, Record<string, string>> = {
 
 const kindsOf = (client: ClientUnderTest): EvaluatorKind[] => [...(client.sdk ? ['sdk' as const] : []), ...(client.ofrep ? ['ofrep' as const] : [])];
 
-function plansOf(file: string, kind: EvaluatorKind) {
-  const planned = casesOf(specOf(file)).map((specCase) => (kind === 'sdk' ? planSdk(file, specCase) : planOfrep(file, specCase, OFREP_UNEXPRESSIBLE[file])));
+/** A client's OFREP cases are checked for the kind of token its evaluator calls with. */
+function plansOf(file: string, kind: EvaluatorKind, client?: ClientUnderTest) {
+  const planned = casesOf(specOf(file)).map((specCase) => (kind === 'sdk' ? planSdk(file, specCase) : planOfrep(file, specCase, OFREP_UNEXPRESSIBLE[file], client?.ofrep?.token)));
   const plans = planned.filter((plan): plan is Planned<any> => 'check' in plan);
   const reasons = planned.flatMap((plan) => ('excluded' in plan ? [plan.excluded] : []));
   return { plans, excluded: reasons.length, reasons };
@@ -118,7 +119,7 @@ for (const file of SPEC_FILES) {
           start(`${client.name} ${kind}`, async () => {
             await prepared.get(client.name);
             const tokens = kind === 'ofrep' && client.ofrep?.token === 'frontend' ? built.tokens.frontend : built.tokens.client;
-            return runPlans(client, kind, plansOf(file, kind).plans, {
+            return runPlans(client, kind, plansOf(file, kind, client).plans, {
               url: world.url, appName: `spec-${client.name}-${kind}`, tokenOf: (environment) => tokens.get(environment) as string,
             });
           });
@@ -146,7 +147,7 @@ for (const file of SPEC_FILES) {
     const titles = casesOf(specOf(file)).map(titleOf);
     for (const client of clients) {
       for (const kind of kindsOf(client)) {
-        const { plans, excluded } = plansOf(file, kind);
+        const { plans, excluded } = plansOf(file, kind, client);
         it(`${client.name} ${kind}: evaluates every expressible case as the specification says`, { timeout: 1_800_000 }, async () => {
           const run = await (runs.get(`${client.name} ${kind}`) as Promise<Run>);
           const count = countOf(`${client.name} ${kind}`, run);
@@ -172,7 +173,7 @@ for (const file of SPEC_FILES) {
           const sdks: Array<[string, Run]> = [];
           for (const other of comparedWith) sdks.push([other.name, await (runs.get(`${other.name} sdk`) as Promise<Run>)]);
           const problems: string[] = [];
-          for (const plan of plansOf(file, 'ofrep').plans) {
+          for (const plan of plansOf(file, 'ofrep', client).plans) {
             // A listed OFREP difference is checked against the specification by the test above.
             if (knownDifference(client, 'ofrep', file, plan.title)) continue;
             for (const [name, sdk] of sdks) {

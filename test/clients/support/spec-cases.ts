@@ -116,7 +116,14 @@ function booleanOutcome(file: string, flag: string, expected: boolean): 'boolean
   return expected && hasPayloads(feature) ? 'TYPE_MISMATCH when on' : 'boolean';
 }
 
-export function planOfrep(file: string, specCase: SpecCase, unexpressible: Record<string, string> = {}): Planned<OfrepCase> | { title: string; excluded: string } {
+/**
+ * The kind of token an OFREP evaluator calls with: a frontend token's answers hold only the flags
+ * on for the caller (README, "OpenFeature (OFREP)"), so a flag off or unmatched is FLAG_NOT_FOUND
+ * to it, and its caller gets its default, which for a boolean request is the specification's false.
+ */
+export type OfrepTokenType = 'client' | 'frontend';
+
+export function planOfrep(file: string, specCase: SpecCase, unexpressible: Record<string, string> = {}, tokenType: OfrepTokenType = 'client'): Planned<OfrepCase> | { title: string; excluded: string } {
   const title = titleOf(specCase);
   const { kind, test } = specCase;
   const excluded = unbuildableReason(file, specCase) ?? contextReason(specCase) ?? unexpressible[title]
@@ -135,6 +142,9 @@ export function planOfrep(file: string, specCase: SpecCase, unexpressible: Recor
         const outcome = booleanOutcome(file, test.toggleName, test.expectedResult);
         if (outcome === 'FLAG_NOT_FOUND') {
           return errorCode === 'FLAG_NOT_FOUND' && value === DEFAULTS.boolean ? undefined : `${JSON.stringify(answer)}, expected FLAG_NOT_FOUND: the state has no ${test.toggleName}`;
+        }
+        if (tokenType === 'frontend' && !test.expectedResult) {
+          return errorCode === 'FLAG_NOT_FOUND' && value === DEFAULTS.boolean ? undefined : `${JSON.stringify(answer)}, expected FLAG_NOT_FOUND with the default: the flag is off for the caller, which a frontend token does not see`;
         }
         if (outcome === 'TYPE_MISMATCH when on') {
           return errorCode === 'TYPE_MISMATCH' ? undefined : `${JSON.stringify(answer)}, expected TYPE_MISMATCH: the flag is on and its variant carries a payload`;
