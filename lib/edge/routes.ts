@@ -17,7 +17,7 @@ export const edgeRoutes = defineRoutes('client', {
   },
   reportBulkMetrics: {
     method: 'POST', path: '/api/client/metrics/bulk', access: SDK_TOKEN, status: 202,
-    summary: 'Unleash Edge reports its SDKs’ registrations and evaluation counts in bulk (202, no body); counts of other environments than the token’s are ignored',
+    summary: 'Unleash Edge reports its SDKs’ registrations and evaluation counts in bulk (202, no body); counts of other environments than the token’s are ignored, at most 100 applications registered a report',
     body: bulkMetricsSchema, lenientBody: 'capped', maxBodyBytes: BODY_LIMITS.batch,
   },
   reportEdgeInstance: {
