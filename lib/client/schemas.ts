@@ -121,6 +121,11 @@ export const lenient = <T extends z.ZodType>(schema: T) => schema.optional().cat
 
 /** A name an SDK reports (appName, instanceId, sdkVersion …). */
 export const reportedText = z.string().min(1).max(255);
+/**
+ * A reporting interval as SDKs send it (milliseconds; Java sends seconds): a whole number, so a
+ * value the store cannot keep (1e-310, 1e300) is left out rather than refused after a write.
+ */
+export const reportedInterval = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 /** A time as SDKs send it: ISO text, or epoch milliseconds. */
 export const reportedMoment = z.union([z.string().max(100), z.number()]);
 /** An evaluation count; anything else counts 0. */
@@ -140,7 +145,7 @@ export const clientRegisterSchema = z
     environment: lenient(text),
     strategies: lenient(strategyNames),
     started: lenient(moment),
-    interval: lenient(z.number()),
+    interval: lenient(reportedInterval),
   })
   .catch({});
 

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { lenient, reportedCount, reportedMoment, reportedText, strategyNames } from '../client/schemas.js';
+import { lenient, reportedCount, reportedInterval, reportedMoment, reportedText, strategyNames } from '../client/schemas.js';
 import { BULK_REPORT_LIMITS, EDGE_VALIDATION, MAX_CONNECTED_EDGES } from './model.js';
 
 // ── POST /edge/validate ─────────────────────────────────────────────────────
@@ -35,7 +35,7 @@ const bulkRegistration = z.looseObject({
   sdkVersion: lenient(reportedText),
   strategies: lenient(strategyNames),
   started: lenient(reportedMoment),
-  interval: lenient(z.number()),
+  interval: lenient(reportedInterval),
 });
 
 /** Unleash's clientMetricsEnvSchema: one feature's counts for one application, environment and hour. */

@@ -289,6 +289,25 @@ describe('POST /api/client/metrics/bulk', () => {
     expect(logged.text()).toContain('seen tokens of a bulk report are not kept');
   });
 
+  it('registers an application whose interval the store could not keep without it, rather than answering 400 after a write', async () => {
+    // Found by the route fuzz: 5e-310 passed the schema, the registration's first write landed,
+    // and the next one was refused by DynamoDB's number range, so a refused request had written.
+    const token = await sdkToken(services);
+    const appNames = [unique('edge-tiny-interval'), unique('edge-huge-interval'), unique('edge-fraction-interval')];
+    const intervals = [5.17970768666933e-310, 1e300, 1.5];
+
+    const res = await bulk(token, { applications: appNames.map((appName, index) => ({ ...application(appName), interval: intervals[index] })), metrics: [] });
+    const direct = await call({ method: 'POST', path: '/api/client/register', token, body: { appName: unique('sdk-tiny-interval'), interval: 5e-310 } });
+
+    expect(res.status).toBe(202);
+    expect(direct.status).toBe(202);
+    for (const appName of appNames) {
+      const stored = await services.clientApplications.get(appName);
+      expect(stored, appName).toMatchObject({ appName });
+      expect(stored?.interval ?? null, appName).toBeNull();
+    }
+  });
+
   it('drops items it cannot read instead of refusing the batch, which Edge would lose whole', async () => {
     const feature = await putFeature(services, { name: unique('bulk-odd') });
     const token = await sdkToken(services);
