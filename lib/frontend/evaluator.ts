@@ -44,6 +44,35 @@ export interface EvaluatedPayload {
   segments?: Segment[];
 }
 
+/** One payload as evaluated: its engine, and its features in order and by name. */
+export interface PayloadEvaluation {
+  evaluator: FlagEvaluator;
+  features: FeatureInterface[];
+  byName: Map<string, FeatureInterface>;
+}
+
+const evaluations = new WeakMap<object, PayloadEvaluation>();
+
+/**
+ * The evaluation of one served payload (the SDK path's cached answer for a revision and scope),
+ * parsed and built once per process whoever asks: the Frontend API and OFREP, served by the same
+ * function, share it rather than each parsing the payload and building an engine of its own.
+ * Kept as long as the payload object is.
+ */
+export function evaluationOf(payload: { readonly json: string }): PayloadEvaluation {
+  let evaluation = evaluations.get(payload);
+  if (!evaluation) {
+    const parsed = JSON.parse(payload.json) as EvaluatedPayload;
+    evaluation = {
+      evaluator: new FlagEvaluator(parsed),
+      features: parsed.features,
+      byName: new Map(parsed.features.map((feature) => [feature.name, feature])),
+    };
+    evaluations.set(payload, evaluation);
+  }
+  return evaluation;
+}
+
 /**
  * The class is the CommonJS module's `default`: Node's import hands over the whole module, a
  * bundler or vitest's may hand over the default already.

@@ -4,7 +4,7 @@ import { resolveQuery } from '../client/query.js';
 import type { Context } from 'unleash-client';
 import type { Caller } from '../tokens/model.js';
 import { frontendContext } from './context.js';
-import { FlagEvaluator, type EvaluatedPayload } from './evaluator.js';
+import { evaluationOf } from './evaluator.js';
 
 /** A Frontend API answer: the JSON text and its ETag. */
 export interface FrontendAnswer {
@@ -19,11 +19,11 @@ export const EVALUATOR_SPEC = '5.2.0';
  * The Frontend API (browser and mobile SDKs): every flag of the token's scope evaluated for the
  * caller's context, in the function. The flags come from the SDK path's payload cache
  * (ClientFeatureService: one revision check per interval, the payload built once per revision
- * and scope), and the evaluator is built once per payload, so a request makes no DynamoDB read
+ * and scope), and the evaluator is built once per payload (shared with OFREP, `evaluationOf`), so a request makes no DynamoDB read
  * of its own and its work is the evaluation, which a context seen before skips (AnswerCache).
  */
 export class FrontendService {
-  private readonly evaluators = new WeakMap<ServedPayload, { evaluator: FlagEvaluator; answers: AnswerCache }>();
+  private readonly answerCaches = new WeakMap<ServedPayload, AnswerCache>();
 
   constructor(private readonly clientFeatures: Pick<ClientFeatureService, 'features'>) {}
 
@@ -31,7 +31,8 @@ export class FrontendService {
     const request = { clientSpec: EVALUATOR_SPEC };
     const answer = await this.clientFeatures.features(caller, request, undefined);
     if (!answer.modified) throw new Error('the payload was answered as not modified without an ETag');
-    const { evaluator, answers } = this.evaluatorOf(answer.payload);
+    const { evaluator } = evaluationOf(answer.payload);
+    const answers = this.answersOf(answer.payload);
     const context = frontendContext(given, { environment: resolveQuery(caller, request).environment, remoteAddress });
     // A context without its own sessionId got a random one and will not come again; with an empty
     // one, default stickiness falls through to a random number.
@@ -45,13 +46,14 @@ export class FrontendService {
     return evaluated;
   }
 
-  private evaluatorOf(payload: ServedPayload): { evaluator: FlagEvaluator; answers: AnswerCache } {
-    let entry = this.evaluators.get(payload);
-    if (!entry) {
-      entry = { evaluator: new FlagEvaluator(JSON.parse(payload.json) as EvaluatedPayload), answers: new AnswerCache() };
-      this.evaluators.set(payload, entry);
+  /** The answers already given from one payload, kept as long as it is. */
+  private answersOf(payload: ServedPayload): AnswerCache {
+    let answers = this.answerCaches.get(payload);
+    if (!answers) {
+      answers = new AnswerCache();
+      this.answerCaches.set(payload, answers);
     }
-    return entry;
+    return answers;
   }
 }
 

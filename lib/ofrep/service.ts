@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
-import type { FeatureInterface } from 'unleash-client/lib/feature.js';
 import type { Context } from 'unleash-client';
-import type { ClientFeatureService, ServedPayload } from '../client/features-service.js';
+import type { ClientFeatureService } from '../client/features-service.js';
 import { resolveQuery, scopeKeyOf } from '../client/query.js';
-import { FlagEvaluator, type EvaluatedPayload } from '../frontend/evaluator.js';
+import { evaluationOf } from '../frontend/evaluator.js';
 import { EVALUATOR_SPEC } from '../frontend/service.js';
 import type { Caller } from '../http/caller.js';
 import { unleashContext } from './context.js';
@@ -14,22 +13,13 @@ import type { EvaluationCounter } from './usage.js';
 /** A bulk answer: its JSON text, and the ETag of the data and context it was evaluated from. */
 export type BulkAnswer = { modified: true; json: string; etag: string } | { modified: false; etag: string };
 
-/** What one payload (one revision and scope) is evaluated with, built once. */
-interface PayloadEvaluation {
-  evaluator: FlagEvaluator;
-  features: FeatureInterface[];
-  byName: Map<string, FeatureInterface>;
-}
-
 /**
  * OFREP over the Frontend API's means: the flags come from the SDK path's payload cache (one
  * revision check per interval, the payload built once per revision and scope), the engine is the
- * Frontend API's evaluator, built once per payload, so an evaluation makes no DynamoDB request
+ * Frontend API's evaluator, built once per payload and shared with it (`evaluationOf`), so an evaluation makes no DynamoDB request
  * of its own. Each evaluation is counted for the flag's metrics and last-seen (usage.ts).
  */
 export class OfrepService {
-  private readonly evaluations = new WeakMap<ServedPayload, PayloadEvaluation>();
-
   constructor(
     private readonly clientFeatures: Pick<ClientFeatureService, 'features'>,
     private readonly usage: Pick<EvaluationCounter, 'count'>,
@@ -89,21 +79,7 @@ export class OfrepService {
     const context = unleashContext(body, { environment: query.environment, remoteAddress });
     const answer = await this.clientFeatures.features(caller, request, undefined, checkedRevision);
     if (!answer.modified) throw new Error('the payload was answered as not modified without an ETag');
-    return { payload: this.evaluationOf(answer.payload), context, etagBase: `${answer.payload.etag}\n${scopeKeyOf(query)}` };
-  }
-
-  private evaluationOf(payload: ServedPayload): PayloadEvaluation {
-    let evaluation = this.evaluations.get(payload);
-    if (!evaluation) {
-      const parsed = JSON.parse(payload.json) as EvaluatedPayload;
-      evaluation = {
-        evaluator: new FlagEvaluator(parsed),
-        features: parsed.features,
-        byName: new Map(parsed.features.map((feature) => [feature.name, feature])),
-      };
-      this.evaluations.set(payload, evaluation);
-    }
-    return evaluation;
+    return { payload: evaluationOf(answer.payload), context, etagBase: `${answer.payload.etag}\n${scopeKeyOf(query)}` };
   }
 }
 
