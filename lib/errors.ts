@@ -12,7 +12,8 @@ export type DomainErrorKind =
   | 'exceeds-limit'
   | 'unsupported-media-type'
   | 'rate-limited'
-  | 'unavailable';
+  | 'unavailable'
+  | 'maintenance';
 
 export abstract class DomainError extends Error {
   abstract readonly kind: DomainErrorKind;
@@ -102,4 +103,12 @@ export class ExceedsLimit extends DomainError {
 /** The store cannot be reached or is throttling; the same request may work a moment later. */
 export class ServiceUnavailable extends DomainError {
   readonly kind = 'unavailable';
+}
+
+/**
+ * An administrator put the service in maintenance mode: changes are refused until they turn it
+ * off (lib/maintenance/). Not "try again in a moment" as `ServiceUnavailable` is: no Retry-After.
+ */
+export class MaintenanceMode extends DomainError {
+  readonly kind = 'maintenance';
 }

@@ -32,6 +32,9 @@ import { applicationRoutes } from './applications/routes.js';
 import { playgroundRoutes } from './playground/routes.js';
 import { uiSupportRoutes } from './ui-support/routes.js';
 import { authRoutes } from './auth/routes.js';
+import { personalTokenRoutes } from './personal-access-tokens/routes.js';
+import { maintenanceRoutes } from './maintenance/routes.js';
+import { userSettingsRoutes } from './user-settings/routes.js';
 
 /**
  * The route table: the single map of the API. The CDK stack makes one API Gateway route per
@@ -45,7 +48,7 @@ export const routeTable = mergeRows(
   userRoutes, authRoutes, oidcRoutes, signupTokenRoutes, frontendSettingsRoutes, groupRoutes,
   projectRoutes, environmentRoutes, segmentRoutes, contextFieldRoutes, tagTypeRoutes,
   featureRoutes, featureEnvironmentRoutes, featureRelationRoutes, featureSearchRoutes, featureValidationRoutes, featureUsageRoutes, transferRoutes, stateRoutes,
-  eventRoutes, applicationRoutes, playgroundRoutes, uiSupportRoutes,
+  eventRoutes, applicationRoutes, playgroundRoutes, uiSupportRoutes, personalTokenRoutes, maintenanceRoutes, userSettingsRoutes,
 );
 
 export type RouteTable = typeof routeTable;

@@ -13,6 +13,9 @@ import { applications as applicationSlice } from '../lib/composition/slices/appl
 import { insights as insightSlice } from '../lib/composition/slices/insights.js';
 import { instance as instanceSlice } from '../lib/composition/slices/instance.js';
 import { uiSupport as uiSupportSlice } from '../lib/composition/slices/ui-support.js';
+import { personalTokens as personalTokenSlice } from '../lib/composition/slices/personal-access-tokens.js';
+import { maintenanceMode as maintenanceSlice } from '../lib/composition/slices/maintenance.js';
+import { userSettings as userSettingsSlice } from '../lib/composition/slices/user-settings.js';
 import { projects as projectSlice } from '../lib/composition/slices/projects.js';
 import { state as stateSlice } from '../lib/composition/slices/state.js';
 import { segments as segmentSlice } from '../lib/composition/slices/segments.js';
@@ -78,6 +81,12 @@ function allServices(c: Composition) {
     /** When SDKs last reported each feature, for the admin feature views. */
     lastSeen, metrics,
     apiTokens, strategyTypes, users, groups, oidcSettings,
+    /** People's own personal access tokens. */
+    personalTokens: c.once(personalTokenSlice).personalTokens,
+    /** Maintenance mode: while on, changes to the admin API are refused. */
+    maintenance: c.once(maintenanceSlice).maintenance,
+    /** The splash screens and feedback the admin UI remembers per person. */
+    userSettings: c.once(userSettingsSlice).userSettings,
     /** People's passwords: login, change, reset links, invite signup. */
     auth: c.once(authSlice).auth,
     /** Writes a fresh install's data once per table (local start, tests, cloud bootstrap). */

@@ -32,6 +32,9 @@ import { applicationSamples } from '../lib/applications/samples.js';
 import { playgroundSamples } from '../lib/playground/samples.js';
 import { uiSupportSamples } from '../lib/ui-support/samples.js';
 import { authSamples } from '../lib/auth/samples.js';
+import { personalTokenSamples } from '../lib/personal-access-tokens/samples.js';
+import { maintenanceSamples } from '../lib/maintenance/samples.js';
+import { userSettingsSamples } from '../lib/user-settings/samples.js';
 import { pathParameterNames } from '../lib/http/path-parameters.js';
 import type { RouteSpec } from '../lib/http/route.js';
 import { operationIds, routeTable, type OperationId } from '../lib/route-table.js';
@@ -49,7 +52,7 @@ export const SAMPLE_SCENARIOS: Record<string, Sample> = withDerivedSamples(
     featureSamples, transferSamples, stateSamples, userSamples, authSamples, groupSamples, oidcSamples,
     signupTokenSamples, environmentSamples, projectSamples, segmentSamples, contextFieldSamples,
     tagTypeSamples, clientSamples, edgeSamples, frontendSamples, frontendSettingsSamples, ofrepSamples,
-    eventSamples, applicationSamples, playgroundSamples, uiSupportSamples,
+    eventSamples, applicationSamples, playgroundSamples, uiSupportSamples, personalTokenSamples, maintenanceSamples, userSettingsSamples,
   ),
 );
 

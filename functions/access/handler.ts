@@ -4,10 +4,12 @@ import { apiTokens } from '../../lib/composition/slices/api-tokens.js';
 import { auth } from '../../lib/composition/slices/auth.js';
 import { frontendSettings } from '../../lib/composition/slices/frontend-settings.js';
 import { oidc } from '../../lib/composition/slices/oidc.js';
+import { personalTokens } from '../../lib/composition/slices/personal-access-tokens.js';
 import { signupTokens } from '../../lib/composition/slices/signup-tokens.js';
+import { userSettings } from '../../lib/composition/slices/user-settings.js';
 import { users } from '../../lib/composition/slices/users.js';
 
-/** People's login and passwords, API tokens, users and roles, login settings, public signup tokens and the Frontend API's CORS origins (design §1). */
+/** People's login and passwords, API tokens, users and roles, login settings, public signup tokens, the Frontend API's CORS origins, personal access tokens and what the admin UI remembers per person (design §1). */
 export const definition: FunctionDefinition = {
   group: 'access',
   compose: (c) => ({
@@ -17,6 +19,8 @@ export const definition: FunctionDefinition = {
     signupTokens: c.once(signupTokens),
     frontendSettings: c.once(frontendSettings),
     auth: c.once(auth),
+    personalTokens: c.once(personalTokens),
+    userSettings: c.once(userSettings),
   }),
   admin: adminEdge,
 };

@@ -5,6 +5,7 @@ import { docs } from '../../lib/composition/slices/docs.js';
 import { events } from '../../lib/composition/slices/events.js';
 import { insights } from '../../lib/composition/slices/insights.js';
 import { instance } from '../../lib/composition/slices/instance.js';
+import { maintenanceMode } from '../../lib/composition/slices/maintenance.js';
 import { playground } from '../../lib/composition/slices/playground.js';
 import { uiSupport } from '../../lib/composition/slices/ui-support.js';
 
@@ -20,6 +21,7 @@ export const definition: FunctionDefinition = {
     // The one admin function that loads the evaluation engine (unleash-client).
     playground: c.once(playground),
     uiSupport: c.once(uiSupport),
+    maintenance: c.once(maintenanceMode),
   }),
   admin: adminEdge,
 };

@@ -13,7 +13,7 @@ import { toApiUserMeWire, toMeWire, toSessionUserWire } from './wire.js';
 
 export interface AuthOperationsOf {
   auth: AuthService;
-  ports: Pick<AuthPorts, 'users' | 'sessions' | 'loginMethods' | 'providerSignOutUrl'>;
+  ports: Pick<AuthPorts, 'users' | 'sessions' | 'loginMethods' | 'providerSignOutUrl' | 'uiSettings'>;
   config: Pick<AppConfig, 'baseUriPath' | 'unleashUrl'>;
 }
 
@@ -63,7 +63,8 @@ export const authOperations = ({ auth, ports, config }: AuthOperationsOf): Opera
     getMe: async ({ caller }) => {
       const headers = { 'cache-control': 'no-store' };
       if (!isUserCaller(caller)) return { body: toApiUserMeWire(caller), headers };
-      return { body: toMeWire(await users.get(caller.userId), caller, config.unleashUrl), headers };
+      const [user, uiSettings] = await Promise.all([users.get(caller.userId), ports.uiSettings.of(caller.userId)]);
+      return { body: toMeWire(user, caller, config.unleashUrl, uiSettings), headers };
     },
     getMyRoles: async ({ caller }) => {
       if (!isUserCaller(caller)) return { body: { version: 1, roles: [] } };

@@ -1,6 +1,7 @@
 import type { SessionService } from '../sessions/service.js';
 import type { SignupTokenService } from '../signup-tokens/service.js';
 import type { UserService } from '../users/service.js';
+import type { UserSettingsService } from '../user-settings/service.js';
 import type { LoginMethods } from './login-methods.js';
 import type { Credentials } from './service.js';
 
@@ -16,6 +17,8 @@ export interface AuthPorts {
   invites: Pick<SignupTokenService, 'isOpen' | 'signUp'>;
   /** The process's login methods, which the session edge's 401s name too. */
   loginMethods: LoginMethods;
+  /** The splash screens and feedback the admin UI remembers for a person, which GET /api/admin/user answers. */
+  uiSettings: Pick<UserSettingsService, 'of'>;
   /** Where the browser goes after a logout to sign out at the provider too, if anywhere. */
   providerSignOutUrl(idToken: string | undefined): Promise<string | undefined>;
 }

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { userSchema } from '../users/schemas.js';
+import { feedbackSchema } from '../user-settings/schemas.js';
 
 /** `POST /auth/simple/login`: a username or an e-mail, and the password. */
 export const loginSchema = z.object({
@@ -25,11 +26,11 @@ export const permissionSchema = z.object({
   environment: z.string().optional(),
 });
 
-/** Unleash's meSchema: who is calling, what they may do, and the UI's feedback and splash state (none kept). */
+/** Unleash's meSchema: who is calling, what they may do, and the feedback and splash screens the UI remembers for them. */
 export const meSchema = z.object({
   user: z.union([sessionUserSchema, apiUserSchema]),
   permissions: z.array(permissionSchema),
-  feedback: z.array(z.object({ feedbackId: z.string(), given: z.string().optional(), nevershow: z.boolean() })),
+  feedback: z.array(feedbackSchema),
   splash: z.record(z.string(), z.boolean()),
 });
 

@@ -1,6 +1,7 @@
 import { loadConfig } from '../config.js';
 import type { SessionAuthenticator } from '../http/authorize.js';
 import type { ClientAddress } from '../http/client-address.js';
+import type { MaintenanceGate } from '../http/maintenance.js';
 import type { Operation } from '../http/operation.js';
 import { SDK_GROUPS, type Group, type RouteSpec } from '../http/route.js';
 import { buildRouter, lazyHandler, type LambdaHandler } from '../http/router.js';
@@ -15,11 +16,12 @@ export type GroupComposer = (composition: Composition) => Record<string, Slice>;
 
 /**
  * What the admin groups' edge knows of a caller besides the token: the person behind a session
- * cookie, and the viewer's address behind the admin UI's distribution. The SDK and Frontend APIs
+ * cookie or a personal access token, the viewer's address behind the admin UI's distribution, and
+ * whether maintenance mode refuses changes. The SDK and Frontend APIs
  * take tokens only and read API Gateway's address. A builder the definition names rather than
  * an import here, so the SDK functions' bundles hold none of it (lib/composition/session-edge.ts).
  */
-export type AdminEdge = (composition: Composition) => { sessions: SessionAuthenticator; clientAddress: ClientAddress };
+export type AdminEdge = (composition: Composition) => { sessions: SessionAuthenticator; clientAddress: ClientAddress; maintenance?: MaintenanceGate };
 
 /** What a function serves: its group, its slices, and for the admin groups the admin edge. */
 export interface FunctionDefinition {
@@ -59,6 +61,7 @@ export function groupHandlerOf({ group, compose, admin, around }: FunctionDefini
     keepsDeadline: !sdk,
     sessions: edge?.sessions,
     clientAddress: edge?.clientAddress,
+    maintenance: edge?.maintenance,
   });
   return around ? around(handler, c) : handler;
 }

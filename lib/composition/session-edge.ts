@@ -7,6 +7,10 @@ import { DynamoGroupReader } from '../groups/dynamo-reader.js';
 import { DynamoGroupStore } from '../groups/dynamo-store.js';
 import { DynamoOidcSettingsStore } from '../oidc/dynamo-store.js';
 import { OidcSettingsService } from '../oidc/service.js';
+import { MaintenanceService } from '../maintenance/service.js';
+import { DynamoMaintenanceStore } from '../maintenance/dynamo-store.js';
+import { PersonalTokenAuthenticator } from '../personal-access-tokens/authenticator.js';
+import { DynamoPersonalTokenStore } from '../personal-access-tokens/dynamo-store.js';
 import { keyMaterialSource } from '../secrets/key-source.js';
 import { SecretBox } from '../secrets/secret-box.js';
 import { DynamoSessionStore } from '../sessions/dynamo-store.js';
@@ -57,13 +61,24 @@ export function loginMethods(c: Composition): LoginMethods {
   );
 }
 
-/** A session reads its user and the groups' root roles on each request, so a changed role holds at once. */
+/**
+ * A session, or a personal access token, reads its user and the groups' root roles on each
+ * request, so a changed role holds at once.
+ */
 export function sessions(c: Composition): SessionService {
   return new SessionService(c.once(sessionStore), {
     find: (id) => c.once(userReader).get(id),
     groupRootRolesOf: async (id) => groupRootRolesOf(await c.once(groupReader).list(), id),
-  }, sessionSettingsOf(c.config), c.once(loginMethods), c.now);
+  }, sessionSettingsOf(c.config), c.once(loginMethods), c.now, new PersonalTokenAuthenticator(new DynamoPersonalTokenStore(c.store.db, c.store.tableName), c.now));
 }
 
-/** The admin functions' edge: sessions, and behind CloudFront the viewer the distribution vouches for with its secret. */
-export const adminEdge = (c: Composition) => ({ sessions: c.once(sessions), clientAddress: clientAddress(originSecretSource(c.config)) });
+/** Maintenance mode, one per process: the edge refuses changes by it, and the toggle on this container resets it at once. */
+export const maintenance = (c: Composition) => new MaintenanceService(new DynamoMaintenanceStore(c.store.db, c.store.tableName), c.now);
+
+/**
+ * The admin functions' edge: sessions and personal access tokens, behind CloudFront the viewer the
+ * distribution vouches for with its secret, and maintenance mode.
+ */
+export const adminEdge = (c: Composition) => ({
+  sessions: c.once(sessions), clientAddress: clientAddress(originSecretSource(c.config)), maintenance: c.once(maintenance),
+});

@@ -13,6 +13,11 @@ export interface Authenticator {
 /** Resolves a request's session cookie to the person it stands for (lib/sessions/service.ts). */
 export interface SessionAuthenticator {
   callerOf(cookies: readonly string[]): Promise<UserCaller | undefined>;
+  /**
+   * The person a personal access token (`user:…`, the secret without `Bearer`) belongs to;
+   * undefined when no live token of a live user has that secret.
+   */
+  callerOfPersonalToken(secret: string): Promise<UserCaller | undefined>;
   /** Whether the person's root role holds the permission a route requires (lib/roles/permissions.ts). */
   grants(person: UserCaller, permission: Permission): boolean;
   /** The service's public origin (UNLEASH_URL's), which a cookie-carried change must come from. */
@@ -43,6 +48,11 @@ export const authorize = (
     if (access.kind === 'public') return;
     const { event } = request;
     const usesSessions = sessions !== undefined && (access.kind === 'admin' || access.kind === 'any-token');
+    const personalToken = usesSessions ? personalTokenOf(event.headers.authorization) : undefined;
+    if (personalToken !== undefined) {
+      (event as EventWithCaller).requestContext.authorizer = { lambda: await personalTokenCaller(personalToken, access, sessions!), revision: undefined };
+      return;
+    }
     const person = usesSessions && !event.headers.authorization ? await sessionCaller(event, access, sessions) : undefined;
     if (person) {
       (event as EventWithCaller).requestContext.authorizer = { lambda: person, revision: undefined };
@@ -83,6 +93,31 @@ export const authorize = (
 function tokenHeaderOf(event: APIGatewayProxyEventV2, access: Access): string | undefined {
   if (access.kind !== 'ofrep') return event.headers.authorization;
   return event.headers.authorization || event.headers['x-api-key'];
+}
+
+/**
+ * Unleash's personal access tokens start with `user:`, which no API token does (their secrets
+ * start with a project or `*`); `Bearer` is taken as for API tokens.
+ */
+function personalTokenOf(authorization: string | undefined): string | undefined {
+  const secret = authorization?.replace(/^bearer\s+/i, '').trim();
+  return secret?.startsWith('user:') ? secret : undefined;
+}
+
+/**
+ * The person a personal access token belongs to, checked against the route as their session
+ * would be. A token in a header is never sent by a browser on its own, so no cross-site check.
+ */
+async function personalTokenCaller(secret: string, access: Access, sessions: SessionAuthenticator): Promise<UserCaller> {
+  const person = await sessions.callerOfPersonalToken(secret);
+  if (!person) {
+    throw new AuthenticationRequired(
+      'The personal access token you sent is unknown, deleted or has expired, or its user no longer exists. Create a new one under your profile.',
+      undefined,
+    );
+  }
+  if (access.kind === 'admin' && !sessions.grants(person, access.permission)) throw new PermissionDenied(access.permission);
+  return person;
 }
 
 /** The person a session cookie stands for, checked against the route; undefined without a live session. */

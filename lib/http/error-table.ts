@@ -19,6 +19,8 @@ export const ERROR_TABLE: Record<DomainErrorKind, { status: number; name: string
   // Unleash answers repeated logins with 429 (its login rate limit); RateLimitError is its name for it.
   'rate-limited': { status: 429, name: 'RateLimitError' },
   unavailable: { status: 503, name: 'ServiceUnavailable' },
+  // Unleash answers a change in maintenance mode 503 with its message alone; the name is this service's.
+  maintenance: { status: 503, name: 'MaintenanceModeError' },
 };
 
 export const INTERNAL_ERROR = { status: 500, name: 'InternalError' } as const;

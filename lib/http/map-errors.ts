@@ -21,8 +21,9 @@ export const mapErrors = (): MiddlewareObj<APIGatewayProxyEventV2, APIGatewayPro
 function responseFor(error: unknown, requestId: string, event: APIGatewayProxyEventV2) {
   if (error instanceof DomainError) {
     const { status, name } = ERROR_TABLE[error.kind];
-    // A 503 is ours to look into (the store was down or throttling), so it is logged with its cause.
-    if (status >= 500) log.error(error.message, { requestId, route: event.routeKey, error: describeUnknown(error.cause) });
+    // A 503 is ours to look into (the store was down or throttling), so it is logged with its cause;
+    // a change refused in maintenance mode is what an administrator asked for.
+    if (status >= 500 && error.kind !== 'maintenance') log.error(error.message, { requestId, route: event.routeKey, error: describeUnknown(error.cause) });
     const result = errorResult(status, name, error.message, loginDetails(error));
     // A 503 is "not now": the same request may work a moment later (DESIGN.md 2).
     if (error.kind === 'unavailable') result.headers['retry-after'] = String(RETRY_AFTER_SECONDS);

@@ -11,6 +11,7 @@ import { authorize, callerOf, checkedRevisionOf, cookiesOf, type Authenticator, 
 import { bodyLimit } from './body-limit.js';
 import type { ClientAddress } from './client-address.js';
 import { lenientJsonBody } from './lenient-json-body.js';
+import { maintenanceCheck, refusedInMaintenance, type MaintenanceGate } from './maintenance.js';
 import { mapErrors, notAvailable } from './map-errors.js';
 import { routeMatcher } from './route-matcher.js';
 import { pathParameterNames } from './path-parameters.js';
@@ -34,6 +35,8 @@ export interface RouterOptions {
    * viewer it vouches for; by default API Gateway's source address.
    */
   clientAddress?: ClientAddress | undefined;
+  /** Maintenance mode, for the admin functions: while it is on, their changes are refused (503). */
+  maintenance?: MaintenanceGate | undefined;
 }
 
 export type LambdaHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyResultV2>;
@@ -131,6 +134,7 @@ function routeHandler(spec: RouteSpec, operation: Operation<RouteSpec>, tokens: 
   // The outer chain already answers before Lambda's timeout; a second early-timeout timer per
   // request here would only cost a setTimeout and a Promise.race on every poll.
   const chain = middy<APIGatewayProxyEventV2, APIGatewayProxyResultV2>({ timeoutEarlyInMillis: 0 }).use(authorize(spec.access, tokens, options.sessions));
+  if (options.maintenance && refusedInMaintenance(spec)) chain.use(maintenanceCheck(options.maintenance));
   if (spec.body) chain.use(bodyLimit(spec)).use(spec.lenientBody ? lenientJsonBody() : httpJsonBodyParser());
   // The SDK poll's path has no parameter: it skips a parse that could only answer `{}`.
   const parsesPath = pathParameterNames(spec.path).length > 0;

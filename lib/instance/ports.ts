@@ -1,4 +1,4 @@
-import type { LoginSettings, OriginsSetting } from './ui-config.js';
+import type { LoginSettings, MaintenanceSetting, OriginsSetting } from './ui-config.js';
 
 /** What the instance's own endpoints read of other resources (GET /api/admin/ui-config). */
 export interface InstancePorts {
@@ -6,4 +6,6 @@ export interface InstancePorts {
   logins: LoginSettings;
   /** Where browsers may call the Frontend API from. */
   frontendOrigins: OriginsSetting;
+  /** Whether maintenance mode is on: the UI shows its banner and hides what would change something. */
+  maintenance: MaintenanceSetting;
 }

@@ -15,6 +15,7 @@ export function instanceSlice({ config, store }: SliceContext, ports: InstancePo
     new DynamoInstanceStore(store.db, store.tableName),
     ports.logins,
     ports.frontendOrigins,
+    ports.maintenance,
   );
   return {
     routes: instanceRoutes,

@@ -61,6 +61,11 @@ export interface OriginsSetting {
   read(): Promise<string[]>;
 }
 
+/** Whether maintenance mode is on (lib/maintenance/service.ts), as this container last read it. */
+export interface MaintenanceSetting {
+  isOn(): Promise<boolean>;
+}
+
 /** Whether an OpenID Connect login is on (E19). */
 export interface LoginSettings {
   rememberedState(): Promise<{ oidc: boolean; password: boolean }>;
@@ -77,6 +82,7 @@ export class UiConfigService {
     private readonly instance: InstanceStore,
     private readonly logins: LoginSettings,
     private readonly origins: OriginsSetting,
+    private readonly maintenance: MaintenanceSetting,
   ) {}
 
   /**
@@ -85,8 +91,8 @@ export class UiConfigService {
    * (lib/auth/login-methods.ts), as in Unleash where OIDC alone does not turn it on.
    */
   async get(): Promise<UiConfig> {
-    const [instanceId, logins, frontendApiOrigins] = await Promise.all([
-      this.instance.instanceId(randomUUID()), this.logins.rememberedState(), this.origins.read(),
+    const [instanceId, logins, frontendApiOrigins, maintenanceMode] = await Promise.all([
+      this.instance.instanceId(randomUUID()), this.logins.rememberedState(), this.origins.read(), this.maintenance.isOn(),
     ]);
     return {
       slogan: 'Feature toggles on AWS Lambda and DynamoDB, for the Unleash SDKs.',
@@ -97,7 +103,7 @@ export class UiConfigService {
       baseUriPath: this.settings.baseUriPath,
       disablePasswordAuth: !logins.password,
       emailEnabled: false,
-      maintenanceMode: false,
+      maintenanceMode,
       segmentValuesLimit: RESOURCE_LIMITS.segmentValues,
       strategySegmentsLimit: RESOURCE_LIMITS.strategySegments,
       resourceLimits: UI_RESOURCE_LIMITS,

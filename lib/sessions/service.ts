@@ -34,6 +34,8 @@ export class SessionService {
     /** The ways to log in that a 401 names (lib/auth/login-methods.ts). */
     private readonly logins: { details(): Promise<LoginDetails> },
     private readonly now: () => Date = () => new Date(),
+    /** Personal access tokens → the user each belongs to (lib/personal-access-tokens/authenticator.ts). */
+    private readonly personalTokens?: { userIdOf(secret: string): Promise<number | undefined> },
   ) {}
 
   /** What a 401 on an admin route tells the UI about logging in: the password form, single sign-on. */
@@ -71,10 +73,27 @@ export class SessionService {
     if (!named) return undefined;
     const session = await this.store.get(named.userId, named.secretHash);
     if (!session || session.expiresAt <= this.now().getTime()) return undefined;
-    const [user, groupRoles] = await Promise.all([this.users.find(session.userId), this.users.groupRootRolesOf(session.userId)]);
+    const person = await this.personOf(session.userId);
     // A password changed after the login ended the session.
-    if (!user || (user.passwordVersion ?? 0) !== session.passwordVersion) return undefined;
-    return Object.freeze({
+    if (!person || (person.user.passwordVersion ?? 0) !== session.passwordVersion) return undefined;
+    return person.caller;
+  }
+
+  /**
+   * The user a personal access token (`user:…`) belongs to, with their root role as a session
+   * would give it; undefined for a token unknown, deleted or expired, or a user deleted since.
+   * A password change leaves the token working, as in Unleash: deleting it is what ends it.
+   */
+  async callerOfPersonalToken(secret: string): Promise<UserCaller | undefined> {
+    const userId = await this.personalTokens?.userIdOf(secret);
+    return userId === undefined ? undefined : (await this.personOf(userId))?.caller;
+  }
+
+  /** A user and their strongest root role, read now, so a changed role holds at once. */
+  private async personOf(userId: number): Promise<{ user: User; caller: UserCaller } | undefined> {
+    const [user, groupRoles] = await Promise.all([this.users.find(userId), this.users.groupRootRolesOf(userId)]);
+    if (!user) return undefined;
+    const caller: UserCaller = Object.freeze({
       tokenName: user.username ?? user.email ?? `user:${user.id}`,
       type: 'admin',
       environment: '*',
@@ -82,6 +101,7 @@ export class SessionService {
       userId: user.id,
       rootRole: strongestRole([user.rootRole, ...groupRoles]),
     });
+    return { user, caller };
   }
 
   /**

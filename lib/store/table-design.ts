@@ -58,6 +58,10 @@
  * | read the OIDC settings             | pk = SETTINGS, sk = SETTING#oidc                   | table |
  * | whether password login is off      | pk = SETTINGS, sk = SETTING#simple-auth            | table |
  * | read the Frontend API's CORS origins | pk = SETTINGS, sk = SETTING#frontend             | table |
+ * | whether maintenance mode is on     | pk = SETTINGS, sk = SETTING#maintenance            | table |
+ * | one user's personal access tokens  | pk = USER_PATS#<user id, 10 digits>, sk = PATS      | table |
+ * | a personal access token by secret  | pk = PAT#<sha256(secret)>, sk = PAT                | table |
+ * | one user's seen splashes and feedback | pk = USER_UI#<user id, 10 digits>, sk = SPLASH / FEEDBACK | table |
  * | change events of a month, by time  | pk = EVENTS#<yyyy-mm>, sk between <from> and <to>  | table |
  * | one feature's change events, by time | gsi1pk = FEATURE_EVENTS#<name>, gsi1sk between <from> and <to> | eventsByFeature |
  * | daily insight snapshots, by date   | pk = SNAPSHOTS, sk = SNAPSHOT#<yyyy-mm-dd> / …     | table |
@@ -262,6 +266,19 @@ export const keys = {
   oidcSettings: (): ItemKey => ({ pk: 'SETTINGS', sk: 'SETTING#oidc' }),
   passwordLoginSettings: (): ItemKey => ({ pk: 'SETTINGS', sk: 'SETTING#simple-auth' }),
   frontendSettings: (): ItemKey => ({ pk: 'SETTINGS', sk: 'SETTING#frontend' }),
+  maintenanceSettings: (): ItemKey => ({ pk: 'SETTINGS', sk: 'SETTING#maintenance' }),
+
+  /**
+   * A user's personal access tokens in one item (at most ten, Unleash's limit): a create checks the
+   * count and the description in the same conditional write. Each token is also found by the hash
+   * of its secret, in a partition of its own, so authenticating with one is one GetItem.
+   */
+  personalTokensOf: (userId: number): ItemKey => ({ pk: `USER_PATS#${String(userId).padStart(10, '0')}`, sk: 'PATS' }),
+  personalTokenBySecret: (secretHash: string): ItemKey => ({ pk: `PAT#${secretHash}`, sk: 'PAT' }),
+  /** What the admin UI remembers for a person: the splash screens they have seen and their feedback answers, one item each. */
+  userSplashes: (userId: number): ItemKey => ({ pk: `USER_UI#${String(userId).padStart(10, '0')}`, sk: 'SPLASH' }),
+  userFeedback: (userId: number): ItemKey => ({ pk: `USER_UI#${String(userId).padStart(10, '0')}`, sk: 'FEEDBACK' }),
+  userUiSettings: (userId: number): CollectionPrefix => ({ pk: `USER_UI#${String(userId).padStart(10, '0')}`, skPrefix: '' }),
 
   snapshot: (date: string): ItemKey => ({ pk: 'SNAPSHOTS', sk: `SNAPSHOT#${date}` }),
   snapshots: (): CollectionPrefix => ({ pk: 'SNAPSHOTS', skPrefix: 'SNAPSHOT#' }),

@@ -3,13 +3,9 @@ import type { OperationsFor } from '../http/operation.js';
 import { log } from '../log.js';
 import { ROOT_ROLE, rootRoleById } from '../roles/model.js';
 import { isUserCaller } from '../sessions/model.js';
-import type { Caller } from '../tokens/model.js';
 import type { UiSupportPorts } from './ports.js';
 import type { uiSupportRoutes } from './routes.js';
 import type { UiSupportService } from './service.js';
-
-/** The caller's user id, as Unleash's per-user answers name it; an API token is no user (0). */
-const userIdOf = (caller: Caller) => (isUserCaller(caller) ? caller.userId : 0);
 
 const stage = (currentFlags: number) => ({ averageDays: null, currentFlags });
 
@@ -55,7 +51,6 @@ const pageOperations = ({ uiSupport }: { uiSupport: UiSupportService }): Omit<Op
     const { id, name, type, description } = rootRoleById(isUserCaller(caller) ? caller.rootRole : ROOT_ROLE.Admin)!;
     return { body: { rootRole: { id, name, type, description }, projects: [], subscriptions: [], features: [] } };
   },
-  listPersonalApiTokens: async () => ({ body: { pats: [] } }),
   getPersonalDashboard: async () => ({ body: { projects: [], flags: [], admins: [], projectOwners: [] } }),
   getPersonalDashboardProject: async ({ params }) => {
     const facts = await uiSupport.projectFacts(params.projectId);
@@ -92,16 +87,8 @@ const pageOperations = ({ uiSupport }: { uiSupport: UiSupportService }): Omit<Op
   },
   getOutdatedSdks: async () => ({ body: { sdks: [] } }),
   getLifecycleCount: async () => ({ body: await uiSupport.lifecycleCount() }),
-  getMaintenance: async () => ({ body: { enabled: false } }),
   getTelemetrySettings: async () => ({ body: { versionInfoCollectionEnabled: false, featureInfoCollectionEnabled: false } }),
   listAddons: async () => ({ body: { addons: [], providers: [] } }),
-  markSplashSeen: async ({ caller, params }) => ({ body: { userId: userIdOf(caller), splashId: params.splashId, seen: true } }),
-  createFeedback: async ({ caller, body }) => ({
-    body: { userId: userIdOf(caller), feedbackId: body.feedbackId, neverShow: body.neverShow ?? false, given: body.given ?? null },
-  }),
-  updateFeedback: async ({ caller, params, body }) => ({
-    body: { userId: userIdOf(caller), feedbackId: params.feedbackId, neverShow: body.neverShow ?? false, given: body.given ?? null },
-  }),
   recordUiError: async ({ caller, body }) => {
     log.warn('The admin UI met an error', { caller: caller.tokenName, message: body.errorMessage, stack: body.errorStack });
     return {};

@@ -1,23 +1,19 @@
 import { admin, defineRoutes } from '../http/route.js';
 import {
-  addonsSchema, feedbackCreateSchema, feedbackSchema, feedbackUpdateSchema, flagCreatorsSchema, lifecycleCountSchema,
-  instanceStatisticsSchema, maintenanceSchema, outdatedSdksSchema, personalDashboardProjectSchema, personalDashboardSchema, profileSchema,
-  personalApiTokensSchema, projectStatusSchema, splashSchema, telemetrySettingsSchema, uiErrorSchema,
+  addonsSchema, flagCreatorsSchema, lifecycleCountSchema,
+  instanceStatisticsSchema, outdatedSdksSchema, personalDashboardProjectSchema, personalDashboardSchema, profileSchema,
+  projectStatusSchema, telemetrySettingsSchema, uiErrorSchema,
 } from './schemas.js';
 
 /**
  * The rest of what the admin UI calls on its dashboard, project, flag and settings pages. Unleash
  * guards these with no permission (any logged-in user), so each takes the read permission of
- * what it shows; the POSTs change only what the caller is shown (splash, feedback) or nothing.
+ * what it shows; the one POST (the UI's own errors) changes nothing.
  */
 export const uiSupportRoutes = defineRoutes('instance', {
   getProfile: {
     method: 'GET', path: '/api/admin/user/profile', access: admin('READ_UI_CONFIG'), status: 200,
     summary: "The caller's root role; no favourites, subscriptions or project memberships are kept", response: profileSchema,
-  },
-  listPersonalApiTokens: {
-    method: 'GET', path: '/api/admin/user/tokens', access: admin('READ_UI_CONFIG'), status: 200,
-    summary: "The caller's personal access tokens: none (people use sessions; API tokens are the service's)", response: personalApiTokensSchema,
   },
   getPersonalDashboard: {
     method: 'GET', path: '/api/admin/personal-dashboard', access: admin('READ_PROJECT'), status: 200,
@@ -43,10 +39,6 @@ export const uiSupportRoutes = defineRoutes('instance', {
     method: 'GET', path: '/api/admin/lifecycle/count', access: admin('READ_FEATURE'), status: 200,
     summary: 'Flags per lifecycle stage: every active flag counts as initial (stages are not recorded)', response: lifecycleCountSchema,
   },
-  getMaintenance: {
-    method: 'GET', path: '/api/admin/maintenance', access: admin('ADMIN'), status: 200,
-    summary: 'Maintenance mode: always off', response: maintenanceSchema,
-  },
   getInstanceStatistics: {
     // Unleash lets any logged-in user read it; the UI shows it only in Admin settings, and each
     // read counts the whole table, so it is not left to every Viewer.
@@ -61,18 +53,6 @@ export const uiSupportRoutes = defineRoutes('instance', {
   listAddons: {
     method: 'GET', path: '/api/admin/addons', access: admin('READ_UI_CONFIG'), status: 200,
     summary: 'Integrations (addons): none', response: addonsSchema,
-  },
-  markSplashSeen: {
-    method: 'POST', path: '/api/admin/splash/{splashId}', access: admin('READ_UI_CONFIG'), status: 200,
-    summary: 'Mark a splash screen seen: answered, not kept', response: splashSchema,
-  },
-  createFeedback: {
-    method: 'POST', path: '/api/admin/feedback', access: admin('READ_UI_CONFIG'), status: 200,
-    summary: 'Answer a feedback prompt: answered, not kept', body: feedbackCreateSchema, response: feedbackSchema,
-  },
-  updateFeedback: {
-    method: 'PUT', path: '/api/admin/feedback/{feedbackId}', access: admin('READ_UI_CONFIG'), status: 200,
-    summary: 'Change an answer to a feedback prompt: answered, not kept', body: feedbackUpdateSchema, response: feedbackSchema,
   },
   recordUiError: {
     method: 'POST', path: '/api/admin/record-ui-error', access: admin('READ_UI_CONFIG'), status: 204,

@@ -10,9 +10,5 @@ export const uiSupportSamples = defineSamples(uiSupportRoutes, {
   'project-flag-creators': { operation: 'getProjectFlagCreators', params: project, status: 200 },
   'instance-statistics': { operation: 'getInstanceStatistics', status: 200 },
   'project-outdated-sdks': { operation: 'getOutdatedSdks', params: project, status: 200 },
-  'splash-seen': { operation: 'markSplashSeen', params: { splashId: 'personal-dashboard' }, status: 200 },
-  'feedback': { operation: 'createFeedback', body: { feedbackId: 'pnps', neverShow: true }, status: 200 },
-  'feedback-no-id': { operation: 'createFeedback', body: { neverShow: true }, status: 400 },
-  'feedback-update': { operation: 'updateFeedback', params: { feedbackId: 'pnps' }, body: { given: '2026-11-22T03:00:00.000Z' }, status: 200 },
   'record-ui-error': { operation: 'recordUiError', body: { errorMessage: 'Sample: a component failed to render' }, status: 204 },
 });

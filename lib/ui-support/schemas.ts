@@ -11,9 +11,6 @@ export const profileSchema = z.object({
   features: z.array(z.object({ name: z.string(), project: z.string() })),
 });
 
-/** Unleash's patsSchema; no personal access token is ever made here. */
-export const personalApiTokensSchema = z.object({ pats: z.array(z.record(z.string(), z.unknown())) });
-
 /** Unleash's personalDashboardSchema. */
 export const personalDashboardSchema = z.object({
   projects: z.array(z.object({
@@ -67,8 +64,6 @@ export const lifecycleCountSchema = z.object({
 
 export const outdatedSdksSchema = z.object({ sdks: z.array(z.object({ sdkVersion: z.string(), applications: z.array(z.string()) })) });
 
-export const maintenanceSchema = z.object({ enabled: z.boolean() });
-
 /** Unleash's instanceAdminStatsSchema, as far as this service keeps the figures. */
 export const instanceStatisticsSchema = z.object({
   instanceId: z.string(),
@@ -97,17 +92,6 @@ export const instanceStatisticsSchema = z.object({
 export const telemetrySettingsSchema = z.object({ versionInfoCollectionEnabled: z.boolean(), featureInfoCollectionEnabled: z.boolean() });
 
 export const addonsSchema = z.object({ addons: z.array(z.record(z.string(), z.unknown())), providers: z.array(z.record(z.string(), z.unknown())) });
-
-/** Unleash's splashResponseSchema. */
-export const splashSchema = z.object({ userId: z.number().int(), splashId: z.string(), seen: z.boolean() });
-
-/** Unleash's feedbackUpdateSchema; feedbackCreateSchema adds the feedback's id. */
-export const feedbackUpdateSchema = z.object({
-  neverShow: z.boolean().optional(),
-  given: z.iso.datetime({ offset: true }).nullable().optional(),
-});
-export const feedbackCreateSchema = feedbackUpdateSchema.extend({ feedbackId: z.string().min(1).max(100) });
-export const feedbackSchema = z.object({ userId: z.number().int(), feedbackId: z.string(), neverShow: z.boolean(), given: z.string().nullable() });
 
 /** What the UI reports of an error it met (Unleash's recordUiErrorSchema). */
 export const uiErrorSchema = z.object({ errorMessage: z.string().max(10_000), errorStack: z.string().max(50_000).optional() });

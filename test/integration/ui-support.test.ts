@@ -60,15 +60,13 @@ describe("a project's API tokens (GET /api/admin/projects/{p}/api-tokens)", () =
 });
 
 describe('the answers Unleash gives when there is nothing to show', () => {
-  it('answers the dashboard, profile, flag creators, SDKs, maintenance, telemetry and integrations in their shapes', async () => {
+  it('answers the dashboard, profile, flag creators, SDKs, telemetry and integrations in their shapes', async () => {
     expect(ok(await get('/api/admin/personal-dashboard'))).toEqual({ projects: [], flags: [], admins: [], projectOwners: [] });
     expect(ok(await get('/api/admin/user/profile'))).toMatchObject({ rootRole: { id: ROOT_ROLE.Admin, name: 'Admin', type: 'root' }, projects: [], features: [], subscriptions: [] });
     expect(ok(await get('/api/admin/projects/default/flag-creators'))).toEqual([]);
     expect(ok(await get('/api/admin/projects/default/sdks/outdated'))).toEqual({ sdks: [] });
-    expect(ok(await get('/api/admin/maintenance'))).toEqual({ enabled: false });
     expect(ok(await get('/api/admin/telemetry/settings'))).toEqual({ versionInfoCollectionEnabled: false, featureInfoCollectionEnabled: false });
     expect(ok(await get('/api/admin/addons'))).toEqual({ addons: [], providers: [] });
-    expect(ok(await get('/api/admin/user/tokens'))).toEqual({ pats: [] });
   });
 
   it('counts every active flag as initial in the lifecycle count, one more with each new flag', async () => {
@@ -81,24 +79,12 @@ describe('the answers Unleash gives when there is nothing to show', () => {
     expect(after).toMatchObject({ preLive: 0, live: 0, completed: 0, archived: 0 });
   });
 
-  it('answers splash and feedback for an API token as user 0, keeping nothing', async () => {
-    const splash = await call({ method: 'POST', path: '/api/admin/splash/personal-dashboard', token });
-    const feedback = await call({ method: 'POST', path: '/api/admin/feedback', token, body: { feedbackId: 'pnps', neverShow: true } });
-    const update = await call({ method: 'PUT', path: '/api/admin/feedback/pnps', token, body: { given: '2026-11-24T05:00:00.000Z' } });
-
-    expect(ok(splash)).toEqual({ userId: 0, splashId: 'personal-dashboard', seen: true });
-    expect(ok(feedback)).toEqual({ userId: 0, feedbackId: 'pnps', neverShow: true, given: null });
-    expect(ok(update)).toEqual({ userId: 0, feedbackId: 'pnps', neverShow: false, given: '2026-11-24T05:00:00.000Z' });
-  });
-
-  it('records what the UI reports of its errors, and refuses bad bodies with a 400 naming the field', async () => {
+  it('records what the UI reports of its errors, and refuses a bad body with a 400 naming the field', async () => {
     const recorded = await call({ method: 'POST', path: '/api/admin/record-ui-error', token, body: { errorMessage: 'boom', errorStack: 'at X' } });
     const noMessage = await call({ method: 'POST', path: '/api/admin/record-ui-error', token, body: { errorStack: 'at X' } });
-    const noId = await call({ method: 'POST', path: '/api/admin/feedback', token, body: { neverShow: true } });
-    const badDate = await call({ method: 'PUT', path: '/api/admin/feedback/pnps', token, body: { given: 'yesterday' } });
 
     expect(recorded.status).toBe(204);
-    for (const [res, field] of [[noMessage, 'errorMessage'], [noId, 'feedbackId'], [badDate, 'given']] as const) {
+    for (const [res, field] of [[noMessage, 'errorMessage']] as const) {
       expect(res.status, field).toBe(400);
       expect(res.body.message).toContain(field);
     }
