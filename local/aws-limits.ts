@@ -1,7 +1,5 @@
 import type { IncomingMessage } from 'node:http';
 import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2 } from 'aws-lambda';
-import { lambdaPayloadBytes } from '../lib/http/large-answers.js';
-import type { HttpResult } from '../lib/http/responses.js';
 import { ACCOUNT_DEFAULT_QUOTA, DEFAULT_THROTTLING, throttleOf, type ApiThrottling, type ThrottleLimits } from '../infra/throttling.js';
 
 /**
@@ -68,15 +66,36 @@ export function eventPayloadBytes(event: APIGatewayProxyEventV2): number {
 
 /**
  * The size Lambda measures for a function's response: what it returned, as JSON (a base64 body as
- * encoded). A structured answer is measured as the functions measure their own before answering
- * (`lambdaPayloadBytes`: exactly only when an upper bound could pass 6 MB, since serializing a
- * 400 KB gzip answer to measure it cost more than the poll); anything else is serialized.
+ * encoded), exactly. The body's share is measured once per distinct body (`quotedBytesOf`): the
+ * SDK path returns the same stored text, up to a megabyte, poll after poll, and serializing it
+ * again for each poll cost more than the poll.
  */
 export function responsePayloadBytes(result: APIGatewayProxyResultV2): number {
-  if (typeof result === 'object' && result !== null && typeof result.body === 'string' && result.headers) {
-    return lambdaPayloadBytes(result as HttpResult);
+  if (typeof result === 'object' && result !== null && typeof result.body === 'string') {
+    const quoted = result.isBase64Encoded === true ? result.body.length + 2 : quotedBytesOf(result.body);
+    return Buffer.byteLength(JSON.stringify({ ...result, body: '' }), 'utf8') - 2 + quoted;
   }
   return Buffer.byteLength(JSON.stringify(result) ?? '', 'utf8');
+}
+
+/** Bodies from this size up are remembered with their measure, the last few of them. */
+const REMEMBERED_FROM_CHARS = 16 * 1024;
+const REMEMBERED_BODIES = 8;
+const recentQuotedBytes = new Map<string, number>();
+
+/**
+ * A text's size as a JSON string, quotes included. The last few large texts are kept with it,
+ * keyed by the text itself: V8 hashes a long string by its length, and the same string object
+ * compares equal at once, so finding a body again costs no pass over it.
+ */
+function quotedBytesOf(body: string): number {
+  if (body.length < REMEMBERED_FROM_CHARS) return Buffer.byteLength(JSON.stringify(body), 'utf8');
+  const known = recentQuotedBytes.get(body);
+  if (known !== undefined) return known;
+  const bytes = Buffer.byteLength(JSON.stringify(body), 'utf8');
+  recentQuotedBytes.set(body, bytes);
+  if (recentQuotedBytes.size > REMEMBERED_BODIES) recentQuotedBytes.delete(recentQuotedBytes.keys().next().value as string);
+  return bytes;
 }
 
 /**

@@ -2,7 +2,7 @@ import { gunzipSync } from 'node:zlib';
 import { NotFound } from '../errors.js';
 import type { Caller } from '../tokens/model.js';
 import { BoundedCache } from '../bounded-cache.js';
-import { ChunkedPayload } from './payload-bytes.js';
+import { ChunkedPayload, type GzipPayload } from './payload-bytes.js';
 import { deltaEtag, deltaEvents, deltaRevisionNamedIn, hydrationHead, hydrationTail } from './delta.js';
 import { featureText, isServed, PAYLOAD_HEAD, payloadTail, segmentsText, selectFeatures, toClientFeature } from './payload.js';
 import { resolveQuery, scopeKeyOf, shortHashOf, type ClientQuery, type ClientRequest } from './query.js';
@@ -19,6 +19,11 @@ export interface ServedPayload {
   readonly json: string;
   /** Bytes of the JSON text (UTF-8), known without making it. */
   jsonBytes: number;
+  /**
+   * Bytes of the JSON text written as a JSON string, quotes included: what the body adds to the
+   * Lambda answer that carries it uncompressed (held to 6 MB), known without making it.
+   */
+  quotedJsonBytes: number;
   /** The JSON gzip-compressed, in base64 as a Lambda response carries binary bodies. */
   gzipBase64: string;
 }
@@ -236,16 +241,16 @@ export class ClientFeatureService {
 }
 
 /** Stored bytes whose JSON text is only made (from the gzip) when a caller without gzip asks. */
-function servedBytes<T extends object>(revision: number, etag: string, gzipped: Buffer, extra: T): ServedPayload & T {
-  const gzipBase64 = gzipped.toString('base64');
+function servedBytes<T extends object>(revision: number, etag: string, { gzip, jsonBytes, quotedJsonBytes }: GzipPayload, extra: T): ServedPayload & T {
+  const gzipBase64 = gzip.toString('base64');
   let json: string | undefined;
   return {
     ...extra,
     revision,
     etag,
     gzipBase64,
-    // The gzip trailer's last four bytes: the uncompressed length (mod 2^32, far above any payload).
-    jsonBytes: gzipped.readUInt32LE(gzipped.length - 4),
+    jsonBytes,
+    quotedJsonBytes,
     // Only the base64 text is kept (the cache weighs it); the rare caller without gzip decodes it.
     get json() {
       json ??= gunzipSync(Buffer.from(gzipBase64, 'base64')).toString('utf8');

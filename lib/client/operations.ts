@@ -49,7 +49,7 @@ function storedBytes(payload: ServedPayload, gzip: boolean): Reply<(typeof clien
   if (gzip) return { base64: payload.gzipBase64, headers: { ...headers, 'content-encoding': 'gzip' } };
   // Known from the gzip trailer: a payload too large for Lambda is refused before its text is made.
   if (payload.jsonBytes > LAMBDA_MAX_RESPONSE_BYTES) throw answerTooLarge(payload.jsonBytes, false);
-  return { json: payload.json, headers };
+  return { json: payload.json, jsonSize: { utf8Bytes: payload.jsonBytes, quotedBytes: payload.quotedJsonBytes }, headers };
 }
 
 function toRequest(query: ClientFeaturesQuery, headers: Record<string, string | undefined>): ClientRequest {

@@ -1,146 +1,237 @@
-import { constants, crc32, deflateRawSync } from 'node:zlib';
+import { constants, crc32, deflateRawSync, inflateRawSync } from 'node:zlib';
 
 /**
  * A scope's gzip payload kept in chunks of features, so that a change re-serializes and
- * re-compresses only the chunks of the features it touched (ADR 16).
+ * re-compresses only the chunks of the features it touched (ADR 16), while the whole compresses
+ * as well as one stream would.
  *
- * Each chunk is compressed on its own and ends with a full flush: its deflate blocks end on a
- * byte boundary and refer to nothing before them, so chunks compressed at different times can be
- * laid one after the other in one gzip member (RFC 1951, 1952). The gzip trailer's CRC-32 of the
- * whole text is combined from the chunks' own (`crc32Combine`), so no chunk's text is kept.
- * Immutable: an update answers a new value that shares the chunks it did not touch.
+ * Each chunk is raw deflate that ends with a sync flush (its blocks end on a byte boundary), and
+ * is compressed with the last 32 KB of the text before it (the previous chunk's) as its preset
+ * dictionary: the same window a compressor running over the whole text would have had, so its
+ * back references reach across the boundary, and chunks laid one after the other in one gzip
+ * member decompress as one stream (RFC 1951, 1952; pigz compresses in parallel the same way).
+ * A chunk whose predecessor changed is compressed again with the new window, from its own text
+ * (inflated with the window it was made with). The gzip trailer's CRC-32 of the whole text is
+ * combined from the pieces' own (`crc32Combine`). Immutable: an update answers a new value that
+ * shares the chunks it did not touch.
  */
 
 /** Uncompressed text per chunk: large enough to compress well, small enough to redo in milliseconds. */
 export const CHUNK_TARGET_BYTES = 128 * 1024;
 /** A chunk grown past this by inserts makes the next update rebuild all chunks. */
 const CHUNK_MAX_BYTES = 8 * CHUNK_TARGET_BYTES;
+/** Deflate's window: how far back a match may reach, so what a chunk's dictionary holds. */
+const WINDOW_BYTES = 32 * 1024;
+/**
+ * zlib's best compression with its largest state: on this JSON it costs about a third more time
+ * than the default level (6), paid once per changed chunk, and saves bytes on every poll.
+ */
+const DEFLATE = { level: constants.Z_BEST_COMPRESSION, memLevel: 9 } as const;
 
 /** One feature's JSON text in the scope, or undefined when the scope does not serve it. */
 export type FragmentOf = (name: string) => string | undefined;
 
-interface Chunk {
-  /** The served feature names in this chunk, in payload order. */
-  names: readonly string[];
+interface Piece {
   deflated: Buffer;
   crc: number;
   /** Bytes of uncompressed text. */
   length: number;
+  /** Bytes the text gains when written as a JSON string (quotes, backslashes, control characters escaped). */
+  jsonExtra: number;
 }
 
-interface Piece {
-  deflated: Buffer;
-  crc: number;
-  length: number;
+interface Chunk extends Piece {
+  /** The served feature names in this chunk, in payload order. */
+  names: readonly string[];
+  /** UTF-8 bytes of each name's fragment: where each one is in the chunk's text. */
+  sizes: readonly number[];
+  /** Whether the text starts with the comma that separates it from the chunk before. */
+  lead: boolean;
+  /** The dictionary it was compressed with (the previous chunk's `window`, the same object), if any. */
+  dictionary: Buffer | undefined;
+  /** The last WINDOW_BYTES of its text: the next chunk's dictionary. */
+  window: Buffer;
+}
+
+/** The whole gzip member of a payload, with what Lambda's limit is measured on. */
+export interface GzipPayload {
+  gzip: Buffer;
+  /** Bytes of the uncompressed JSON text (UTF-8). */
+  jsonBytes: number;
+  /** Bytes of that text written as a JSON string, quotes included: what it adds to a Lambda answer sent uncompressed. */
+  quotedJsonBytes: number;
 }
 
 export class ChunkedPayload {
-  private constructor(
-    private readonly chunks: readonly Chunk[],
-    /** The first name each chunk covers (chunk 0 covers everything before chunk 1). */
-    private readonly bounds: readonly string[],
-  ) {}
+  private constructor(private readonly chunks: readonly Chunk[]) {}
 
   /** Chunks over `names` (served, in payload order). */
   static build(names: readonly string[], fragmentOf: FragmentOf): ChunkedPayload {
     const chunks: Chunk[] = [];
-    let current: string[] = [];
+    let current: { names: string[]; fragments: string[] } = { names: [], fragments: [] };
     let size = 0;
+    const close = () => {
+      chunks.push(compressChunk(current.names, current.fragments, chunks.at(-1)?.window, chunks.length > 0));
+      current = { names: [], fragments: [] };
+      size = 0;
+    };
     for (const name of names) {
       const fragment = fragmentOf(name);
       if (fragment === undefined) continue;
-      current.push(name);
+      current.names.push(name);
+      current.fragments.push(fragment);
       size += fragment.length;
-      if (size >= CHUNK_TARGET_BYTES) {
-        chunks.push(compressChunk(current, fragmentOf));
-        current = [];
-        size = 0;
-      }
+      if (size >= CHUNK_TARGET_BYTES) close();
     }
-    if (current.length > 0 || chunks.length === 0) chunks.push(compressChunk(current, fragmentOf));
-    return new ChunkedPayload(chunks, chunks.map((chunk, index) => (index === 0 ? '' : (chunk.names[0] as string))));
+    if (current.names.length > 0) close();
+    return new ChunkedPayload(chunks);
   }
 
   /**
    * The payload after the features `changed` changed (added, edited, no longer served), each
-   * looked up again with `fragmentOf`; undefined when a chunk grew too large and all should be
-   * built again.
+   * looked up again with `fragmentOf` (and only they: the other fragments of a touched chunk come
+   * from its own text); undefined when a chunk grew too large and all should be built again.
    */
   updated(changed: Iterable<string>, fragmentOf: FragmentOf): ChunkedPayload | undefined {
     const touched = new Map<number, Set<string>>();
     for (const name of changed) {
       const index = this.chunkOf(name);
       let names = touched.get(index);
-      if (!names) touched.set(index, (names = new Set(this.chunks[index]?.names)));
-      if (fragmentOf(name) === undefined) names.delete(name);
-      else names.add(name);
+      if (!names) touched.set(index, (names = new Set()));
+      names.add(name);
     }
-    const chunks = [...this.chunks];
-    for (const [index, names] of touched) {
-      const chunk = compressChunk([...names].sort(compareText), fragmentOf);
-      if (chunk.length > CHUNK_MAX_BYTES) return undefined;
-      chunks[index] = chunk;
+    // Each touched chunk's fragments by name, its changes applied; undefined marks an untouched chunk.
+    const edited: (Map<string, string> | undefined)[] = this.chunks.map((chunk, index) => {
+      const names = touched.get(index);
+      if (!names) return undefined;
+      const fragments = fragmentsOf(chunk);
+      for (const name of names) {
+        const fragment = fragmentOf(name);
+        if (fragment === undefined) fragments.delete(name);
+        else fragments.set(name, fragment);
+      }
+      return fragments;
+    });
+    // With no chunk at all, the first change makes one.
+    if (this.chunks.length === 0 && touched.size > 0) {
+      const fragments = new Map<string, string>();
+      for (const name of touched.get(0) ?? []) {
+        const fragment = fragmentOf(name);
+        if (fragment !== undefined) fragments.set(name, fragment);
+      }
+      edited.push(fragments);
     }
-    return new ChunkedPayload(chunks, this.bounds);
+    const chunks: Chunk[] = [];
+    for (const [index, fragments] of edited.entries()) {
+      const previous = chunks.at(-1);
+      const chunk = this.chunks[index];
+      if (fragments === undefined && chunk) {
+        // Untouched: kept as it is while what comes before it is, else compressed again for its new place.
+        const inPlace = chunk.dictionary === previous?.window && chunk.lead === (previous !== undefined);
+        chunks.push(inPlace ? chunk : compressChunk(chunk.names, [...fragmentsOf(chunk).values()], previous?.window, previous !== undefined, chunk.window));
+        continue;
+      }
+      if (!fragments || fragments.size === 0) continue;
+      const names = [...fragments.keys()].sort(compareText);
+      const rebuilt = compressChunk(names, names.map((name) => fragments.get(name) as string), previous?.window, previous !== undefined, chunk?.window);
+      if (rebuilt.length > CHUNK_MAX_BYTES) return undefined;
+      chunks.push(rebuilt);
+    }
+    return new ChunkedPayload(chunks);
   }
 
   /** The whole gzip member: `head`, the chunks' features separated by commas, `tail`. */
-  gzip(head: string, tail: string): Buffer {
-    const pieces: Piece[] = [textPiece(head, constants.Z_FULL_FLUSH)];
-    let first = true;
-    for (const chunk of this.chunks) {
-      if (chunk.names.length === 0) continue;
-      if (!first) pieces.push(COMMA);
-      pieces.push(chunk);
-      first = false;
-    }
-    pieces.push(textPiece(tail, constants.Z_FINISH));
+  gzip(head: string, tail: string): GzipPayload {
+    const pieces: Piece[] = [textPiece(head, constants.Z_SYNC_FLUSH, undefined), ...this.chunks];
+    pieces.push(textPiece(tail, constants.Z_FINISH, this.chunks.at(-1)?.window));
     let crc = 0;
     let length = 0;
+    let jsonExtra = 0;
     for (const piece of pieces) {
       crc = crc32Combine(crc, piece.crc, piece.length);
       length += piece.length;
+      jsonExtra += piece.jsonExtra;
     }
     const trailer = Buffer.alloc(8);
     trailer.writeUInt32LE(crc >>> 0, 0);
     trailer.writeUInt32LE(length % 2 ** 32, 4);
-    return Buffer.concat([GZIP_HEADER, ...pieces.map((piece) => piece.deflated), trailer]);
+    return {
+      gzip: Buffer.concat([GZIP_HEADER, ...pieces.map((piece) => piece.deflated), trailer]),
+      jsonBytes: length,
+      quotedJsonBytes: length + jsonExtra + 2,
+    };
   }
 
   /** Bytes held, for the cache's weight. */
   get weight(): number {
-    return this.chunks.reduce((sum, chunk) => sum + chunk.deflated.length + chunk.names.length * 16, 0);
+    return this.chunks.reduce((sum, chunk) => sum + chunk.deflated.length + chunk.window.length + chunk.names.length * 24, 0);
   }
 
+  /** The chunk `name` is in or would go into: the last whose first name is not after it. */
   private chunkOf(name: string): number {
     let low = 0;
-    let high = this.bounds.length - 1;
+    let high = this.chunks.length - 1;
     while (low < high) {
       const middle = (low + high + 1) >> 1;
-      if (compareText(this.bounds[middle] as string, name) <= 0) low = middle;
+      if (compareText(this.chunks[middle]?.names[0] as string, name) <= 0) low = middle;
       else high = middle - 1;
     }
-    return low;
+    return Math.max(0, low);
   }
 }
 
 /** A gzip header: deflate, no name or time, unknown OS (RFC 1952). */
 const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xff]);
 
-function compressChunk(names: readonly string[], fragmentOf: FragmentOf): Chunk {
-  const text = Buffer.from(names.map((name) => fragmentOf(name) as string).join(','), 'utf8');
-  return { names, ...compressed(text, constants.Z_FULL_FLUSH) };
+/**
+ * `formerWindow`: the window of the chunk this one replaces. When its last bytes are the same,
+ * the same object is kept, so the chunk after it stays valid and is not compressed again.
+ */
+function compressChunk(names: readonly string[], fragments: readonly string[], dictionary: Buffer | undefined, lead: boolean, formerWindow?: Buffer): Chunk {
+  const joined = fragments.join(',');
+  const text = Buffer.from(lead ? `,${joined}` : joined, 'utf8');
+  const window = text.subarray(Math.max(0, text.length - WINDOW_BYTES));
+  return {
+    names,
+    sizes: fragments.map((fragment) => Buffer.byteLength(fragment, 'utf8')),
+    lead,
+    dictionary,
+    window: formerWindow?.equals(window) ? formerWindow : Buffer.from(window),
+    ...compressed(text, constants.Z_SYNC_FLUSH, dictionary),
+    jsonExtra: jsonExtraOf(joined),
+  };
 }
 
-function textPiece(text: string, flush: number): Piece {
-  return compressed(Buffer.from(text, 'utf8'), flush);
+/** A chunk's fragments by name, from its own text: inflated with the dictionary it was made with. */
+function fragmentsOf(chunk: Chunk): Map<string, string> {
+  const text = inflateRawSync(chunk.deflated, { finishFlush: constants.Z_SYNC_FLUSH, ...(chunk.dictionary ? { dictionary: chunk.dictionary } : {}) });
+  const fragments = new Map<string, string>();
+  let at = chunk.lead ? 1 : 0;
+  for (const [index, name] of chunk.names.entries()) {
+    const size = chunk.sizes[index] as number;
+    fragments.set(name, text.toString('utf8', at, at + size));
+    at += size + 1;
+  }
+  return fragments;
 }
 
-function compressed(text: Buffer, flush: number): Piece {
-  return { deflated: deflateRawSync(text, { finishFlush: flush }), crc: crc32(text), length: text.length };
+function textPiece(text: string, flush: number, dictionary: Buffer | undefined): Piece {
+  return { ...compressed(Buffer.from(text, 'utf8'), flush, dictionary), jsonExtra: jsonExtraOf(text) };
 }
 
-const COMMA = textPiece(',', constants.Z_FULL_FLUSH);
+function compressed(text: Buffer, flush: number, dictionary: Buffer | undefined): Omit<Piece, 'jsonExtra'> {
+  const options = dictionary ? { ...DEFLATE, finishFlush: flush, dictionary } : { ...DEFLATE, finishFlush: flush };
+  return { deflated: deflateRawSync(text, options), crc: crc32(text), length: text.length };
+}
+
+/**
+ * What `text` gains as a JSON string: escapes add bytes (`"` and `\` one, a control character
+ * one or five, a lone surrogate three over its replacement's UTF-8). No escape spans two pieces,
+ * so the pieces' gains add up to the whole text's.
+ */
+function jsonExtraOf(text: string): number {
+  return Buffer.byteLength(JSON.stringify(text), 'utf8') - 2 - Buffer.byteLength(text, 'utf8');
+}
 
 /**
  * The CRC-32 of two texts laid end to end, from each one's CRC and the second's length: the

@@ -24,16 +24,27 @@ export const LAMBDA_MAX_RESPONSE_BYTES = 6 * 1024 * 1024;
 
 const MB = 1024 * 1024;
 
+/** A text body's size, known to whoever made the text once (the SDK payload). */
+export interface JsonSize {
+  /** Bytes of the text in UTF-8. */
+  utf8Bytes: number;
+  /** Bytes of the text written as a JSON string, quotes included: what it adds to a Lambda answer. */
+  quotedBytes: number;
+}
+
 /**
  * The last step of every answer: gzip a large text answer the caller accepts gzip for, and
  * refuse, with an answer that says what to do instead, one that Lambda could not return (it
  * would fail the invocation and API Gateway answer an opaque 500). `pagedAlternative` is the
- * route's paginated replacement, named in that refusal.
+ * route's paginated replacement, named in that refusal. `bodySize`, when the body's maker knows
+ * it, spares measuring the body (a megabyte of SDK JSON per poll).
  */
-export async function fitAnswer(result: HttpResult, acceptEncoding: string | undefined, pagedAlternative?: string): Promise<HttpResult> {
+export async function fitAnswer(result: HttpResult, acceptEncoding: string | undefined, pagedAlternative?: string, bodySize?: JsonSize): Promise<HttpResult> {
   const gzipAccepted = acceptsGzip(acceptEncoding);
-  const fitted = isCompressible(result) ? await compressed(result, gzipAccepted) : result;
-  const bytes = lambdaPayloadBytes(fitted);
+  const compress = isCompressible(result, bodySize);
+  const fitted = compress ? await compressed(result, gzipAccepted) : result;
+  // A body gzipped here is a new text: only the maker's own text keeps the size it gave.
+  const bytes = lambdaPayloadBytes(fitted, compress && gzipAccepted ? undefined : bodySize);
   if (bytes <= LAMBDA_MAX_RESPONSE_BYTES) return fitted;
   throw answerTooLarge(bytes, gzipAccepted || fitted.isBase64Encoded === true, pagedAlternative);
 }
@@ -44,8 +55,9 @@ export function answerTooLarge(bytes: number, compressed: boolean, pagedAlternat
 }
 
 /** A text body at or above the threshold that no operation encoded already. */
-function isCompressible(result: HttpResult): boolean {
+function isCompressible(result: HttpResult, bodySize: JsonSize | undefined): boolean {
   if (result.isBase64Encoded || result.headers['content-encoding'] !== undefined) return false;
+  if (bodySize) return bodySize.utf8Bytes >= COMPRESSION_THRESHOLD_BYTES;
   const body = result.body ?? '';
   // A UTF-16 unit is at most 3 bytes in UTF-8: a body this short cannot reach the threshold.
   if (body.length * 3 < COMPRESSION_THRESHOLD_BYTES) return false;
@@ -69,13 +81,20 @@ function withAcceptEncoding(vary: string | undefined): string {
 }
 
 /**
- * The size Lambda holds to 6 MB: the answer as JSON. It is measured only when it could be
- * near: a character of the body becomes at most 6 bytes of JSON (`\u0000`), headers aside.
+ * The size Lambda holds to 6 MB: the answer as JSON. Exact when the body's size as a JSON string
+ * is known (`bodySize`, from whoever made the text once) or certain to be (base64 has nothing to
+ * escape); otherwise an upper bound while it is far from the limit (a character of the body
+ * becomes at most 6 bytes of JSON, `\u0000`), and measured only when it could be near.
  */
-export function lambdaPayloadBytes(result: HttpResult): number {
+export function lambdaPayloadBytes(result: HttpResult, bodySize?: JsonSize): number {
   const body = result.body ?? '';
+  if (bodySize || result.isBase64Encoded) {
+    const quoted = bodySize ? bodySize.quotedBytes : body.length + 2;
+    // Everything but the body, exactly, and the body's known size in place of its empty string's two quotes.
+    return Buffer.byteLength(JSON.stringify({ ...result, body: '' }), 'utf8') - 2 + quoted;
+  }
   const headerBytes = Buffer.byteLength(JSON.stringify(result.headers), 'utf8') + 256;
-  const bound = result.isBase64Encoded ? body.length : body.length * 6;
+  const bound = body.length * 6;
   if (bound + headerBytes <= LAMBDA_MAX_RESPONSE_BYTES) return bound + headerBytes;
   return Buffer.byteLength(JSON.stringify(result), 'utf8');
 }

@@ -2,6 +2,7 @@ import type * as z from 'zod';
 import type { PathParams } from './path-parameters.js';
 import type { RouteSpec } from './route.js';
 import type { Caller } from './caller.js';
+import type { JsonSize } from './large-answers.js';
 
 type BodyOf<R extends RouteSpec> = R extends { body: infer S extends z.ZodType } ? z.output<S> : undefined;
 type QueryOf<R extends RouteSpec> = R extends { query: infer S extends z.ZodType }
@@ -48,6 +49,11 @@ export interface Reply<R extends RouteSpec> {
    * content type (the state export's YAML).
    */
   json?: string;
+  /**
+   * The size of `json` when its maker knows it (the SDK payload, measured once when it is built):
+   * the answer's Lambda size is then computed without measuring a megabyte of text per request.
+   */
+  jsonSize?: JsonSize;
   /**
    * A binary body in base64 (the SDK payload gzip-compressed once per revision and scope),
    * sent with `isBase64Encoded`, which API Gateway decodes; `headers` name its encoding.

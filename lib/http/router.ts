@@ -158,7 +158,7 @@ function routeHandler(spec: RouteSpec, operation: Operation<RouteSpec>, tokens: 
     const reply = options.keepsDeadline ? await runWithDeadline(deadlineOf(context), () => operation(input)) : await operation(input);
     const status = reply.status ?? spec.status;
     // Large text answers go gzip-compressed to callers that take it; one Lambda could not return is refused clearly.
-    return fitAnswer(resultOf(status, reply), event.headers?.['accept-encoding'], spec.pagedAlternative);
+    return fitAnswer(resultOf(status, reply), event.headers?.['accept-encoding'], spec.pagedAlternative, reply.jsonSize);
   });
 }
 

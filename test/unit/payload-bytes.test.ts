@@ -1,4 +1,4 @@
-import { crc32, gunzipSync } from 'node:zlib';
+import { constants, crc32, gunzipSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { CHUNK_TARGET_BYTES, ChunkedPayload, crc32Combine } from '../../lib/client/payload-bytes.js';
 
@@ -34,13 +34,13 @@ describe('a chunked gzip payload', () => {
   it('is one gzip member that decompresses to head, the features separated by commas, and tail', () => {
     const { names, fragmentOf, expected } = scope(flags(400));
     const payload = ChunkedPayload.build(names, fragmentOf);
-    expect(gunzipSync(payload.gzip(head, tail)).toString()).toBe(expected());
+    expect(gunzipSync(payload.gzip(head, tail).gzip).toString()).toBe(expected());
   });
 
   it('holds for no features, and for one', () => {
     for (const count of [0, 1]) {
       const { names, fragmentOf, expected } = scope(flags(count));
-      expect(gunzipSync(ChunkedPayload.build(names, fragmentOf).gzip(head, tail)).toString()).toBe(expected());
+      expect(gunzipSync(ChunkedPayload.build(names, fragmentOf).gzip(head, tail).gzip).toString()).toBe(expected());
     }
   });
 
@@ -63,7 +63,7 @@ describe('a chunked gzip payload', () => {
     payload = payload.updated(changed, (name) => fragments.get(name)) as ChunkedPayload;
 
     const whole = scope(fragments);
-    expect(gunzipSync(payload.gzip(head, tail)).toString()).toBe(whole.expected());
+    expect(gunzipSync(payload.gzip(head, tail).gzip).toString()).toBe(whole.expected());
   });
 
   it('asks for a whole build when inserts grow one chunk far past its size', () => {
@@ -72,5 +72,57 @@ describe('a chunked gzip payload', () => {
     const added = Array.from({ length: 800 }, (_, i) => `flag-00005-${i}`);
     for (const name of added) fragments.set(name, 'x'.repeat(1_500));
     expect(payload.updated(added, (n) => fragments.get(n))).toBeUndefined();
+  });
+
+  it('compresses about as well as the whole text in one stream, far better than the fastest gzip level', () => {
+    const fragments = flags(2_000, 1_200);
+    const { names, fragmentOf, expected } = scope(fragments);
+    const chunked = ChunkedPayload.build(names, fragmentOf).gzip(head, tail).gzip.length;
+    const text = expected();
+    const wholeBest = gzipSync(text, { level: constants.Z_BEST_COMPRESSION, memLevel: 9 }).length;
+    expect(chunked).toBeLessThan(gzipSync(text, { level: 1 }).length);
+    expect(chunked).toBeLessThanOrEqual(Math.ceil(wholeBest * 1.02));
+  });
+
+  it('knows its text\'s bytes and its size as a JSON string, escapes and non-ASCII included', () => {
+    const fragments = new Map([
+      ['a', JSON.stringify({ name: 'a', description: 'quote " backslash \\ newline \n tab \t bell \u0007' })],
+      ['b', JSON.stringify({ name: 'b', description: 'æøå 日本 😀 \u2028' })],
+      ...flags(200),
+    ]);
+    const { names, fragmentOf, expected } = scope(fragments);
+    const payload = ChunkedPayload.build(names, fragmentOf).gzip(head, tail);
+    expect(payload.jsonBytes).toBe(Buffer.byteLength(expected(), 'utf8'));
+    expect(payload.quotedJsonBytes).toBe(Buffer.byteLength(JSON.stringify(expected()), 'utf8'));
+  });
+
+  it('recompresses a chunk whose predecessor changed and stays one valid stream over many updates (seeded)', () => {
+    const fragments = flags(600, 900);
+    const { names, fragmentOf } = scope(fragments);
+    let payload = ChunkedPayload.build(names, fragmentOf) as ChunkedPayload;
+    let seed = 29;
+    const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+    for (let round = 0; round < 25; round += 1) {
+      const changed: string[] = [];
+      for (let i = 0; i < 1 + Math.floor(random() * 5); i += 1) {
+        const name = `flag-${String(Math.floor(random() * 700)).padStart(5, '0')}`;
+        if (random() < 0.3) fragments.delete(name);
+        else fragments.set(name, JSON.stringify({ name, round, text: 'x'.repeat(Math.floor(random() * 2_000)) }));
+        changed.push(name);
+      }
+      payload = payload.updated(changed, (name) => fragments.get(name)) ?? ChunkedPayload.build(scope(fragments).names, (n) => fragments.get(n));
+      expect(gunzipSync(payload.gzip(head, tail).gzip).toString()).toBe(scope(fragments).expected());
+    }
+  });
+
+  it('goes from no features to some and back', () => {
+    const fragments = new Map<string, string>();
+    let payload = ChunkedPayload.build([], (n) => fragments.get(n)) as ChunkedPayload;
+    fragments.set('only', '{"name":"only"}');
+    payload = payload.updated(['only'], (n) => fragments.get(n)) as ChunkedPayload;
+    expect(gunzipSync(payload.gzip(head, tail).gzip).toString()).toBe(`${head}{"name":"only"}${tail}`);
+    fragments.delete('only');
+    payload = payload.updated(['only'], (n) => fragments.get(n)) as ChunkedPayload;
+    expect(gunzipSync(payload.gzip(head, tail).gzip).toString()).toBe(`${head}${tail}`);
   });
 });
