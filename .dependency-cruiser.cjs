@@ -37,7 +37,7 @@ module.exports = {
     {
       name: 'aws-sdk-only-in-adapters',
       comment:
-        'The AWS SDK is used by adapters named for their service (dynamo-*, *-sqs-*, secrets), by the ' +
+        'The AWS SDK is used by adapters named for their service (dynamo-*, *-sqs-*, eventbridge-*, secrets), by the ' +
         'DynamoDB machinery in lib/store/ and by the secret sources in lib/secrets/, so that what talks ' +
         'to AWS is found by its name and everything else can be tested without it.',
       severity: 'error',
@@ -48,6 +48,7 @@ module.exports = {
           '^lib/secrets/',
           '(^|/)dynamo-[^/]+[.]ts$',
           '(^|/|-)sqs-[^/]+[.]ts$',
+          '(^|/)eventbridge-[^/]+[.]ts$',
         ],
       },
       to: { path: '(^|/)node_modules/@aws-sdk/' },

@@ -70,6 +70,12 @@ export const configSchema = z.object({
   METRICS_QUEUE_URL: z.url().optional(),
   /** In the cloud, for the metrics stages: the queue of summed metrics (ADR 15). */
   METRICS_SUMS_QUEUE_URL: z.url().optional(),
+  /** In the cloud, for the integrations' stream stage: the queue of deliveries (lib/integrations/delivery.ts). */
+  INTEGRATIONS_QUEUE_URL: z.url().optional(),
+  /** In the cloud, for the integrations' delivery stage: the EventBridge bus the Amazon EventBridge integration puts events on. */
+  EVENT_BUS_NAME: z.string().min(1).max(256).optional(),
+  /** Unleash's setting: integrations may be configured with URLs on loopback and private networks. */
+  UNLEASH_ALLOW_PRIVATE_URL_IN_INTEGRATION: z.enum(['true', 'false', '1', '0', '']).optional().transform((value) => value === 'true' || value === '1'),
 });
 
 export type AppConfig = {
@@ -94,6 +100,9 @@ export type AppConfig = {
   cloudfrontOriginSecretArn: string | undefined;
   metricsQueueUrl: string | undefined;
   metricsSumsQueueUrl: string | undefined;
+  integrationsQueueUrl: string | undefined;
+  eventBusName: string | undefined;
+  integrationsAllowPrivateUrls: boolean;
 };
 
 export function loadConfig(env: Record<string, string | undefined>): AppConfig {
@@ -125,6 +134,9 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     cloudfrontOriginSecretArn: c.CLOUDFRONT_ORIGIN_SECRET_ARN,
     metricsQueueUrl: c.METRICS_QUEUE_URL,
     metricsSumsQueueUrl: c.METRICS_SUMS_QUEUE_URL,
+    integrationsQueueUrl: c.INTEGRATIONS_QUEUE_URL,
+    eventBusName: c.EVENT_BUS_NAME,
+    integrationsAllowPrivateUrls: c.UNLEASH_ALLOW_PRIVATE_URL_IN_INTEGRATION,
   };
 }
 

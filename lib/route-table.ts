@@ -32,6 +32,7 @@ import { applicationRoutes } from './applications/routes.js';
 import { playgroundRoutes } from './playground/routes.js';
 import { uiSupportRoutes } from './ui-support/routes.js';
 import { authRoutes } from './auth/routes.js';
+import { integrationRoutes } from './integrations/routes.js';
 import { personalTokenRoutes } from './personal-access-tokens/routes.js';
 import { maintenanceRoutes } from './maintenance/routes.js';
 import { userSettingsRoutes } from './user-settings/routes.js';
@@ -48,7 +49,7 @@ export const routeTable = mergeRows(
   userRoutes, authRoutes, oidcRoutes, signupTokenRoutes, frontendSettingsRoutes, groupRoutes,
   projectRoutes, environmentRoutes, segmentRoutes, contextFieldRoutes, tagTypeRoutes,
   featureRoutes, featureEnvironmentRoutes, featureRelationRoutes, featureSearchRoutes, featureValidationRoutes, featureUsageRoutes, transferRoutes, stateRoutes,
-  eventRoutes, applicationRoutes, playgroundRoutes, uiSupportRoutes, personalTokenRoutes, maintenanceRoutes, userSettingsRoutes,
+  eventRoutes, applicationRoutes, playgroundRoutes, uiSupportRoutes, personalTokenRoutes, maintenanceRoutes, userSettingsRoutes, integrationRoutes,
 );
 
 export type RouteTable = typeof routeTable;

@@ -20,6 +20,7 @@ import { log } from '../lib/log.js';
 import { REWRITE_POLICY } from '../lib/client/stored-snapshot.js';
 import { metricsStages } from '../lib/composition/metrics-services.js';
 import { localMetricsQueues, type LocalMetricsQueues } from './metrics-queues.js';
+import { startLocalIntegrations, type LocalIntegrations } from './integrations-pipeline.js';
 
 export interface LocalRuntimeOptions {
   /** Keep data in memory instead of under `dataDir`. */
@@ -54,6 +55,8 @@ export interface LocalRuntime {
   concurrency: number | undefined;
   /** The SDK metrics queues (ADR 15): reports, then their sums. */
   metricsQueues: LocalMetricsQueues;
+  /** Integrations delivered as in the cloud: change events as written, a deliveries queue, the bus recorded (local/integrations-pipeline.ts). */
+  integrations: LocalIntegrations;
   stop(): Promise<void>;
 }
 
@@ -96,6 +99,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     const stages = metricsStages(services.metrics, metricsQueues.sums);
     metricsQueues.reports.consume(stages.sum);
     metricsQueues.sums.consume((bodies) => stages.store(bodies));
+    const integrations = startLocalIntegrations(services.composition, { timers: true, ...localBackoff(options.env) });
     await services.firstStart.ensure();
     // A table from before ADR 17 (an older .data/): only this process writes it, nothing to settle.
     // Unfinished, readers of one project read every feature, as before: the start goes on.
@@ -111,9 +115,10 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     const handlers = everyGroupHandler(services.composition);
     const scheduled = scheduleTasks(services);
     return {
-      config, services, handlers, generatedAdminToken, apiMappingKey, throttling, concurrency, metricsQueues,
+      config, services, handlers, generatedAdminToken, apiMappingKey, throttling, concurrency, metricsQueues, integrations,
       stop: async () => {
         await scheduled.stop();
+        await integrations.stop();
         // What the queues accepted is stored before the engine goes away.
         await metricsQueues.reports.stop();
         await metricsQueues.sums.stop();
@@ -124,6 +129,15 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     await engine?.stop();
     throw error;
   }
+}
+
+/** LOCAL_INTEGRATIONS_BACKOFF_MS: the first wait before a failed integration delivery is tried again (doubled each time); default 1,000 ms. */
+function localBackoff(env: Record<string, string | undefined>): { backoffMs?: number } {
+  const raw = env.LOCAL_INTEGRATIONS_BACKOFF_MS;
+  if (raw === undefined || raw === '') return {};
+  const backoffMs = Number(raw);
+  if (!Number.isInteger(backoffMs) || backoffMs < 0) throw new Error(`LOCAL_INTEGRATIONS_BACKOFF_MS must be a whole number of ms ≥ 0, not ${raw}`);
+  return { backoffMs };
 }
 
 /**

@@ -4,12 +4,13 @@ import { applications } from '../../lib/composition/slices/applications.js';
 import { docs } from '../../lib/composition/slices/docs.js';
 import { events } from '../../lib/composition/slices/events.js';
 import { insights } from '../../lib/composition/slices/insights.js';
+import { integrations } from '../../lib/composition/slices/integrations.js';
 import { instance } from '../../lib/composition/slices/instance.js';
 import { maintenanceMode } from '../../lib/composition/slices/maintenance.js';
 import { playground } from '../../lib/composition/slices/playground.js';
 import { uiSupport } from '../../lib/composition/slices/ui-support.js';
 
-/** The instance's own endpoints, its description, insights, the event log, applications, the playground and the admin UI's support. */
+/** The instance's own endpoints, its description, insights, the event log, applications, the playground, the admin UI's support and integrations (their configuration; delivering them is functions/integrations/). */
 export const definition: FunctionDefinition = {
   group: 'instance',
   compose: (c) => ({
@@ -22,6 +23,7 @@ export const definition: FunctionDefinition = {
     playground: c.once(playground),
     uiSupport: c.once(uiSupport),
     maintenance: c.once(maintenanceMode),
+    integrations: c.once(integrations),
   }),
   admin: adminEdge,
 };

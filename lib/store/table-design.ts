@@ -67,6 +67,8 @@
  * | daily insight snapshots, by date   | pk = SNAPSHOTS, sk = SNAPSHOT#<yyyy-mm-dd> / …     | table |
  * | the stored SDK snapshot's head     | pk = SDK_SNAPSHOT, sk = HEAD                       | table |
  * | one page of a stored SDK snapshot  | pk = SDK_SNAPSHOT#<id>#<page>, sk = PAGE (BatchGetItem) | table |
+ * | get / list integrations (addons)   | pk = INTEGRATIONS, sk = INTEGRATION#<id, 10 digits> / … | table |
+ * | an integration's newest deliveries | pk = INTEGRATION_DELIVERIES#<id, 10 digits>, sk = DELIVERY#<id, 20 digits>, newest first (TTL) | table |
  *
  * Features share one partition because the SDK payload reads them all at once (only when the
  * revision moved) and a feature name is unique across projects, archived ones included. Each
@@ -287,6 +289,26 @@ export const keys = {
   sdkSnapshotPage: (id: string, page: number): ItemKey => ({ pk: `SDK_SNAPSHOT#${id}#${page}`, sk: 'PAGE' }),
   /** IAM `dynamodb:LeadingKeys` pattern of the head and every page. */
   sdkSnapshotPartitions: (): string => 'SDK_SNAPSHOT*',
+
+  /** Zero-padded so the collection lists in id order. */
+  integration: (id: number): ItemKey => ({ pk: 'INTEGRATIONS', sk: `INTEGRATION#${String(id).padStart(10, '0')}` }),
+  integrations: (): CollectionPrefix => ({ pk: 'INTEGRATIONS', skPrefix: 'INTEGRATION#' }),
+  /**
+   * One partition per integration, so one busy integration's log never throttles another's;
+   * the delivery id grows with time, so the newest are the first of a descending Query.
+   */
+  integrationDelivery: (integrationId: number, deliveryId: string): ItemKey => ({
+    pk: `INTEGRATION_DELIVERIES#${String(integrationId).padStart(10, '0')}`,
+    sk: `DELIVERY#${deliveryId.padStart(20, '0')}`,
+  }),
+  integrationDeliveries: (integrationId: number): CollectionPrefix => ({
+    pk: `INTEGRATION_DELIVERIES#${String(integrationId).padStart(10, '0')}`,
+    skPrefix: 'DELIVERY#',
+  }),
+  /** IAM `dynamodb:LeadingKeys` pattern of every integration's log. */
+  integrationDeliveryPartitions: (): string => 'INTEGRATION_DELIVERIES#*',
+  /** IAM `dynamodb:LeadingKeys` pattern of every month's change events. */
+  eventPartitions: (): string => 'EVENTS#*',
 
   /** `scope` is a fixed-length digest of the token scope, so the appName before it is unambiguous. */
   clientApp: (appName: string, scope: string): ItemKey => ({ pk: 'CLIENT_APPS', sk: `CLIENT_APP#${appName}#${scope}` }),

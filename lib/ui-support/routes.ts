@@ -1,6 +1,6 @@
 import { admin, defineRoutes } from '../http/route.js';
 import {
-  addonsSchema, flagCreatorsSchema, lifecycleCountSchema,
+  flagCreatorsSchema, lifecycleCountSchema,
   instanceStatisticsSchema, outdatedSdksSchema, personalDashboardProjectSchema, personalDashboardSchema, profileSchema,
   projectStatusSchema, telemetrySettingsSchema, uiErrorSchema,
 } from './schemas.js';
@@ -49,10 +49,6 @@ export const uiSupportRoutes = defineRoutes('instance', {
   getTelemetrySettings: {
     method: 'GET', path: '/api/admin/telemetry/settings', access: admin('READ_UI_CONFIG'), status: 200,
     summary: 'Telemetry: none is collected', response: telemetrySettingsSchema,
-  },
-  listAddons: {
-    method: 'GET', path: '/api/admin/addons', access: admin('READ_UI_CONFIG'), status: 200,
-    summary: 'Integrations (addons): none', response: addonsSchema,
   },
   recordUiError: {
     method: 'POST', path: '/api/admin/record-ui-error', access: admin('READ_UI_CONFIG'), status: 204,

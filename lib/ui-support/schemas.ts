@@ -91,7 +91,5 @@ export const instanceStatisticsSchema = z.object({
 
 export const telemetrySettingsSchema = z.object({ versionInfoCollectionEnabled: z.boolean(), featureInfoCollectionEnabled: z.boolean() });
 
-export const addonsSchema = z.object({ addons: z.array(z.record(z.string(), z.unknown())), providers: z.array(z.record(z.string(), z.unknown())) });
-
 /** What the UI reports of an error it met (Unleash's recordUiErrorSchema). */
 export const uiErrorSchema = z.object({ errorMessage: z.string().max(10_000), errorStack: z.string().max(50_000).optional() });

@@ -60,13 +60,12 @@ describe("a project's API tokens (GET /api/admin/projects/{p}/api-tokens)", () =
 });
 
 describe('the answers Unleash gives when there is nothing to show', () => {
-  it('answers the dashboard, profile, flag creators, SDKs, telemetry and integrations in their shapes', async () => {
+  it('answers the dashboard, profile, flag creators, SDKs, and telemetry in their shapes', async () => {
     expect(ok(await get('/api/admin/personal-dashboard'))).toEqual({ projects: [], flags: [], admins: [], projectOwners: [] });
     expect(ok(await get('/api/admin/user/profile'))).toMatchObject({ rootRole: { id: ROOT_ROLE.Admin, name: 'Admin', type: 'root' }, projects: [], features: [], subscriptions: [] });
     expect(ok(await get('/api/admin/projects/default/flag-creators'))).toEqual([]);
     expect(ok(await get('/api/admin/projects/default/sdks/outdated'))).toEqual({ sdks: [] });
     expect(ok(await get('/api/admin/telemetry/settings'))).toEqual({ versionInfoCollectionEnabled: false, featureInfoCollectionEnabled: false });
-    expect(ok(await get('/api/admin/addons'))).toEqual({ addons: [], providers: [] });
   });
 
   it('counts every active flag as initial in the lifecycle count, one more with each new flag', async () => {
