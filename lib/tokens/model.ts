@@ -65,6 +65,25 @@ function scopePrefixOf(projects: string[], environment: string): string {
   return `${projectPart}:${environment}.`;
 }
 
+/**
+ * What a secret brought from another server must look like: its scope prefix, then at least
+ * eight characters without spaces or the mask's asterisk. That takes Unleash's secrets
+ * (`default:production.<56 hex>`), Unleash 8's `v2_<selector>_<secret>` form, and the bootstrap
+ * secrets people chose (`*:*.<anything>`), and refuses a value a list answered in place of one.
+ */
+const IMPORTED_SECRET_REST = /^[\x21-\x29\x2b-\x7e]{8,}$/;
+
+/** Refuses a secret chosen elsewhere whose prefix names another scope than the token's. */
+export function checkImportedSecret(secret: string, scope: Pick<TokenScope, 'projects' | 'environment'>): void {
+  const prefix = scopePrefixOf(scope.projects, scope.environment);
+  if (!secret.startsWith(prefix)) {
+    throw new ValidationFailed(`secret: must start with ${prefix}, the token's project and environment (Unleash's secret format)`);
+  }
+  if (!IMPORTED_SECRET_REST.test(secret.slice(prefix.length))) {
+    throw new ValidationFailed(`secret: after ${prefix} must come at least 8 characters, without spaces or *`);
+  }
+}
+
 /** Stands for the random part of a secret wherever one is listed; not a hex character, so never mistaken for one. */
 const SECRET_MASK = '****';
 

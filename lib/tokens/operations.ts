@@ -25,11 +25,27 @@ export const apiTokenOperations = ({ apiTokens }: { apiTokens: ApiTokenService }
       environment: body.environment,
       projects: body.projects ?? (body.project === undefined ? undefined : [body.project]),
       expiresAt: body.expiresAt,
+      secret: body.secret,
+    });
+    return { body: toApiTokenWire(token, secret), headers: { location: 'api-tokens' } };
+  },
+  createProjectApiToken: async ({ params, body }) => {
+    const { secret, token } = await apiTokens.create({
+      tokenName: body.tokenName,
+      type: body.type,
+      environment: body.environment,
+      projects: [params.projectId],
+      expiresAt: body.expiresAt,
+      secret: body.secret,
     });
     return { body: toApiTokenWire(token, secret), headers: { location: 'api-tokens' } };
   },
   deleteApiToken: async ({ params }) => {
     await apiTokens.delete(params.token);
+    return {};
+  },
+  deleteProjectApiToken: async ({ params }) => {
+    await apiTokens.deleteOfProject(params.projectId, params.token);
     return {};
   },
 });

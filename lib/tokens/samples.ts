@@ -17,4 +17,22 @@ export const apiTokenSamples = defineSamples(apiTokenRoutes, {
   'list-tokens': { operation: 'listApiTokens', status: 200 },
   'list-project-tokens': { operation: 'listProjectApiTokens', params: { projectId: 'default' }, status: 200 },
   'delete-token': { operation: 'deleteApiToken', params: { token: '0123456789abcdef' }, status: 200 },
+  'create-project-token': {
+    operation: 'createProjectApiToken',
+    params: { projectId: 'default' },
+    body: { tokenName: 'sample-project-sdk-{{UNIQUE}}', type: 'frontend', environment: 'development' },
+    status: 201,
+  },
+  'import-client-token': {
+    operation: 'createApiToken',
+    body: {
+      tokenName: 'sample-imported-{{UNIQUE}}',
+      type: 'backend',
+      environment: 'development',
+      projects: ['default'],
+      secret: 'default:development.v2_{{UNIQUE}}',
+    },
+    status: 201,
+  },
+  'delete-project-token': { operation: 'deleteProjectApiToken', params: { projectId: 'default', token: '0123456789abcdef' }, status: 404 },
 });

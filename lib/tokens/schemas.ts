@@ -19,6 +19,11 @@ export const apiTokenCreateSchema = z
     project: z.string().min(1).max(100).optional(),
     projects: z.array(z.string().min(1).max(100)).min(1).max(1000).optional(),
     expiresAt: isoDateTime.optional(),
+    /**
+     * This service's own: the secret of a token brought from another server (npm run migrate),
+     * so the SDKs that hold it keep working. Left out, a new secret is made, as in Unleash.
+     */
+    secret: z.string().min(1).max(400).optional(),
   })
   .refine((body) => (body.tokenName === undefined) !== (body.username === undefined), {
     error: 'give exactly one of tokenName or username',
@@ -29,6 +34,22 @@ export const apiTokenCreateSchema = z
     path: ['projects'],
   });
 export type ApiTokenCreateInput = z.infer<typeof apiTokenCreateSchema>;
+
+/**
+ * `POST /api/admin/projects/{projectId}/api-tokens`, Unleash's createProjectApiTokenSchema: a
+ * client, backend or frontend token of the path's project (never an admin token), and, as on
+ * the instance route, an optional known secret.
+ */
+export const projectApiTokenCreateSchema = z.object({
+  tokenName: z.string().trim().min(1).max(200),
+  type: z
+    .string()
+    .transform((type) => type.toLowerCase())
+    .pipe(z.enum(['client', 'backend', 'frontend'], { error: 'must be one of client, backend, frontend' })),
+  environment: z.string().min(1).max(100).optional(),
+  expiresAt: isoDateTime.optional(),
+  secret: z.string().min(1).max(400).optional(),
+});
 
 export const apiTokenSchema = z.object({
   /** The whole secret when the token is created; in a list, the masked secret and the token's id (listedSecretOf), which DELETE takes. */

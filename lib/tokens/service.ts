@@ -1,7 +1,8 @@
-import { ValidationFailed } from '../errors.js';
+import { Conflict, NotFound, ValidationFailed } from '../errors.js';
 import type { ScopeCatalog } from '../projects/scope-catalog.js';
 import {
   ALL,
+  checkImportedSecret,
   checkScope,
   formatSecret,
   hashSecret,
@@ -25,6 +26,8 @@ export interface NewApiToken {
   environment?: string | undefined;
   projects?: string[] | undefined;
   expiresAt?: string | undefined;
+  /** A secret brought from another server; left out, a new one is made. */
+  secret?: string | undefined;
 }
 
 export interface CreatedApiToken {
@@ -53,9 +56,11 @@ export class ApiTokenService {
     if (input.expiresAt !== undefined && Date.parse(input.expiresAt) <= this.now().getTime()) {
       throw new ValidationFailed('expiresAt: must be in the future');
     }
-    const secret = formatSecret(projects, environment);
+    if (input.secret !== undefined) checkImportedSecret(input.secret, { projects, environment });
+    const secret = input.secret ?? formatSecret(projects, environment);
     const token = this.recordFor(secret, { ...input, environment, projects });
-    await this.insert(token);
+    // A made secret never collides; a brought one may already be here (a second run of a migration).
+    if (!(await this.insert(token))) throw new Conflict('secret: a token with this secret exists');
     return { secret, token };
   }
 
@@ -76,6 +81,25 @@ export class ApiTokenService {
       return;
     }
     await this.deleteByHash(hashSecret(secretOrTokenId));
+  }
+
+  /**
+   * Deletes a token of one project, as the project's API access page does: a value that names no
+   * token is a 404, and a token that is not that project's alone (every project, or several) a
+   * 400, so a project's page never deletes what other projects use.
+   */
+  async deleteOfProject(projectId: string, secretOrTokenId: string): Promise<void> {
+    const token = await this.find(secretOrTokenId);
+    if (token === undefined) throw new NotFound(`token: no API token of project ${projectId} is named by this value`);
+    if (token.projects.length !== 1 || token.projects[0] !== projectId) {
+      throw new ValidationFailed(`token: this token is not project ${projectId}'s alone; delete it from the API access page`);
+    }
+    await this.deleteByHash(token.secretHash);
+  }
+
+  private async find(secretOrTokenId: string): Promise<ApiToken | undefined> {
+    const tokenId = isTokenId(secretOrTokenId) ? secretOrTokenId : tokenIdOfListedSecret(secretOrTokenId);
+    return tokenId ? this.store.findById(tokenId) : this.store.findByHash(hashSecret(secretOrTokenId));
   }
 
   /** Stores a token whose secret was chosen elsewhere (bootstrap); an existing one is kept. */
