@@ -129,8 +129,9 @@ export class IntegrationDelivery {
         code = `${answer.status} (${error})`;
       }
     }
-    // 4xx other than throttling says the request itself is wrong: sending it again would not help.
-    const retry = answer.status >= 500 || answer.status === 429 || answer.status === 408 || (answer.status < 400 && !ok);
+    // A 4xx other than throttling, a redirect (not followed) or Slack's refusal says the request
+    // itself is wrong: sending it again would not help.
+    const retry = answer.status >= 500 || answer.status === 429 || answer.status === 408;
     return { ok, code, retry };
   }
 
