@@ -1,0 +1,133 @@
+/**
+ * Features, copied in bulk: the ones that differ go through the target's feature import (one
+ * request per project, environment and hundred features, which the import applies whole or not
+ * at all), parents before children; what an import does not carry (stale, archived) follows
+ * through the project's bulk routes. An archived feature the target holds is revived first, so
+ * the import may write it.
+ */
+import { encode, type AdminSide } from '../http.js';
+import type { Kind, MigrationContext, Step } from '../model.js';
+import { differences } from '../normalise.js';
+import { featureNamesOf, importDocumentOf, readFeatures, type FeatureRecord, type SideFeatures } from './feature-records.js';
+
+const IMPORT_CHUNK = 100;
+
+interface FeaturePlan {
+  source: SideFeatures;
+  target: SideFeatures;
+  environments: string[];
+}
+
+/** The plan's reads, kept for the apply of the same run. */
+const plans = new WeakMap<MigrationContext, FeaturePlan>();
+
+async function environmentsOf(side: AdminSide): Promise<string[]> {
+  const answer = await side.request<{ environments: Array<{ name: string; enabled?: boolean }> }>('GET', '/api/admin/environments');
+  return answer.environments.filter((environment) => environment.enabled !== false).map((environment) => environment.name);
+}
+
+async function projectIdsOf(side: AdminSide): Promise<string[]> {
+  return (await side.request<{ projects: Array<{ id: string }> }>('GET', '/api/admin/projects')).projects.map((project) => project.id);
+}
+
+export const features: Kind = {
+  name: 'features',
+  async plan(context) {
+    const targetEnvironments = new Set(await environmentsOf(context.to));
+    const environments = (await environmentsOf(context.from)).filter((environment) => targetEnvironments.has(environment));
+    const sourceNames = (await Promise.all((await projectIdsOf(context.from)).map((project) => featureNamesOf(context.from, project)))).flat();
+    const targetNames = (await Promise.all((await projectIdsOf(context.to)).map((project) => featureNamesOf(context.to, project)))).flat();
+    const source = await readFeatures(context.from, sourceNames, environments);
+    const target = await readFeatures(context.to, targetNames, environments);
+    plans.set(context, { source, target, environments });
+    const steps: Step[] = [];
+    for (const record of source.records.values()) {
+      const existing = target.records.get(record.name);
+      if (existing === undefined) {
+        steps.push({ kind: 'features', key: record.name, action: 'create' });
+        continue;
+      }
+      const fields = differences(record.comparable, existing.comparable, '', 4);
+      steps.push(fields.length === 0
+        ? { kind: 'features', key: record.name, action: 'same' }
+        : { kind: 'features', key: record.name, action: 'update', detail: fields.join(', ') });
+    }
+    if (context.options.prune) {
+      for (const existing of target.records.values()) {
+        if (!source.records.has(existing.name) && !existing.archived) {
+          steps.push({
+            kind: 'features', key: existing.name, action: 'prune',
+            run: () => context.to.request('POST', `/api/admin/projects/${encode(existing.project)}/archive`, { features: [existing.name] }).then(() => undefined),
+          });
+        }
+      }
+    }
+    return steps;
+  },
+
+  async apply(steps, context, done) {
+    const plan = plans.get(context);
+    if (plan === undefined) throw new Error('features: apply before plan');
+    for (const step of steps.filter((s) => s.action === 'prune')) await step.run!().then(() => done(step), (error) => done(step, error));
+    const byProject = new Map<string, FeatureRecord[]>();
+    for (const step of steps.filter((s) => s.action === 'create' || s.action === 'update')) {
+      const record = plan.source.records.get(step.key)!;
+      byProject.set(record.project, [...(byProject.get(record.project) ?? []), record]);
+    }
+    const stepOf = new Map(steps.map((step) => [step.key, step]));
+    for (const [project, records] of byProject) {
+      await applyProject(project, orderedParentsFirst(records), plan, context, (name, error) => done(stepOf.get(name)!, error));
+    }
+  },
+};
+
+async function applyProject(project: string, records: FeatureRecord[], plan: FeaturePlan, context: MigrationContext, done: (name: string, error?: unknown) => void) {
+  const { to } = context;
+  for (let start = 0; start < records.length; start += IMPORT_CHUNK) {
+    const chunk = records.slice(start, start + IMPORT_CHUNK);
+    try {
+      for (const record of chunk) {
+        if (plan.target.records.get(record.name)?.archived) await to.request('POST', `/api/admin/archive/revive/${encode(record.name)}`);
+      }
+      const names = new Set(chunk.map((record) => record.name));
+      for (const environment of plan.environments) {
+        const data = importDocumentOf(plan.source.exports.get(environment)!, names);
+        await to.request('POST', '/api/admin/features-batch/import', { project, environment, data });
+      }
+      await settleFlags(project, chunk, plan, to);
+      for (const record of chunk) done(record.name);
+    } catch (error) {
+      for (const record of chunk) done(record.name, error);
+    }
+  }
+}
+
+/** Stale and archived, which an import leaves as they were (the import writes every feature active). */
+async function settleFlags(project: string, chunk: FeatureRecord[], plan: FeaturePlan, to: AdminSide) {
+  const path = `/api/admin/projects/${encode(project)}`;
+  const stale = chunk.filter((record) => record.stale).map((record) => record.name);
+  const fresh = chunk.filter((record) => !record.stale && plan.target.records.get(record.name)?.stale).map((record) => record.name);
+  if (stale.length > 0) await to.request('POST', `${path}/stale`, { features: stale, stale: true });
+  if (fresh.length > 0) await to.request('POST', `${path}/stale`, { features: fresh, stale: false });
+  const archived = chunk.filter((record) => record.archived).map((record) => record.name);
+  if (archived.length > 0) await to.request('POST', `${path}/archive`, { features: archived });
+}
+
+/** Parents before their children, so every import finds the parents its dependencies name. */
+function orderedParentsFirst(records: FeatureRecord[]): FeatureRecord[] {
+  const parentsOf = (record: FeatureRecord) => (record.comparable.dependencies as Array<{ feature: string }>).map((d) => d.feature);
+  const names = new Set(records.map((record) => record.name));
+  const placed = new Set<string>();
+  const ordered: FeatureRecord[] = [];
+  let remaining = records;
+  while (remaining.length > 0) {
+    const ready = remaining.filter((record) => parentsOf(record).every((parent) => placed.has(parent) || !names.has(parent)));
+    const next = ready.length > 0 ? ready : remaining.slice(0, 1);
+    for (const record of next) {
+      ordered.push(record);
+      placed.add(record.name);
+    }
+    remaining = remaining.filter((record) => !placed.has(record.name));
+  }
+  return ordered;
+}

@@ -1,0 +1,85 @@
+/**
+ * API tokens with their secrets, so every SDK keeps its token and changes only its URL. Unleash
+ * lists each token's secret to an admin; this service takes a known secret on create (and keeps
+ * only its hash). The other way round does not work: this service never shows a secret again,
+ * and Unleash's API makes its own secret whatever it is sent, so a token copied into Unleash gets
+ * a new secret, listed for a person to hand to the SDKs.
+ */
+import { createHash } from 'node:crypto';
+import type { Kind, MigrationContext, Step, TokenPair } from '../model.js';
+
+interface Token {
+  secret: string;
+  tokenId?: string;
+  tokenName: string;
+  type: string;
+  environment: string;
+  project?: string;
+  projects?: string[];
+  expiresAt?: string | null;
+}
+
+/** Unleash 7 lists a backend token as `client`: the same kind of token. */
+const typeOf = (token: Token) => (token.type.toLowerCase() === 'backend' ? 'client' : token.type.toLowerCase());
+const projectsOf = (token: Token) => [...(token.projects ?? (token.project ? [token.project] : ['*']))].sort();
+const scopeOf = (token: Token) => `${token.tokenName}|${typeOf(token)}|${token.environment}|${projectsOf(token).join(',')}`;
+/** A secret a list shows masked is not a secret (this service lists a prefix, a mask and the token's id). */
+const readable = (secret: string) => !secret.includes('****');
+/** This service's public token id: a prefix of the secret's SHA-256, so a secret can be found in its list. */
+const tokenIdOf = (secret: string) => createHash('sha256').update(secret, 'utf8').digest('hex').slice(0, 16);
+
+const pairOf = (token: Token, fromSecret: string, toSecret: string): TokenPair => ({
+  tokenName: token.tokenName, type: typeOf(token), environment: token.environment, projects: projectsOf(token),
+  fromSecret, toSecret, sameSecret: fromSecret === toSecret,
+});
+
+export const tokens: Kind = {
+  name: 'API tokens',
+  async plan(context) {
+    const source = (await context.from.request<{ tokens: Token[] }>('GET', '/api/admin/api-tokens')).tokens;
+    const target = (await context.to.request<{ tokens: Token[] }>('GET', '/api/admin/api-tokens')).tokens;
+    const steps: Step[] = [];
+    const now = Date.now();
+    for (const token of source) {
+      const key = `${token.tokenName} (${typeOf(token)}, ${token.environment})`;
+      if (!readable(token.secret)) {
+        steps.push({ kind: 'API tokens', key, action: 'skip', detail: `${context.from.label} shows no secret (it keeps only a hash): make a new token for the SDKs that use it` });
+        continue;
+      }
+      if (token.expiresAt && Date.parse(token.expiresAt) <= now) {
+        steps.push({ kind: 'API tokens', key, action: 'skip', detail: 'expired' });
+        continue;
+      }
+      const sameSecret = target.find((known) => known.secret === token.secret || known.tokenId === tokenIdOf(token.secret));
+      if (sameSecret) {
+        context.tokenPairs.push(pairOf(token, token.secret, token.secret));
+        steps.push({ kind: 'API tokens', key, action: 'same' });
+        continue;
+      }
+      // A target that lists secrets (Unleash) could not have taken this one: a token of the same
+      // name and scope there is the copy an earlier run made. One that lists none took it, or has no copy.
+      const sameScope = target.find((known) => readable(known.secret) && scopeOf(known) === scopeOf(token));
+      if (sameScope) {
+        context.tokenPairs.push(pairOf(token, token.secret, sameScope.secret));
+        steps.push({ kind: 'API tokens', key, action: 'skip', detail: `${context.to.label} has a token of this name and scope with another secret (it could not take this one)` });
+        continue;
+      }
+      steps.push({ kind: 'API tokens', key, action: 'create', run: () => copyToken(token, context) });
+    }
+    return steps;
+  },
+};
+
+async function copyToken(token: Token, context: MigrationContext): Promise<void> {
+  const created = await context.to.request<Token>('POST', '/api/admin/api-tokens', {
+    secret: token.secret,
+    tokenName: token.tokenName,
+    type: token.type,
+    ...(typeOf(token) === 'admin' ? {} : { environment: token.environment, projects: projectsOf(token) }),
+    ...(token.expiresAt ? { expiresAt: token.expiresAt } : {}),
+  });
+  context.tokenPairs.push(pairOf(token, token.secret, created.secret));
+  if (created.secret !== token.secret) {
+    context.needsPerson.push(`API token ${token.tokenName} (${typeOf(token)}, ${token.environment}): ${context.to.url} made its own secret; give the SDKs that used the old one ${created.secret}`);
+  }
+}
