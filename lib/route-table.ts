@@ -33,6 +33,7 @@ import { playgroundRoutes } from './playground/routes.js';
 import { uiSupportRoutes } from './ui-support/routes.js';
 import { authRoutes } from './auth/routes.js';
 import { integrationRoutes } from './integrations/routes.js';
+import { favouriteRoutes } from './favourites/routes.js';
 import { personalTokenRoutes } from './personal-access-tokens/routes.js';
 import { maintenanceRoutes } from './maintenance/routes.js';
 import { userSettingsRoutes } from './user-settings/routes.js';
@@ -49,7 +50,7 @@ export const routeTable = mergeRows(
   userRoutes, authRoutes, oidcRoutes, signupTokenRoutes, frontendSettingsRoutes, groupRoutes,
   projectRoutes, environmentRoutes, segmentRoutes, contextFieldRoutes, tagTypeRoutes,
   featureRoutes, featureEnvironmentRoutes, featureRelationRoutes, featureSearchRoutes, featureValidationRoutes, featureUsageRoutes, transferRoutes, stateRoutes,
-  eventRoutes, applicationRoutes, playgroundRoutes, uiSupportRoutes, personalTokenRoutes, maintenanceRoutes, userSettingsRoutes, integrationRoutes,
+  eventRoutes, applicationRoutes, playgroundRoutes, uiSupportRoutes, personalTokenRoutes, maintenanceRoutes, userSettingsRoutes, favouriteRoutes, integrationRoutes,
 );
 
 export type RouteTable = typeof routeTable;

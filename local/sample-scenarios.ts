@@ -33,6 +33,7 @@ import { playgroundSamples } from '../lib/playground/samples.js';
 import { uiSupportSamples } from '../lib/ui-support/samples.js';
 import { authSamples } from '../lib/auth/samples.js';
 import { integrationSamples } from '../lib/integrations/samples.js';
+import { favouriteSamples } from '../lib/favourites/samples.js';
 import { personalTokenSamples } from '../lib/personal-access-tokens/samples.js';
 import { maintenanceSamples } from '../lib/maintenance/samples.js';
 import { userSettingsSamples } from '../lib/user-settings/samples.js';
@@ -53,7 +54,7 @@ export const SAMPLE_SCENARIOS: Record<string, Sample> = withDerivedSamples(
     featureSamples, transferSamples, stateSamples, userSamples, authSamples, groupSamples, oidcSamples,
     signupTokenSamples, environmentSamples, projectSamples, segmentSamples, contextFieldSamples,
     tagTypeSamples, clientSamples, edgeSamples, frontendSamples, frontendSettingsSamples, ofrepSamples,
-    eventSamples, applicationSamples, playgroundSamples, uiSupportSamples, personalTokenSamples, maintenanceSamples, userSettingsSamples, integrationSamples,
+    eventSamples, applicationSamples, playgroundSamples, uiSupportSamples, personalTokenSamples, maintenanceSamples, userSettingsSamples, favouriteSamples, integrationSamples,
   ),
 );
 

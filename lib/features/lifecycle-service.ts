@@ -4,7 +4,7 @@ import { Conflict, NotFound, PermissionDenied, ValidationFailed } from '../error
 import { refuseFullListPast } from './full-lists.js';
 import type { Project } from '../projects/model.js';
 import { FeatureAggregates, featureInProject, replaced } from './aggregate.js';
-import type { Feature, Tag } from './model.js';
+import type { Feature, FeatureCreator, Tag } from './model.js';
 import type { FeatureCatalog } from './ports.js';
 import { applyJsonPatch, type PatchOperation } from './json-patch.js';
 import { checkFeatureName } from './rules/naming.js';
@@ -39,7 +39,7 @@ export class FeatureLifecycleService {
     private readonly now: () => Date = () => new Date(),
   ) {}
 
-  async create(projectId: string, input: NewFeature, actor: string): Promise<Feature> {
+  async create(projectId: string, input: NewFeature, actor: string, creator?: FeatureCreator): Promise<Feature> {
     const project = await this.catalog.project(projectId);
     checkFeatureName(input.name, project);
     const existing = await this.aggregates.store.get(input.name);
@@ -55,6 +55,7 @@ export class FeatureLifecycleService {
       archived: false,
       archivedAt: null,
       createdAt: this.now().toISOString(),
+      ...(creator ? { createdBy: creator } : {}),
       environments: {},
       tags,
       dependencies: [],
@@ -78,7 +79,9 @@ export class FeatureLifecycleService {
    * copied. `replaceGroupId` makes a strategy's `groupId` the new name, so a gradual rollout of
    * the clone buckets users apart from the source's.
    */
-  async clone(projectId: string, sourceName: string, input: { name: string; replaceGroupId?: boolean | undefined }, actor: string): Promise<Feature> {
+  async clone(
+    projectId: string, sourceName: string, input: { name: string; replaceGroupId?: boolean | undefined }, actor: string, creator?: FeatureCreator,
+  ): Promise<Feature> {
     const project = await this.catalog.project(projectId);
     checkFeatureName(input.name, project);
     const existing = await this.aggregates.store.get(input.name);
@@ -87,7 +90,9 @@ export class FeatureLifecycleService {
     return this.aggregates.apply(actor, async (read) => {
       const source = await featureInProject(projectId, sourceName, read);
       if (source.archived) throw new NotFound(`Feature ${sourceName} is archived`);
-      const clone = clonedAs(source, input.name, input.replaceGroupId ?? true, createdAt);
+      // The clone is the cloner's flag, as Unleash records it; never the source's creator.
+      const { createdBy: _sourceCreator, ...cloned } = clonedAs(source, input.name, input.replaceGroupId ?? true, createdAt);
+      const clone: Feature = creator ? { ...cloned, createdBy: creator } : cloned;
       const parentWrites: FeatureWrite[] = [];
       for (const dependency of source.dependencies) {
         const parent = await read(dependency.feature);

@@ -83,6 +83,13 @@ export interface Dependency {
   variants: string[];
 }
 
+/** Who created a flag, as Unleash shows `createdBy`: the person (or Unleash's admin-token user), named as at creation. */
+export interface FeatureCreator {
+  id: number;
+  name: string;
+  imageUrl: string;
+}
+
 export interface Feature {
   name: string;
   project: string;
@@ -93,6 +100,8 @@ export interface Feature {
   archived: boolean;
   archivedAt: string | null;
   createdAt: string;
+  /** Absent on flags created before creators were recorded: Unleash's "unknown". */
+  createdBy?: FeatureCreator | undefined;
   /**
    * State per environment name. An environment of the project that has no entry is off, with
    * no strategies and no variants.

@@ -27,7 +27,7 @@ function featureWire(views: FeatureViews) {
 
 /** A feature's life (routes.ts): create, clone, read, describe, patch, mark stale, archive, revive, delete. */
 export const featureOperations = ({ features }: { features: FeatureServices }): OperationsFor<typeof featureRoutes> => {
-  const { lifecycle, views } = features;
+  const { lifecycle, views, people } = features;
   const wire = featureWire(views);
   const wireList = async (list: Feature[]) => {
     const contexts = await views.contextsFor(list);
@@ -42,13 +42,17 @@ export const featureOperations = ({ features }: { features: FeatureServices }): 
       return { body: { version: 2, features: selected.map((f, i) => toProjectFeatureItemWire(f, contexts[i] as (typeof contexts)[number])) } };
     },
     createFeature: async ({ params, body, caller }) => ({
-      body: await wire.written(params.projectId, body.name, () => lifecycle.create(params.projectId, body, caller.tokenName)),
+      body: await wire.written(params.projectId, body.name, async () =>
+        lifecycle.create(params.projectId, body, caller.tokenName, await people.creatorOf(caller))),
     }),
     cloneFeature: async ({ params, body, caller }) => ({
-      body: await wire.written(params.projectId, body.name, () =>
-        lifecycle.clone(params.projectId, params.featureName, body, caller.tokenName)),
+      body: await wire.written(params.projectId, body.name, async () =>
+        lifecycle.clone(params.projectId, params.featureName, body, caller.tokenName, await people.creatorOf(caller))),
     }),
-    getFeature: async ({ params }) => ({ body: await wire.read(await lifecycle.get(params.projectId, params.featureName)) }),
+    getFeature: async ({ params, caller }) => {
+      const [feature, favourites] = await Promise.all([lifecycle.get(params.projectId, params.featureName), people.favouriteFeaturesOf(caller)]);
+      return { body: { ...(await wire.read(feature)), favorite: favourites.has(feature.name) } };
+    },
     updateFeature: async ({ params, body, caller }) => {
       if (body.name !== undefined && body.name !== params.featureName) {
         throw new ValidationFailed(`name: must match the feature in the path (${params.featureName})`);

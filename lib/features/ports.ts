@@ -1,8 +1,10 @@
 import type { HourlyCount } from '../client/store.js';
 import type { ContextField } from '../context-fields/model.js';
 import type { Environment } from '../environments/model.js';
+import type { Caller } from '../http/caller.js';
 import type { Project } from '../projects/model.js';
 import type { Segment } from '../segments/model.js';
+import type { FeatureCreator } from './model.js';
 import type { EveryFeature } from './search-service.js';
 
 /**
@@ -35,6 +37,14 @@ export interface UsageReader {
   hourlyCountsOf(feature: string, hours: readonly string[]): Promise<HourlyCount[]>;
 }
 
+/** The person behind a request, as flags record and show them (lib/users, lib/favourites). */
+export interface FeaturePeople {
+  /** Who a new flag records as its creator: the user, or Unleash's admin-token user for an API token. */
+  creatorOf(caller: Caller): Promise<FeatureCreator>;
+  /** The flags the caller starred; none for an API token. */
+  favouriteFeaturesOf(caller: Caller): Promise<ReadonlySet<string>>;
+}
+
 /** What the feature slice reads of other resources. */
 export interface FeaturePorts {
   catalog: FeatureCatalog;
@@ -42,4 +52,5 @@ export interface FeaturePorts {
   metrics: LastSeenReader & UsageReader;
   /** Every feature, archived ones too, as the admin read model holds them: the unfiltered search reads it. */
   everyFeature: EveryFeature;
+  people: FeaturePeople;
 }

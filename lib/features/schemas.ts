@@ -153,6 +153,8 @@ export const featureSchema = z.object({
   favorite: z.boolean(),
   impressionData: z.boolean(),
   createdAt: isoDateTime.nullable(),
+  /** Who created it; absent for a flag created before creators were recorded. */
+  createdBy: z.object({ id: z.number().int(), name: z.string(), imageUrl: z.string() }).optional(),
   archivedAt: isoDateTime.nullable(),
   lastSeenAt: z.string().nullable(),
   environments: z.array(featureEnvironmentSchema),

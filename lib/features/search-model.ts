@@ -37,8 +37,10 @@ export interface SearchQuery {
   segment: Inclusion | undefined;
   /** Features enabled (or disabled) in any of the environments named. */
   status: Array<{ environment: string; enabled: boolean }>;
-  /** Whether non-favourites are wanted; undefined: no favourite filter. */
-  favorite: boolean | undefined;
+  /** The favourite statuses wanted (`favorite=IS:true` wants the caller's starred flags only); undefined: no favourite filter. */
+  favorite: readonly boolean[] | undefined;
+  /** The caller's starred flags before the rest, each part in the order asked (the admin UI's tables ask for it). */
+  favoritesFirst: boolean;
   createdAt: DateFilter | undefined;
   lastSeenAt: DateFilter | undefined;
   sortBy: SortBy;

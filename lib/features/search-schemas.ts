@@ -80,8 +80,8 @@ export const featureSearchQuerySchema = z
     archived: q.archived === 'IS:true',
     project: q.project, type: q.type, state: q.state, lifecycle: q.lifecycle, createdBy: q.createdBy,
     tag: q.tag, segment: q.segment, status: q.status ?? [],
-    // No feature is anyone's favourite here (there are no user favourites): IS:true finds none.
-    favorite: q.favorite === undefined ? undefined : q.favorite.split(':')[1]?.split(',').includes('false') ?? false,
+    favorite: q.favorite === undefined ? undefined : (q.favorite.split(':')[1] ?? '').split(',').map((value) => value === 'true'),
+    favoritesFirst: q.favoritesFirst ?? false,
     createdAt: q.createdAt, lastSeenAt: q.lastSeenAt,
     sortBy: q.sortBy ?? { field: 'createdAt' },
     sortOrder: q.sortOrder ?? 'asc',
@@ -118,7 +118,7 @@ export const featureSearchItemSchema = z.object({
   createdAt: isoDateTime.nullable(),
   archivedAt: isoDateTime.nullable(),
   lastSeenAt: isoDateTime.nullable(),
-  /** Who created it: not recorded here, so Unleash's unknown user (id 0, which the UI shows without a link). */
+  /** Who created it; Unleash's unknown user (id 0, which the UI shows without a link) for a flag created before creators were recorded. */
   createdBy: z.object({ id: z.number().int(), name: z.string(), imageUrl: z.string() }),
   environments: z.array(featureSearchEnvironmentSchema),
   /** Names of the segments its strategies use. */

@@ -19,6 +19,8 @@ import { lastSeenOfMany } from './views.js';
 /** One feature of the page with what its answer shows besides the aggregate. */
 export interface SearchHit {
   feature: Feature;
+  /** Starred by the caller. */
+  favorite: boolean;
   environments: Environment[];
   lastSeen: Record<string, string>;
   segmentNames: string[];
@@ -51,7 +53,8 @@ export class FeatureSearchService {
     private readonly now: () => Date = () => new Date(),
   ) {}
 
-  async search(query: SearchQuery): Promise<SearchResult> {
+  /** `favourites`: the caller's starred flags, for the favourite filter, favourites first and each hit's star. */
+  async search(query: SearchQuery, favourites: ReadonlySet<string> = new Set()): Promise<SearchResult> {
     const now = this.now();
     const reads = new RequestReads(this.catalog);
     // The project filter comes first: it is the one a key design can answer by reading less.
@@ -72,17 +75,20 @@ export class FeatureSearchService {
     const matching = candidates.filter((feature) =>
       matchesEquality(query.type, feature.type)
       && matchesState(query.state, feature, now)
-      // No lifecycle stage and no creator are recorded here: neither is ever listed.
+      // No lifecycle stage is recorded here: none is ever listed.
       && matchesEquality(query.lifecycle, undefined)
-      && matchesEquality(query.createdBy, undefined)
-      && (query.favorite ?? true)
+      && matchesEquality(query.createdBy, feature.createdBy === undefined ? undefined : String(feature.createdBy.id))
+      && (query.favorite?.includes(favourites.has(feature.name)) ?? true)
       && matchesDate(query.createdAt, feature.createdAt)
       && matchesTerms(query.terms, feature)
       && matchesInclusion(query.tag, new Set(feature.tags.map((tag) => `${tag.type}:${tag.value}`)))
       && matchesInclusion(query.segment, new Set(facts(feature).segmentNames))
       && matchesStatus(query, feature, facts(feature).environments)
       && matchesDate(query.lastSeenAt, lastSeenOf(facts(feature).lastSeen)));
-    matching.sort(compareFor(query.sortBy, query.sortOrder, facts));
+    const byQuery = compareFor(query.sortBy, query.sortOrder, facts);
+    matching.sort(query.favoritesFirst
+      ? (a, b) => Number(favourites.has(b.name)) - Number(favourites.has(a.name)) || byQuery(a, b)
+      : byQuery);
     const page = matching.slice(query.offset, query.offset + query.limit);
 
     await reads.prepare(page, { environments: true, segments: true });
@@ -91,6 +97,7 @@ export class FeatureSearchService {
       total: matching.length,
       hits: page.map((feature) => ({
         feature,
+        favorite: favourites.has(feature.name),
         environments: reads.environmentsOf(feature.project),
         lastSeen: lastSeen.get(feature.name) ?? {},
         segmentNames: reads.segmentNamesOf(feature),

@@ -7,7 +7,7 @@ import type { SearchHit } from './search-service.js';
 const UNKNOWN_CREATOR = { id: 0, name: 'unknown', imageUrl: '' };
 
 /** A page item as Unleash's featureSearchResponseSchema has it. */
-export function toSearchItemWire({ feature, environments, lastSeen, segmentNames }: SearchHit): FeatureSearchItemWire {
+export function toSearchItemWire({ feature, favorite, environments, lastSeen, segmentNames }: SearchHit): FeatureSearchItemWire {
   return {
     name: feature.name,
     type: feature.type,
@@ -15,12 +15,12 @@ export function toSearchItemWire({ feature, environments, lastSeen, segmentNames
     dependencyType: feature.children.length > 0 ? 'parent' : feature.dependencies.length > 0 ? 'child' : null,
     project: feature.project,
     stale: feature.stale,
-    favorite: false,
+    favorite,
     impressionData: feature.impressionData,
     createdAt: feature.createdAt,
     archivedAt: feature.archivedAt,
     lastSeenAt: lastSeenOf(lastSeen),
-    createdBy: UNKNOWN_CREATOR,
+    createdBy: feature.createdBy ?? UNKNOWN_CREATOR,
     environments: environments.map((environment) => {
       const state = environmentOf(feature, environment.name);
       return {

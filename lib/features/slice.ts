@@ -56,7 +56,7 @@ export function featureSlice({ now }: SliceContext, ports: FeaturePorts, feature
 }
 
 /** The feature services, sharing one optimistic-concurrency runner over the store; `now` is a test's clock for the usage reads, which name the current hour. */
-function featureServices(featureStore: DynamoFeatureStore, { catalog, metrics, everyFeature }: FeaturePorts, now: (() => Date) | undefined) {
+function featureServices(featureStore: DynamoFeatureStore, { catalog, metrics, everyFeature, people }: FeaturePorts, now: (() => Date) | undefined) {
   const aggregates = new FeatureAggregates(featureStore);
   return {
     aggregates,
@@ -67,6 +67,7 @@ function featureServices(featureStore: DynamoFeatureStore, { catalog, metrics, e
     views: new FeatureViews(catalog, metrics),
     search: new FeatureSearchService(featureStore, catalog, metrics, everyFeature),
     usage: new FeatureUsageService(featureStore, metrics, now),
+    people,
   };
 }
 

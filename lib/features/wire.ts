@@ -16,6 +16,7 @@ export function toFeatureWire(feature: Feature, context: FeatureViewContext): Fe
     favorite: false,
     impressionData: feature.impressionData,
     createdAt: feature.createdAt,
+    ...(feature.createdBy ? { createdBy: feature.createdBy } : {}),
     archivedAt: feature.archivedAt,
     lastSeenAt: lastSeen,
     environments,

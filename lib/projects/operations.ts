@@ -8,22 +8,27 @@ import { toDefaultStrategyWire, toNamingWire, toProjectOverviewWire, toProjectSe
 
 export function projectOperations(
   { projects, projectEnvironments }: { projects: ProjectService; projectEnvironments: ProjectEnvironmentService },
-  { lastSeen, lastSeenOf, projectStats }: Pick<ProjectPorts, 'lastSeen' | 'lastSeenOf' | 'projectStats'>,
+  { lastSeen, lastSeenOf, projectStats, favouriteProjectsOf }: Pick<ProjectPorts, 'lastSeen' | 'lastSeenOf' | 'projectStats' | 'favouriteProjectsOf'>,
 ): OperationsFor<typeof projectRoutes> {
   return {
-    listProjects: async () => ({
-      body: {
-        version: 1,
-        projects: (await projects.list()).map((project) => ({
-          ...toProjectSettingsWire(project),
-          health: project.health,
-          featureCount: project.featureCount,
-          memberCount: 0,
-          updatedAt: project.updatedAt,
-          favorite: false,
-        })),
-      },
-    }),
+    listProjects: async ({ caller }) => {
+      const [list, favourites] = await Promise.all([projects.list(), favouriteProjectsOf(caller)]);
+      return {
+        body: {
+          version: 1,
+          projects: list.map((project) => ({
+            ...toProjectSettingsWire(project),
+            health: project.health,
+            // The project cards' "% technical debt", as Unleash derives it from health.
+            technicalDebt: 100 - project.health,
+            featureCount: project.featureCount,
+            memberCount: 0,
+            updatedAt: project.updatedAt,
+            favorite: favourites.has(project.id),
+          })),
+        },
+      };
+    },
     createProject: async ({ body, caller }) => {
       const project = await projects.create(body, caller.tokenName);
       return {
@@ -31,20 +36,23 @@ export function projectOperations(
         headers: { location: `projects/${project.id}` },
       };
     },
-    getProjectOverview: async ({ params, query }) => {
+    getProjectOverview: async ({ params, query, caller }) => {
       const overview = await projects.overview(params.projectId, { archived: query.archived });
-      const [seen, stats] = await Promise.all([
+      const [seen, stats, favourites] = await Promise.all([
         overview.features.length > 0 ? lastSeenOf(overview.features) : new Map<string, Record<string, string>>(),
         projectStats(overview.project.id),
+        favouriteProjectsOf(caller),
       ]);
       // Every listed feature is the project's own, so each is shown in the project's environments.
       const contexts = overview.features.map((feature) => ({ environments: overview.environments, lastSeen: seen.get(feature.name) ?? {} }));
-      return { body: { stats, ...toProjectOverviewWire(overview, contexts) } };
+      return { body: { stats, ...toProjectOverviewWire(overview, contexts), favorite: favourites.has(overview.project.id) } };
     },
-    getProjectSummary: async ({ params, query }) => {
+    getProjectSummary: async ({ params, query, caller }) => {
       const overview = await projects.overview(params.projectId, { archived: query.archived });
-      const [onboarding, stats] = await Promise.all([onboardingStatus(overview.active, lastSeen), projectStats(overview.project.id)]);
-      return { body: { stats, ...toProjectSummaryWire(overview, onboarding) } };
+      const [onboarding, stats, favourites] = await Promise.all([
+        onboardingStatus(overview.active, lastSeen), projectStats(overview.project.id), favouriteProjectsOf(caller),
+      ]);
+      return { body: { stats, ...toProjectSummaryWire(overview, onboarding), favorite: favourites.has(overview.project.id) } };
     },
     updateProject: async ({ params, body, caller }) => {
       await projects.update(params.projectId, body, caller.tokenName);

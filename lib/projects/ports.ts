@@ -1,5 +1,6 @@
 import type { Feature } from '../features/model.js';
 import type { LastSeenReader } from '../features/ports.js';
+import type { Caller } from '../http/caller.js';
 import type * as z from 'zod';
 import type { projectStatsSchema } from './schemas.js';
 
@@ -25,4 +26,6 @@ export interface ProjectPorts {
   lastSeenOf(features: readonly Feature[]): Promise<Map<string, Record<string, string>>>;
   /** The project's statistics over the last two 30-day windows (overview and summary). */
   projectStats(projectId: string): Promise<ProjectStatsWire>;
+  /** The projects the caller starred (lib/favourites); none for an API token. */
+  favouriteProjectsOf(caller: Caller): Promise<ReadonlySet<string>>;
 }

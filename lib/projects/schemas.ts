@@ -71,6 +71,8 @@ const projectCore = {
 export const projectListItemSchema = z.object({
   ...projectCore,
   health: z.number().int().min(0).max(100),
+  /** 100 minus health, as the 7.6 admin UI's project cards read it. */
+  technicalDebt: z.number().int().min(0).max(100),
   featureCount: z.number().int(),
   memberCount: z.number().int(),
   updatedAt: isoDateTime.nullable(),

@@ -64,6 +64,7 @@
  * | one user's seen splashes and feedback | pk = USER_UI#<user id, 10 digits>, sk = SPLASH / FEEDBACK | table |
  * | change events of a month, by time  | pk = EVENTS#<yyyy-mm>, sk between <from> and <to>  | table |
  * | one feature's change events, by time | gsi1pk = FEATURE_EVENTS#<name>, gsi1sk between <from> and <to> | eventsByFeature |
+ * | one user's favourite flags and projects | pk = FAVOURITES#<user id, 10 digits>, sk = FAVOURITE#FEATURE#<name> / FAVOURITE#PROJECT#<id> | table |
  * | daily insight snapshots, by date   | pk = SNAPSHOTS, sk = SNAPSHOT#<yyyy-mm-dd> / …     | table |
  * | the stored SDK snapshot's head     | pk = SDK_SNAPSHOT, sk = HEAD                       | table |
  * | one page of a stored SDK snapshot  | pk = SDK_SNAPSHOT#<id>#<page>, sk = PAGE (BatchGetItem) | table |
@@ -281,6 +282,14 @@ export const keys = {
   userSplashes: (userId: number): ItemKey => ({ pk: `USER_UI#${String(userId).padStart(10, '0')}`, sk: 'SPLASH' }),
   userFeedback: (userId: number): ItemKey => ({ pk: `USER_UI#${String(userId).padStart(10, '0')}`, sk: 'FEEDBACK' }),
   userUiSettings: (userId: number): CollectionPrefix => ({ pk: `USER_UI#${String(userId).padStart(10, '0')}`, skPrefix: '' }),
+
+  /**
+   * A user's favourites share a partition: everything the star marks for one person is one Query,
+   * and no two people's stars touch the same partition. A flag or project id never holds `#`.
+   */
+  favouriteFeature: (userId: number, featureName: string): ItemKey => ({ pk: `FAVOURITES#${String(userId).padStart(10, '0')}`, sk: `FAVOURITE#FEATURE#${featureName}` }),
+  favouriteProject: (userId: number, projectId: string): ItemKey => ({ pk: `FAVOURITES#${String(userId).padStart(10, '0')}`, sk: `FAVOURITE#PROJECT#${projectId}` }),
+  favouritesOf: (userId: number): CollectionPrefix => ({ pk: `FAVOURITES#${String(userId).padStart(10, '0')}`, skPrefix: 'FAVOURITE#' }),
 
   snapshot: (date: string): ItemKey => ({ pk: 'SNAPSHOTS', sk: `SNAPSHOT#${date}` }),
   snapshots: (): CollectionPrefix => ({ pk: 'SNAPSHOTS', skPrefix: 'SNAPSHOT#' }),

@@ -83,7 +83,7 @@ describe('POST /api/admin/projects', () => {
 });
 
 describe('GET /api/admin/projects', () => {
-  it('lists projects as {version: 1, projects} with counts, health, no members and no favourites', async () => {
+  it('lists projects as {version: 1, projects} with counts, health and technical debt, no members, and no favourite for a token', async () => {
     const id = await steps.createProject({ description: 'Listed' });
 
     const res = await call({ method: 'GET', path: '/api/admin/projects', token });
@@ -91,7 +91,7 @@ describe('GET /api/admin/projects', () => {
     expect(res.status).toBe(200);
     expect(res.body.version).toBe(1);
     expect(res.body.projects.find((project: { id: string }) => project.id === id)).toEqual({
-      id, name: `Project ${id}`, description: 'Listed', health: 100, featureCount: 0, memberCount: 0,
+      id, name: `Project ${id}`, description: 'Listed', health: 100, technicalDebt: 0, featureCount: 0, memberCount: 0,
       createdAt: expect.any(String), updatedAt: null, favorite: false, mode: 'open', defaultStickiness: 'default', featureLimit: null,
     });
     expect(res.body.projects.map((project: { id: string }) => project.id)).toContain('default');

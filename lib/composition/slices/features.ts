@@ -1,9 +1,13 @@
-import type { FeatureCatalog, FeaturePorts } from '../../features/ports.js';
+import type { FeatureCatalog, FeaturePeople, FeaturePorts } from '../../features/ports.js';
+import { isUserCaller } from '../../http/caller.js';
+import { creatorOfUser, TOKEN_CREATOR } from '../../favourites/people.js';
 import { featureSlice } from '../../features/slice.js';
 import type { Composition } from '../composition.js';
 import { featureReadModel } from '../read-model.js';
 import { contextFieldStore, featureStore, metricsStore, projectStore, segmentStore, tagTypeStore } from '../stores.js';
+import { userReader } from '../session-edge.js';
 import { projectOf, sortedEnvironments, strategyTypeExists } from './catalog-reads.js';
+import { favourites } from './favourites.js';
 
 /** The feature slice, once per composition, on its ports. */
 export const features = (c: Composition) => featureSlice(c, featurePorts(c), c.once(featureStore));
@@ -14,6 +18,19 @@ function featurePorts(c: Composition): FeaturePorts {
     catalog: featureCatalog(c),
     metrics: c.once(metricsStore),
     everyFeature: () => c.once(featureReadModel).everyFeature(),
+    people: featurePeople(c),
+  };
+}
+
+/** A flag's creator from the user behind the session (one GetItem, at creation only); a caller's stars from their own partition. */
+function featurePeople(c: Composition): FeaturePeople {
+  return {
+    creatorOf: async (caller) => {
+      if (!isUserCaller(caller)) return TOKEN_CREATOR;
+      const user = await c.once(userReader).get(caller.userId);
+      return user ? creatorOfUser(user) : { id: caller.userId, name: caller.tokenName, imageUrl: '' };
+    },
+    favouriteFeaturesOf: async (caller) => (await c.once(favourites).favourites.of(caller)).features,
   };
 }
 

@@ -5,6 +5,7 @@ import type { Composition } from '../composition.js';
 import { featureReadModel } from '../read-model.js';
 import { featureStore, metricsStore } from '../stores.js';
 import { strategyTypeExists } from './catalog-reads.js';
+import { favourites } from './favourites.js';
 import { insights } from './insights.js';
 
 /** The projects' slice, once per composition, on its ports. */
@@ -22,5 +23,6 @@ function projectPorts(c: Composition): ProjectPorts {
     lastSeen,
     lastSeenOf: (features) => lastSeenOfMany(lastSeen, features),
     projectStats: (projectId) => c.once(insights).projectStats.forProject(projectId),
+    favouriteProjectsOf: async (caller) => (await c.once(favourites).favourites.of(caller)).projects,
   };
 }
