@@ -14,6 +14,7 @@ import { featureEnvironmentRoutes } from './features/environment-routes.js';
 import { featureRelationRoutes } from './features/relation-routes.js';
 import { featureSearchRoutes } from './features/search-routes.js';
 import { featureUsageRoutes } from './features/usage-routes.js';
+import { featureStageRoutes } from './features/stage-routes.js';
 import { featureValidationRoutes } from './features/validation-routes.js';
 import { transferRoutes } from './transfer/routes.js';
 import { stateRoutes } from './state/routes.js';
@@ -49,7 +50,7 @@ export const routeTable = mergeRows(
   instanceRoutes, insightRoutes, docsRoutes, strategyTypeRoutes, apiTokenRoutes, clientRoutes, edgeRoutes, frontendRoutes, ofrepRoutes,
   userRoutes, authRoutes, oidcRoutes, signupTokenRoutes, frontendSettingsRoutes, groupRoutes,
   projectRoutes, environmentRoutes, segmentRoutes, contextFieldRoutes, tagTypeRoutes,
-  featureRoutes, featureEnvironmentRoutes, featureRelationRoutes, featureSearchRoutes, featureValidationRoutes, featureUsageRoutes, transferRoutes, stateRoutes,
+  featureRoutes, featureEnvironmentRoutes, featureRelationRoutes, featureSearchRoutes, featureValidationRoutes, featureUsageRoutes, featureStageRoutes, transferRoutes, stateRoutes,
   eventRoutes, applicationRoutes, playgroundRoutes, uiSupportRoutes, personalTokenRoutes, maintenanceRoutes, userSettingsRoutes, favouriteRoutes, integrationRoutes,
 );
 

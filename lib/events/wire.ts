@@ -31,6 +31,11 @@ const FEATURE_ACTIONS: Record<string, { type: string; label: string; verb: strin
   // Whether tags or dependencies were added or removed is not recorded: the closer of Unleash's two types.
   tags: { type: 'feature-tagged', label: 'Flag tags changed', verb: 'changed the tags of' },
   dependencies: { type: 'feature-dependency-added', label: 'Flag dependencies changed', verb: 'changed the dependencies of' },
+  'link-added': { type: 'feature-link-added', label: 'Flag link added', verb: 'added a link to' },
+  'link-updated': { type: 'feature-link-updated', label: 'Flag link updated', verb: 'changed a link of' },
+  'link-removed': { type: 'feature-link-removed', label: 'Flag link removed', verb: 'removed a link from' },
+  completed: { type: 'feature-completed', label: 'Flag completed', verb: 'marked as completed' },
+  uncompleted: { type: 'feature-uncompleted', label: 'Flag uncompleted', verb: 'marked as not completed' },
 };
 const ENVIRONMENT_ACTIONS: Record<string, { type: string; label: string; verb: string }> = {
   enabled: { type: 'feature-environment-enabled', label: 'Flag enabled', verb: 'enabled' },

@@ -4,6 +4,7 @@ import { hasTimeToWrite, TooLateToWrite } from '../request-deadline.js';
 import type { ChangeEvent } from '../events/model.js';
 import { featureChanges } from './changes.js';
 import type { Feature } from './model.js';
+import { stagesAfterWrite } from './rules/lifecycle.js';
 import type { CommitOutcome, FeatureCommit, FeatureStore } from './store.js';
 
 /**
@@ -51,8 +52,9 @@ export class FeatureAggregates {
   }
 
   private async attempt<T>(change: Change<T>, actor: string): Promise<{ ok: true; result: T } | { ok: false; refusal: Exclude<CommitOutcome, { ok: true }> }> {
-    const { commit, result } = await change((name) => this.store.get(name));
-    if (commit.writes.length === 0) return { ok: true, result };
+    const { commit: asComputed, result } = await change((name) => this.store.get(name));
+    if (asComputed.writes.length === 0) return { ok: true, result };
+    const commit = withLifecycleStages(asComputed);
     const outcome = await this.store.commit({ ...commit, events: [...(commit.events ?? []), ...changeEvents(commit, actor)] });
     return outcome.ok ? { ok: true, result } : { ok: false, refusal: outcome };
   }
@@ -104,6 +106,21 @@ export async function featureInProject(
 /** A write of `after` over `before`, with the version moved on. */
 export function replaced(before: Feature, after: Feature): { before: Feature; after: Feature } {
   return { before, after: { ...after, version: before.version + 1 } };
+}
+
+/**
+ * Every write moves the lifecycle stages its change defines (rules/lifecycle.ts), whichever
+ * service or import made it, so no path that creates, archives or revives a flag can miss one.
+ */
+function withLifecycleStages(commit: FeatureCommit): FeatureCommit {
+  const now = new Date().toISOString();
+  return {
+    ...commit,
+    writes: commit.writes.map(({ before, after }) => ({
+      before,
+      after: after && { ...after, lifecycle: stagesAfterWrite(before, after, now) },
+    })),
+  };
 }
 
 /** Full jitter: a random pause up to an exponentially growing cap. */

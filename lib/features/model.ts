@@ -1,4 +1,5 @@
 import type { Environment } from '../environments/model.js';
+import type { LifecycleStage } from './rules/lifecycle.js';
 /**
  * The feature aggregate: a feature's metadata, its state in each environment (enabled,
  * strategies, variants), its tags and its parent dependency are read and written together,
@@ -111,8 +112,22 @@ export interface Feature {
   dependencies: Dependency[];
   /** Names of features that depend on this one, kept in the same transaction as theirs. */
   children: string[];
+  /** The lifecycle stages entered, oldest first (rules/lifecycle.ts); absent on flags stored before stages were recorded. */
+  lifecycle?: LifecycleStage[] | undefined;
+  /** Links to issues, code or dashboards (Unleash 7's flag links), at most MAX_FEATURE_LINKS. */
+  links?: FeatureLink[] | undefined;
   /** Optimistic-concurrency version: every write is conditional on the version it read. */
   version: number;
+}
+
+/** Unleash's bound on the links of one flag. */
+export const MAX_FEATURE_LINKS = 10;
+
+export interface FeatureLink {
+  id: string;
+  /** Normalised: a scheme is added when missing. */
+  url: string;
+  title: string | null;
 }
 
 export function environmentOf(feature: Feature, environment: string): FeatureEnvironment {

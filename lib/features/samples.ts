@@ -5,6 +5,7 @@ import { featureRelationRoutes } from './relation-routes.js';
 import { featureSearchRoutes } from './search-routes.js';
 import { featureUsageRoutes } from './usage-routes.js';
 import { featureValidationRoutes } from './validation-routes.js';
+import { featureStageRoutes } from './stage-routes.js';
 
 /** The feature most scenarios work on; `create-feature` makes it, `{{UNIQUE}}` per invocation. */
 const FEATURE = 'sample-feature-{{UNIQUE}}';
@@ -15,7 +16,7 @@ const inDevelopment = { ...feature, environment: 'development' };
 const unknownStrategy = { ...inDevelopment, strategyId: '00000000-0000-4000-8000-000000000000' };
 const created = ['features/create-feature'];
 
-const rows = { ...featureRoutes, ...featureEnvironmentRoutes, ...featureRelationRoutes, ...featureSearchRoutes, ...featureValidationRoutes, ...featureUsageRoutes };
+const rows = { ...featureRoutes, ...featureEnvironmentRoutes, ...featureRelationRoutes, ...featureSearchRoutes, ...featureValidationRoutes, ...featureUsageRoutes, ...featureStageRoutes };
 
 export const featureSamples = defineSamples(rows, {
   'create-feature': {
@@ -294,6 +295,31 @@ export const featureSamples = defineSamples(rows, {
     given: ['features/archive-features'],
   },
   'archive-feature': { operation: 'archiveFeature', params: feature, status: 202, given: created },
+  'feature-lifecycle': { operation: 'getFeatureLifecycle', params: feature, status: 200, given: created },
+  'complete-feature': {
+    operation: 'completeFeature', params: feature, body: { status: 'kept', statusValue: 'on' }, status: 200, given: created,
+  },
+  'complete-feature-bad-status': { operation: 'completeFeature', params: feature, body: { status: 'done' }, status: 400, given: created },
+  'uncomplete-feature': { operation: 'uncompleteFeature', params: feature, status: 200, given: ['features/complete-feature'] },
+  'add-feature-link': {
+    operation: 'addFeatureLink', params: feature, body: { url: 'github.com/acme/shop/issues/1', title: 'Rollout issue' }, status: 204, given: created,
+  },
+  'update-unknown-feature-link': {
+    operation: 'updateFeatureLink', params: { ...feature, linkId: 'no-such-link' }, body: { url: 'https://example.com' }, status: 404, given: created,
+  },
+  'delete-unknown-feature-link': { operation: 'deleteFeatureLink', params: { ...feature, linkId: 'no-such-link' }, status: 404, given: created },
+  'bulk-enable-features': {
+    operation: 'bulkEnableFeatures', params: { projectId: 'default', environment: 'development' },
+    query: { shouldActivateDisabledStrategies: 'false' }, body: { features: [FEATURE] }, status: 200, given: created,
+  },
+  'bulk-disable-features': {
+    operation: 'bulkDisableFeatures', params: { projectId: 'default', environment: 'development' },
+    body: { features: [FEATURE] }, status: 200, given: created,
+  },
+  'bulk-tag-features': {
+    operation: 'bulkUpdateFeatureTags', params: { projectId: 'default' },
+    body: { features: [FEATURE], tags: { addedTags: [{ type: 'simple', value: 'bulk' }], removedTags: [] } }, status: 200, given: created,
+  },
   'delete-archived-feature': {
     operation: 'deleteArchivedFeature',
     params: { featureName: FEATURE },

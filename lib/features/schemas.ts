@@ -3,6 +3,7 @@ import { CONSTRAINT_OPERATORS } from './model.js';
 import { isoDateTime, urlFriendlyName } from '../http/schemas.js';
 import { constraintSchema } from './constraint-schemas.js';
 import { strategyVariantSchema } from './variant-schemas.js';
+import { COMPLETION_STATUSES, LIFECYCLE_STAGES } from './rules/lifecycle.js';
 
 // ── requests ────────────────────────────────────────────────────────────────
 
@@ -140,6 +141,16 @@ export const featureEnvironmentSchema = z.object({
 });
 
 export const wireTag = z.object({ value: z.string(), type: z.string() });
+
+/** A lifecycle stage as Unleash answers it (`status` on `completed` only). */
+export const lifecycleStageSchema = z.object({
+  stage: z.enum(LIFECYCLE_STAGES),
+  status: z.enum(COMPLETION_STATUSES).optional(),
+  enteredStageAt: isoDateTime,
+});
+
+export const wireFeatureLink = z.object({ id: z.string(), url: z.string(), title: z.string().nullable(), feature: z.string() });
+
 export const wireDependency = z.object({ feature: z.string(), enabled: z.boolean(), variants: z.array(z.string()) });
 
 export const featureSchema = z.object({
@@ -163,6 +174,9 @@ export const featureSchema = z.object({
   tags: z.array(wireTag).nullable(),
   children: z.array(z.string()),
   dependencies: z.array(wireDependency),
+  /** The stage the flag is in: the furthest it entered. */
+  lifecycle: lifecycleStageSchema,
+  links: z.array(wireFeatureLink),
 });
 export type FeatureWire = z.input<typeof featureSchema>;
 
@@ -194,3 +208,39 @@ export const archiveValidationSchema = z.object({
 export const strategyListSchema = z.array(featureStrategySchema);
 export const variantsResponseSchema = z.object({ version: z.number(), variants: z.array(wireVariant) });
 export const tagListSchema = z.object({ version: z.literal(1), tags: z.array(wireTag) });
+
+// ── lifecycle stages, links and the flag table's bulk actions ───────────────
+
+/** POST …/lifecycle/complete: what became of the flag (Unleash's featureLifecycleCompletedSchema). */
+export const featureCompletionSchema = z.strictObject({
+  status: z.enum(COMPLETION_STATUSES),
+  statusValue: z.string().max(255).optional(),
+});
+
+export const lifecycleStageListSchema = z.array(lifecycleStageSchema);
+
+/** Flags per stage, the stage each entered last (archived flags too), as Unleash's lifecycle count. */
+export const lifecycleCountSchema = z.object({
+  initial: z.number().int(), preLive: z.number().int(), live: z.number().int(), completed: z.number().int(), archived: z.number().int(),
+});
+
+/** A flag link as written: `url` without a scheme gets `https://`. */
+export const featureLinkInputSchema = z.object({
+  url: z.string().trim().min(1).max(2000),
+  title: z.string().max(250).nullish(),
+});
+
+
+/** Most flags one bulk call of the project's flag table changes (the table pages by 100 at most, twice over). */
+export const BULK_FEATURES = 200;
+
+/** The selected flags of the project's flag table; the UI sends at most a page of them. */
+export const bulkFeaturesSchema = z.object({ features: z.array(z.string().min(1).max(100)).min(1).max(BULK_FEATURES) });
+
+/** `?shouldActivateDisabledStrategies=true` switches a flag's disabled strategies on instead of adding one. */
+export const bulkSwitchQuerySchema = z.object({
+  shouldActivateDisabledStrategies: z.enum(['true', 'false']).optional().transform((value) => value === 'true'),
+});
+
+/** PUT /api/admin/projects/{projectId}/tags: tags added to and removed from each selected flag. */
+export const bulkTagsSchema = bulkFeaturesSchema.extend({ tags: tagsUpdateSchema });

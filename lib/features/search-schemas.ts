@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { filter, whole } from '../http/query-filters.js';
 import { isoDateTime } from '../http/schemas.js';
-import { wireTag } from './schemas.js';
+import { lifecycleStageSchema, wireTag } from './schemas.js';
 import { SEARCH_LIMITS, type SearchQuery, type SortBy } from './search-model.js';
 
 /** The applications' list takes the same whole numbers (lib/applications/schemas.ts). */
@@ -124,6 +124,8 @@ export const featureSearchItemSchema = z.object({
   /** Names of the segments its strategies use. */
   segments: z.array(z.string()),
   tags: z.array(wireTag).nullable(),
+  /** The stage the flag is in (the table's lifecycle column). */
+  lifecycle: lifecycleStageSchema,
 });
 export type FeatureSearchItemWire = z.input<typeof featureSearchItemSchema>;
 

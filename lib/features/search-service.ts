@@ -15,6 +15,7 @@ import {
 } from './search-model.js';
 import type { FeatureStore } from './store.js';
 import { lastSeenOfMany } from './views.js';
+import { currentStage } from './rules/lifecycle.js';
 
 /** One feature of the page with what its answer shows besides the aggregate. */
 export interface SearchHit {
@@ -75,8 +76,7 @@ export class FeatureSearchService {
     const matching = candidates.filter((feature) =>
       matchesEquality(query.type, feature.type)
       && matchesState(query.state, feature, now)
-      // No lifecycle stage is recorded here: none is ever listed.
-      && matchesEquality(query.lifecycle, undefined)
+      && matchesEquality(query.lifecycle, currentStage(feature).stage)
       && matchesEquality(query.createdBy, feature.createdBy === undefined ? undefined : String(feature.createdBy.id))
       && (query.favorite?.includes(favourites.has(feature.name)) ?? true)
       && matchesDate(query.createdAt, feature.createdAt)

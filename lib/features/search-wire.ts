@@ -1,6 +1,7 @@
 import { environmentOf } from './model.js';
 import type { FeatureSearchItemWire } from './search-schemas.js';
 import { lastSeenOf } from './search-model.js';
+import { lifecycleWire } from './wire.js';
 import type { SearchHit } from './search-service.js';
 
 /** Unleash's answer for a creator it does not know: id 0, which the admin UI shows without a link. */
@@ -37,5 +38,6 @@ export function toSearchItemWire({ feature, favorite, environments, lastSeen, se
     }),
     segments: segmentNames,
     tags: feature.tags.map((tag) => ({ value: tag.value, type: tag.type })),
+    lifecycle: lifecycleWire(feature),
   };
 }

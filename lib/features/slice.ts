@@ -21,6 +21,11 @@ import { FeatureStrategyService } from './strategy-service.js';
 import { FeatureUsageService } from './usage-service.js';
 import { featureUsageRoutes } from './usage-routes.js';
 import { featureValidationRoutes } from './validation-routes.js';
+import { featureStageRoutes } from './stage-routes.js';
+import { featureStageOperations } from './stage-operations.js';
+import { FeatureStageService } from './stage-service.js';
+import { FeatureLinkService } from './link-service.js';
+import { FeatureBulkService } from './bulk-service.js';
 import { FeatureVariantService } from './variant-service.js';
 import { FeatureViews } from './views.js';
 
@@ -32,6 +37,7 @@ const routes = {
   ...featureSearchRoutes,
   ...featureValidationRoutes,
   ...featureUsageRoutes,
+  ...featureStageRoutes,
 };
 
 /**
@@ -50,6 +56,7 @@ export function featureSlice({ now }: SliceContext, ports: FeaturePorts, feature
       ...featureSearchOperations({ features }),
       ...featureValidationOperations({ features }),
       ...featureUsageOperations({ features }),
+      ...featureStageOperations({ features }),
     },
     features,
   } satisfies Slice<typeof routes> & Record<string, unknown>;
@@ -58,12 +65,17 @@ export function featureSlice({ now }: SliceContext, ports: FeaturePorts, feature
 /** The feature services, sharing one optimistic-concurrency runner over the store; `now` is a test's clock for the usage reads, which name the current hour. */
 function featureServices(featureStore: DynamoFeatureStore, { catalog, metrics, everyFeature, people }: FeaturePorts, now: (() => Date) | undefined) {
   const aggregates = new FeatureAggregates(featureStore);
+  const strategies = new FeatureStrategyService(aggregates, catalog);
+  const relations = new FeatureRelationService(aggregates, catalog);
   return {
     aggregates,
     lifecycle: new FeatureLifecycleService(aggregates, catalog),
-    strategies: new FeatureStrategyService(aggregates, catalog),
+    strategies,
     variants: new FeatureVariantService(aggregates, catalog),
-    relations: new FeatureRelationService(aggregates, catalog),
+    relations,
+    stages: new FeatureStageService(aggregates, everyFeature),
+    links: new FeatureLinkService(aggregates),
+    bulk: new FeatureBulkService(aggregates, strategies, relations),
     views: new FeatureViews(catalog, metrics),
     search: new FeatureSearchService(featureStore, catalog, metrics, everyFeature),
     usage: new FeatureUsageService(featureStore, metrics, now),

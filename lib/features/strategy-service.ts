@@ -114,9 +114,10 @@ export class FeatureStrategyService {
   }
 
   /** E7: on, adding the project's default strategy (or a 100% rollout) when none is active. */
-  async turnOn(ref: FeatureEnvironmentRef, actor: string): Promise<Feature> {
+  async turnOn(ref: FeatureEnvironmentRef, actor: string, activateDisabledStrategies = false): Promise<Feature> {
     const id = randomUUID();
-    return this.switch(ref, actor, (feature, project) => turnOn(feature, ref.environment, defaultFor(project, ref.environment), id));
+    return this.switch(ref, actor, (feature, project) =>
+      turnOn(feature, ref.environment, defaultFor(project, ref.environment), id, activateDisabledStrategies));
   }
 
   async turnOff(ref: FeatureEnvironmentRef, actor: string): Promise<Feature> {

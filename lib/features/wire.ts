@@ -1,5 +1,6 @@
 import type { Environment } from '../environments/model.js';
 import type { FeatureWire } from './schemas.js';
+import { currentStage } from './rules/lifecycle.js';
 import { environmentOf, type Feature, type FeatureEnvironment, type FeatureStrategy, type FeatureViewContext } from './model.js';
 
 export function toFeatureWire(feature: Feature, context: FeatureViewContext): FeatureWire {
@@ -25,6 +26,8 @@ export function toFeatureWire(feature: Feature, context: FeatureViewContext): Fe
     tags: feature.tags,
     children: feature.children,
     dependencies: feature.dependencies,
+    lifecycle: lifecycleWire(feature),
+    links: (feature.links ?? []).map((link) => ({ ...link, feature: feature.name })),
   };
 }
 
@@ -77,4 +80,10 @@ export function toProjectFeatureItemWire(feature: Feature, context: FeatureViewC
     tags: full.tags,
     environments: full.environments.map(({ strategies: _s, variants: _v, featureName: _f, environment: _e, ...rest }) => rest),
   };
+}
+
+/** The flag's current stage as Unleash answers it: `status` only on a completed flag. */
+export function lifecycleWire(feature: Feature) {
+  const { stage, status, enteredStageAt } = currentStage(feature);
+  return { stage, ...(status ? { status } : {}), enteredStageAt };
 }

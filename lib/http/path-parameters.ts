@@ -26,6 +26,8 @@ export const PATH_PARAMETERS = {
   environment: name,
   strategyId: name,
   parentName: name,
+  /** A flag link's id. */
+  linkId: name,
   strategyName: name,
   /** Context field, tag type and environment names. */
   name,

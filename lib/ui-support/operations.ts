@@ -86,7 +86,6 @@ const pageOperations = ({ uiSupport }: { uiSupport: UiSupportService }): Omit<Op
     return { body: [] };
   },
   getOutdatedSdks: async () => ({ body: { sdks: [] } }),
-  getLifecycleCount: async () => ({ body: await uiSupport.lifecycleCount() }),
   getTelemetrySettings: async () => ({ body: { versionInfoCollectionEnabled: false, featureInfoCollectionEnabled: false } }),
   recordUiError: async ({ caller, body }) => {
     log.warn('The admin UI met an error', { caller: caller.tokenName, message: body.errorMessage, stack: body.errorStack });

@@ -1,6 +1,6 @@
 import { admin, defineRoutes } from '../http/route.js';
 import {
-  flagCreatorsSchema, lifecycleCountSchema,
+  flagCreatorsSchema,
   instanceStatisticsSchema, outdatedSdksSchema, personalDashboardProjectSchema, personalDashboardSchema, profileSchema,
   projectStatusSchema, telemetrySettingsSchema, uiErrorSchema,
 } from './schemas.js';
@@ -34,10 +34,6 @@ export const uiSupportRoutes = defineRoutes('instance', {
   getOutdatedSdks: {
     method: 'GET', path: '/api/admin/projects/{projectId}/sdks/outdated', access: admin('READ_PROJECT'), status: 200,
     summary: 'SDK versions in use that are outdated: none known (no list of outdated versions is kept)', response: outdatedSdksSchema,
-  },
-  getLifecycleCount: {
-    method: 'GET', path: '/api/admin/lifecycle/count', access: admin('READ_FEATURE'), status: 200,
-    summary: 'Flags per lifecycle stage: every active flag counts as initial (stages are not recorded)', response: lifecycleCountSchema,
   },
   getInstanceStatistics: {
     // Unleash lets any logged-in user read it; the UI shows it only in Admin settings, and each

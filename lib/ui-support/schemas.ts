@@ -57,11 +57,6 @@ export const projectStatusSchema = z.object({
 /** Unleash's projectFlagCreatorsSchema. */
 export const flagCreatorsSchema = z.array(z.object({ id: z.number().int(), name: z.string() }));
 
-/** Unleash's featureLifecycleCountSchema. */
-export const lifecycleCountSchema = z.object({
-  initial: z.number(), preLive: z.number(), live: z.number(), completed: z.number(), archived: z.number(),
-});
-
 export const outdatedSdksSchema = z.object({ sdks: z.array(z.object({ sdkVersion: z.string(), applications: z.array(z.string()) })) });
 
 /** Unleash's instanceAdminStatsSchema, as far as this service keeps the figures. */

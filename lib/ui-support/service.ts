@@ -36,14 +36,6 @@ export class UiSupportService {
   async ensureProject(projectId: string): Promise<void> {
     await this.projects.getProject(projectId);
   }
-
-  /**
-   * Unleash's lifecycle stages are not recorded here: every active flag counts as `initial`
-   * (from the projects' counts, no flag read), and the other stages as empty.
-   */
-  async lifecycleCount() {
-    return { initial: await this.projects.activeFeatureCount(), preLive: 0, live: 0, completed: 0, archived: 0 };
-  }
 }
 
 function factsOf(features: Feature[], now: Date): ProjectFacts {

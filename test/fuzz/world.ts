@@ -74,7 +74,7 @@ async function populate(call: FuzzInstance['call'], token: string): Promise<Para
     projectId: ['default', 'fz-proj'], featureName: ['fz-parent', 'fz-child', 'fz-archived'],
     environment: ['development', 'production', 'fz-env'], parentName: ['fz-parent'], name: ['fz-field', 'fz-tags', 'fz-env', 'userId'],
     strategyName: ['default', 'flexibleRollout', 'fz-strategy'], type: ['simple', 'fz-tags'], value: ['fz-value'],
-    id: [], groupId: [], token: [], strategyId: [],
+    id: [], groupId: [], token: [], strategyId: [], linkId: [],
     appName: ['fz-app'], splashId: ['personal-dashboard'], feedbackId: ['pnps'],
   };
   const send = async (method: string, path: string, body?: unknown): Promise<ApiResponse | undefined> => {
@@ -99,6 +99,9 @@ async function populate(call: FuzzInstance['call'], token: string): Promise<Para
   });
   if (strategy) params.strategyId!.push(String(strategy.body.id));
   await send('POST', `${feature('fz-parent')}/environments/development/on`);
+  await send('POST', `${feature('fz-parent')}/link`, { url: 'https://example.com/fz', title: 'fz' });
+  const parent = await send('GET', feature('fz-parent'));
+  for (const link of (parent?.body.links ?? []) as Array<{ id: string }>) params.linkId!.push(link.id);
   await send('PUT', `${feature('fz-child')}/environments/development/variants`, [{ name: 'blue', weight: 1000, weightType: 'variable' }]);
   await send('POST', `${feature('fz-child')}/dependencies`, { feature: 'fz-parent' });
   await send('POST', '/api/admin/features/fz-child/tags', { type: 'fz-tags', value: 'fz-value' });

@@ -26,8 +26,14 @@ export function keepEnabledInvariant(state: FeatureEnvironment): FeatureEnvironm
  * E7: switches an environment on. With no active strategy it first adds the project's default
  * strategy for the environment, or a 100% gradual rollout, grouped by the feature's name.
  */
-export function turnOn(feature: Feature, environment: string, fallback: DefaultStrategy | undefined, newId: string): Feature {
+export function turnOn(
+  feature: Feature, environment: string, fallback: DefaultStrategy | undefined, newId: string, activateDisabledStrategies = false,
+): Feature {
   return withEnvironment(feature, environment, (state) => {
+    // Unleash's `shouldActivateDisabledStrategies`: the disabled strategies are switched on instead of adding one.
+    if (activateDisabledStrategies && state.strategies.some((strategy) => strategy.disabled)) {
+      return { ...state, enabled: true, strategies: state.strategies.map((strategy) => ({ ...strategy, disabled: false })) };
+    }
     if (hasActiveStrategy(state)) return { ...state, enabled: true };
     const base = fallback ?? {
       name: 'flexibleRollout',
