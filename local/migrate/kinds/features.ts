@@ -5,7 +5,7 @@
  * through the project's bulk routes. An archived feature the target holds is revived first, so
  * the import may write it.
  */
-import { encode, type AdminSide } from '../http.js';
+import { AdminApiError, encode, type AdminSide } from '../http.js';
 import type { Kind, MigrationContext, Step } from '../model.js';
 import { differences } from '../normalise.js';
 import { featureNamesOf, importDocumentOf, readFeatures, type FeatureRecord, type SideFeatures } from './feature-records.js';
@@ -92,7 +92,7 @@ async function applyProject(project: string, records: FeatureRecord[], plan: Fea
       const names = new Set(chunk.map((record) => record.name));
       for (const environment of plan.environments) {
         const data = importDocumentOf(plan.source.exports.get(environment)!, names);
-        await to.request('POST', '/api/admin/features-batch/import', { project, environment, data });
+        await to.request('POST', '/api/admin/features-batch/import', { project, environment, data }).catch(explainImportRefusal);
       }
       await settleFlags(project, chunk, plan, to);
       for (const record of chunk) done(record.name);
@@ -100,6 +100,17 @@ async function applyProject(project: string, records: FeatureRecord[], plan: Fea
       for (const record of chunk) done(record.name, error);
     }
   }
+}
+
+/**
+ * Unleash takes an import only from a person or a service account: with an admin API token it
+ * answers 400. Said in the words of what to do about it.
+ */
+function explainImportRefusal(error: unknown): never {
+  if (error instanceof AdminApiError && error.status === 400 && /admin token to import/i.test(error.text)) {
+    throw new Error('the target refuses the feature import with an admin API token (Unleash does): give --to-token a personal access token of an Admin user (Profile, Personal API tokens)');
+  }
+  throw error;
 }
 
 /** Stale and archived, which an import leaves as they were (the import writes every feature active). */

@@ -3,7 +3,8 @@
  * lists each token's secret to an admin; this service takes a known secret on create (and keeps
  * only its hash). The other way round does not work: this service never shows a secret again,
  * and Unleash's API makes its own secret whatever it is sent, so a token copied into Unleash gets
- * a new secret, listed for a person to hand to the SDKs.
+ * a token of the same name and scope with a new secret, listed for a person to hand to the SDKs;
+ * admin tokens do not go there at all (Unleash 7's API makes none).
  */
 import { createHash } from 'node:crypto';
 import type { Kind, MigrationContext, Step, TokenPair } from '../model.js';
@@ -38,47 +39,51 @@ export const tokens: Kind = {
   async plan(context) {
     const source = (await context.from.request<{ tokens: Token[] }>('GET', '/api/admin/api-tokens')).tokens;
     const target = (await context.to.request<{ tokens: Token[] }>('GET', '/api/admin/api-tokens')).tokens;
+    // This service lists a token id beside each masked secret; Unleash lists the secrets themselves.
+    const targetTakesSecrets = target.some((known) => known.tokenId !== undefined);
     const steps: Step[] = [];
     const now = Date.now();
     for (const token of source) {
       const key = `${token.tokenName} (${typeOf(token)}, ${token.environment})`;
-      if (!readable(token.secret)) {
-        steps.push({ kind: 'API tokens', key, action: 'skip', detail: `${context.from.label} shows no secret (it keeps only a hash): make a new token for the SDKs that use it` });
-        continue;
-      }
+      const step = (action: Step['action'], detail?: string, run?: Step['run']) => steps.push({ kind: 'API tokens', key, action, ...(detail ? { detail } : {}), ...(run ? { run } : {}) });
       if (token.expiresAt && Date.parse(token.expiresAt) <= now) {
-        steps.push({ kind: 'API tokens', key, action: 'skip', detail: 'expired' });
+        step('skip', 'expired');
         continue;
       }
-      const sameSecret = target.find((known) => known.secret === token.secret || known.tokenId === tokenIdOf(token.secret));
-      if (sameSecret) {
+      if (typeOf(token) === 'admin' && !targetTakesSecrets) {
+        step('skip', `${context.to.label} makes no admin API tokens through its API (Unleash 7 does not): use a personal access token or a service account there`);
+        continue;
+      }
+      const known = readable(token.secret) ? target.find((t) => t.secret === token.secret || t.tokenId === tokenIdOf(token.secret)) : undefined;
+      if (known) {
         context.tokenPairs.push(pairOf(token, token.secret, token.secret));
-        steps.push({ kind: 'API tokens', key, action: 'same' });
+        step('same');
         continue;
       }
-      // A target that lists secrets (Unleash) could not have taken this one: a token of the same
-      // name and scope there is the copy an earlier run made. One that lists none took it, or has no copy.
-      const sameScope = target.find((known) => readable(known.secret) && scopeOf(known) === scopeOf(token));
+      // A token of the same name and scope is the copy an earlier run made where the secret
+      // could not travel (a target that makes its own, a source that shows none).
+      const sameScope = target.find((t) => scopeOf(t) === scopeOf(token) && (!readable(token.secret) || readable(t.secret)));
       if (sameScope) {
-        context.tokenPairs.push(pairOf(token, token.secret, sameScope.secret));
-        steps.push({ kind: 'API tokens', key, action: 'skip', detail: `${context.to.label} has a token of this name and scope with another secret (it could not take this one)` });
+        if (readable(token.secret)) context.tokenPairs.push(pairOf(token, token.secret, sameScope.secret));
+        step('skip', `${context.to.label} has a token of this name and scope with another secret (made by an earlier run)`);
         continue;
       }
-      steps.push({ kind: 'API tokens', key, action: 'create', run: () => copyToken(token, context) });
+      step('create', readable(token.secret) ? undefined : `${context.from.label} shows no secret (it keeps only a hash): a new one is made`, () => copyToken(token, context));
     }
     return steps;
   },
 };
 
 async function copyToken(token: Token, context: MigrationContext): Promise<void> {
+  const secret = readable(token.secret) ? token.secret : undefined;
   const created = await context.to.request<Token>('POST', '/api/admin/api-tokens', {
-    secret: token.secret,
+    ...(secret ? { secret } : {}),
     tokenName: token.tokenName,
     type: token.type,
     ...(typeOf(token) === 'admin' ? {} : { environment: token.environment, projects: projectsOf(token) }),
     ...(token.expiresAt ? { expiresAt: token.expiresAt } : {}),
   });
-  context.tokenPairs.push(pairOf(token, token.secret, created.secret));
+  if (secret) context.tokenPairs.push(pairOf(token, secret, created.secret));
   if (created.secret !== token.secret) {
     context.needsPerson.push(`API token ${token.tokenName} (${typeOf(token)}, ${token.environment}): ${context.to.url} made its own secret; give the SDKs that used the old one ${created.secret}`);
   }
