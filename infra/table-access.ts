@@ -32,7 +32,12 @@ export const GROUP_TABLE_ACCESS: Record<Group, TableAccess> = {
   access: { reads: READS, writes: ITEM_WRITES },
   // Insights, UI configuration and health read; the UI configuration records the instance id once;
   // deleting an application removes its registrations and their places in the scopes' counts.
-  instance: { reads: READS, writes: ['dynamodb:UpdateItem', 'dynamodb:DeleteItem'], writablePartitions: [keys.instance().pk, keys.clientApps().pk] },
+  // Integrations are configured there too: each with its change event in one transaction, its id from a counter.
+  instance: {
+    reads: READS,
+    writes: ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'],
+    writablePartitions: [keys.instance().pk, keys.clientApps().pk, keys.integrations().pk, keys.counter('integration').pk, keys.eventPartitions()],
+  },
   // The SDK path never changes what SDKs see (design §3): it writes only SDK usage.
   // Besides SDK usage, it counts the tokens each address asks Edge's unauthenticated validate about.
   client: { reads: READS, writes: ['dynamodb:PutItem', 'dynamodb:UpdateItem'], writablePartitions: [...SDK_USAGE_PARTITIONS, keys.edgeValidationPartitions()] },
@@ -66,6 +71,16 @@ export const SDK_SNAPSHOT_TABLE_ACCESS: TableAccess = { reads: READS, writes: ['
 export const BOOTSTRAP_TABLE_ACCESS: TableAccess = {
   reads: READS,
   writes: ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:ConditionCheckItem', 'dynamodb:DeleteItem'],
+};
+
+/** The integrations' stream stage lists the integrations (one Query) and writes nothing. */
+export const INTEGRATIONS_STREAM_TABLE_ACCESS: TableAccess = { reads: ['dynamodb:Query'], writes: [] };
+
+/** The integrations' delivery stage reads each integration and writes only the delivery logs. */
+export const INTEGRATIONS_DELIVERY_TABLE_ACCESS: TableAccess = {
+  reads: ['dynamodb:GetItem', 'dynamodb:Query'],
+  writes: ['dynamodb:PutItem'],
+  writablePartitions: [keys.integrationDeliveryPartitions()],
 };
 
 /** Every action a function with this access may use. */

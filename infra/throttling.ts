@@ -57,9 +57,9 @@ export const DEFAULT_THROTTLING: ApiThrottling = {
   sdkReport: { rateLimit: Math.ceil(SDK_POLL_RATE * REPORT_SHARE), burstLimit: Math.ceil(2 * SDK_POLL_RATE * REPORT_SHARE) },
   // 500/s: 1.3 billion page views a month; raise it with -c frontendRateLimit.
   frontend: { rateLimit: 500, burstLimit: 1_000 },
-  // Per route: the admin UI's page loads call many routes once each. 200 routes × 25/s plus the
+  // Per route: the admin UI's page loads call many routes once each. 250 routes × 20/s plus the
   // SDK, frontend and OFREP routes (5,000/s) stays under the default account quota.
-  admin: { rateLimit: 25, burstLimit: 50 },
+  admin: { rateLimit: 20, burstLimit: 40 },
 };
 
 /** The routes that carry every SDK instance's traffic, by route key (`METHOD /path`). */

@@ -12,6 +12,7 @@ import { SecretKey } from './constructs/secret-key.js';
 import { InsightsSnapshot } from './constructs/insights-snapshot.js';
 import { SdkSnapshot } from './constructs/sdk-snapshot.js';
 import { MetricsPipeline } from './constructs/metrics-pipeline.js';
+import { IntegrationsPipeline } from './constructs/integrations-pipeline.js';
 import { SdkFunctionUrl } from './constructs/sdk-function-url.js';
 import { ServiceAlarms, alarmEmailsFromContext } from './constructs/service-alarms.js';
 import { TogglesApi } from './constructs/toggles-api.js';
@@ -65,6 +66,11 @@ export class TogglesStack extends Stack {
     // SDK metrics go through two queued stages before the table (ADR 15).
     const metrics = new MetricsPipeline(this, 'Metrics', { table, reporters: [functions.byGroup.client, functions.byGroup.frontend] });
 
+    // Integrations: change events from the table's stream, delivered off a queue.
+    const integrations = new IntegrationsPipeline(this, 'Integrations', {
+      table, secretKey: secretKey.secret, unleashUrl: props.unleashUrl ?? adminUi?.url ?? api.httpApi.apiEndpoint,
+    });
+
     const bootstrap = new BootstrapAdminToken(this, 'BootstrapAdminToken', {
       table,
       after: Object.values(functions.byGroup),
@@ -78,10 +84,11 @@ export class TogglesStack extends Stack {
       functions: {
         ...functions.byGroup, snapshot: insights.function.function, sdkSnapshot: sdkSnapshot.function.function, bootstrap: bootstrap.function.function,
         metricsSum: metrics.sumFunction.function, metricsStore: metrics.storeFunction.function,
+        integrationsStream: integrations.streamFunction.function, integrationsDelivery: integrations.deliveryFunction.function,
       },
       emails: props.alarmEmails ?? alarmEmailsFromContext(this.node.tryGetContext('alarmEmail')),
     });
-    for (const alarm of metrics.alarms) {
+    for (const alarm of [...metrics.alarms, integrations.alarm]) {
       alarm.addAlarmAction(new SnsAction(alarms.topic));
       alarm.addOkAction(new SnsAction(alarms.topic));
     }

@@ -26,8 +26,8 @@ export const GROUP_BUNDLED_FILES: Partial<Record<Group, readonly BundledFile[]>>
   })),
 };
 
-/** Only the access function seals secrets (the OIDC settings); no other function can read the key. */
-const KEY_GROUPS: ReadonlySet<Group> = new Set<Group>(['access']);
+/** Only the access function (the OIDC settings) and the instance function (integrations' sensitive parameters) seal secrets; no other function can read the key. */
+const KEY_GROUPS: ReadonlySet<Group> = new Set<Group>(['access', 'instance']);
 
 /**
  * Only the access function counts login failures by address, so only it reads the admin UI

@@ -23,6 +23,9 @@ export class TogglesTable extends Construct {
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
       // Items with this attribute (the SDK change log, ADR 16) are deleted some time after it passes.
       timeToLiveAttribute: definition.timeToLiveAttribute,
+      // New items' images, read by the integrations' stream stage (filtered to change events):
+      // events are delivered from what was stored, so no write path can forget to send them.
+      stream: dynamodb.StreamViewType.NEW_IMAGE,
       // Feature configuration outlives the stack: deleting or replacing the stack keeps the data.
       removalPolicy: RemovalPolicy.RETAIN,
     });

@@ -13,7 +13,7 @@
  * generator) and the load generator's CPU, and says which one limited it. Then each function's
  * bundle size and module init time. Options: --flags N (1000), --duration S (10), --warmup S (3),
  * --connections C (50), --rounds R (2), --metrics-instances LIST (10,100,1000; empty: none),
- * --no-bundles. `--ui` measures the admin UI against Unleash's instead (local/bench/ui.ts).
+ * --no-bundles.
  *
  * On a shared machine other work only ever slows a run down, so each scenario alternates our
  * server and the reference for R rounds and keeps each one's best round.
@@ -48,13 +48,6 @@ import { adminClient } from '../../local/bench/seed.js';
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '..', '..');
-
-// --ui: the admin UI against Unleash's in Chromium instead (local/bench/ui.ts), with its own options.
-if (process.argv.includes('--ui')) {
-  const { runUiBench } = await import('../../local/bench/ui.js');
-  await runUiBench(process.argv.slice(2));
-  process.exit(0);
-}
 
 const args = parseBenchArgs(process.argv.slice(2));
 const load = args;

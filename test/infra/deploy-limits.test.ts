@@ -57,6 +57,8 @@ const LONGEST_REF: Record<string, string> = {
   'AWS::SNS::Topic': arn('sns', 'n'.repeat(256)),
   // A queue's Ref is its URL; queue names are at most 80 characters.
   'AWS::SQS::Queue': `https://sqs.${REGION}.${URL_SUFFIX}/${ACCOUNT}/${'q'.repeat(80)}`,
+  // An event bus's Ref is its name: at most 256 characters.
+  'AWS::Events::EventBus': 'e'.repeat(256),
 };
 /** What `Fn::GetAtt` gives, by resource type and attribute, at its longest. */
 const LONGEST_ATT: Record<string, string> = {
@@ -67,6 +69,8 @@ const LONGEST_ATT: Record<string, string> = {
   'AWS::Lambda::Function.Arn': arn('lambda', `function:${'f'.repeat(64)}`),
   'AWS::KMS::Key.Arn': arn('kms', `key/${'k'.repeat(36)}`),
   'AWS::SQS::Queue.Arn': arn('sqs', 'q'.repeat(80)),
+  'AWS::Events::EventBus.Arn': arn('events', `event-bus/${'e'.repeat(256)}`),
+  'AWS::Events::EventBus.Name': 'e'.repeat(256),
   'AWS::S3::Bucket.Arn': `arn:${PARTITION}:s3:::${'b'.repeat(63)}`, // bucket names: 3–63 characters
   'AWS::CloudFront::Distribution.DomainName': 'd111111abcdef8.cloudfront.net',
 };

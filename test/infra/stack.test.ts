@@ -67,9 +67,9 @@ const actionsOf = (statements: Array<Record<string, any>>): string[] =>
   statements.flatMap((statement) => [statement.Action].flat() as string[]);
 
 describe('functions', () => {
-  it('creates one function per endpoint group plus the bootstrap, the two snapshot writers and the two metrics stage functions', () => {
+  it('creates one function per endpoint group plus the bootstrap, the two snapshot writers, the two metrics stage functions and the two integrations stage functions', () => {
     expect([...groupFunctions().keys()].sort()).toEqual([...GROUPS].sort());
-    expect(serviceFunctions(template)).toHaveLength(GROUPS.length + 5);
+    expect(serviceFunctions(template)).toHaveLength(GROUPS.length + 7);
   });
 
   const scheduled = (description: string, partition: string) => {
@@ -290,14 +290,14 @@ describe('secret key for sealed secrets', () => {
     expect(secret.DeletionPolicy).toBe('Retain');
   });
 
-  it('reaches only the access function, as an ARN read with the SDK (no layer, so no region map)', () => {
+  it('reaches only the access function and the instance function (integrations\' sealed parameters), as an ARN read with the SDK (no layer, so no region map)', () => {
     const keyId = secretKeyId();
     for (const [group, [id, fn]] of groupFunctions()) {
       const reads = policyStatementsOfFunction(id).filter((statement) =>
         [statement.Resource].flat().some((resource) => referencedId(resource) === keyId),
       );
       const variables = fn.Properties.Environment.Variables;
-      if (group === 'access') {
+      if (group === 'access' || group === 'instance') {
         expect(actionsOf(reads)).toContain('secretsmanager:GetSecretValue');
         expect(variables.SECRET_KEY_ARN).toEqual({ Ref: keyId });
         // The Parameters and Secrets extension came from a map of 21 Regions (issue 13, finding 2).
@@ -363,14 +363,14 @@ describe('permissions', () => {
     }
   });
 
-  it('grants group functions nothing beyond the table and their own logs, the access function the secret key and the origin secret, the client and frontend functions the metrics queue', () => {
+  it('grants group functions nothing beyond the table and their own logs, the access function the secret key and the origin secret, the instance function the secret key, the client and frontend functions the metrics queue', () => {
     const [tableId] = resourcesOf(template, 'AWS::DynamoDB::Table')[0]!;
     const keyId = secretKeyId();
     const originSecrets = originSecretIds();
     const [reportsQueueId] = resourcesOf(template, 'AWS::SQS::Queue').find(([id]) => /^MetricsReports[0-9A-F]+$/.test(id))!;
     for (const [group, [id, fn]] of groupFunctions()) {
       const ownLogGroup = referencedId(fn.Properties.LoggingConfig.LogGroup);
-      const allowed = new Set([tableId, ownLogGroup, ...(group === 'access' ? [keyId, ...originSecrets] : []), ...(group === 'client' || group === 'frontend' ? [reportsQueueId] : [])]);
+      const allowed = new Set([tableId, ownLogGroup, ...(group === 'access' ? [keyId, ...originSecrets] : []), ...(group === 'instance' ? [keyId] : []), ...(group === 'client' || group === 'frontend' ? [reportsQueueId] : [])]);
       for (const statement of policyStatementsOfFunction(id)) {
         const resources = [statement.Resource].flat().map(referencedId);
         expect(resources.every((resource) => allowed.has(resource)), group).toBe(true);

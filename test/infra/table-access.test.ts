@@ -1,7 +1,7 @@
 import type { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { GROUP_TAG } from '../../infra/constructs/group-functions.js';
-import { actionsOf, BOOTSTRAP_TABLE_ACCESS, GROUP_TABLE_ACCESS, SNAPSHOT_TABLE_ACCESS, type TableAccess } from '../../infra/table-access.js';
+import { actionsOf, BOOTSTRAP_TABLE_ACCESS, GROUP_TABLE_ACCESS, INTEGRATIONS_DELIVERY_TABLE_ACCESS, INTEGRATIONS_STREAM_TABLE_ACCESS, SNAPSHOT_TABLE_ACCESS, type TableAccess } from '../../infra/table-access.js';
 import { GROUPS } from '../../lib/http/route.js';
 import { referencedId, resourcesOf, synthesizeStack, type Resource } from './synth.js';
 
@@ -57,13 +57,24 @@ describe('DynamoDB actions per function', () => {
     expectExactly(id, GROUP_TABLE_ACCESS[group]);
   });
 
-  it('no function may Scan, write in batches, read streams or change the table', () => {
+  it('no function may Scan, write in batches, read streams (but the integrations\' stream stage) or change the table', () => {
+    const [streamStage] = functionWhere((fn) => fn.Properties.Description === 'Feature toggles: integrations, stream stage');
     for (const [id] of resourcesOf(template, 'AWS::Lambda::Function')) {
       const granted = actions(tableStatements(id));
       for (const action of ['dynamodb:Scan', 'dynamodb:BatchWriteItem', 'dynamodb:GetRecords', 'dynamodb:DeleteTable', 'dynamodb:UpdateTable', 'dynamodb:*']) {
+        if (id === streamStage && action === 'dynamodb:GetRecords') continue;
         expect(granted, id).not.toContain(action);
       }
     }
+  });
+
+  it('the integrations\' stream stage may only Query the table and read its stream; the delivery stage reads and writes delivery logs only', () => {
+    const [streamStage] = functionWhere((fn) => fn.Properties.Description === 'Feature toggles: integrations, stream stage');
+    const [deliveryStage] = functionWhere((fn) => fn.Properties.Description === 'Feature toggles: integrations, delivery stage');
+
+    expect(actions(tableStatements(streamStage)).filter((action) => !/^dynamodb:(DescribeStream|GetRecords|GetShardIterator|ListStreams)$/.test(action)))
+      .toEqual([...actionsOf(INTEGRATIONS_STREAM_TABLE_ACCESS)].sort());
+    expectExactly(deliveryStage, INTEGRATIONS_DELIVERY_TABLE_ACCESS);
   });
 
   it('the bootstrap function reads, seeds, stores tokens and deletes only to remove a replaced one', () => {
