@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { promisify } from 'node:util';
+import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
 import { join, resolve, sep } from 'node:path';
 import { fillIndexHtml, type IndexHtmlSettings } from './index-html.js';
 import { cacheControlFor, contentTypeFor, INDEX_HTML, isApiPath, uiObjectKey, type UiEntries } from './paths.js';
@@ -51,15 +53,68 @@ function servingFrom(installed: InstalledUi, settings: IndexHtmlSettings): Serve
   const indexTag = `"${createHash('sha256').update(index).digest('base64url').slice(0, 27)}"`;
   // On every answer, not only the page: an SVG or HTML file opened on its own is a document too.
   const security = uiSecurityHeaders(index.toString());
+  const compressed = compressedCopies();
   return async (path, headers) => {
     const key = uiObjectKey(path, entries);
     if (key === INDEX_HTML) {
       const fresh = headers['if-none-match'] === indexTag;
-      return answer(fresh ? 304 : 200, key, fresh ? Buffer.alloc(0) : index, { etag: indexTag, ...security });
+      if (fresh) return answer(304, key, Buffer.alloc(0), { etag: indexTag, ...security });
+      return compressed.answer(answer(200, key, index, { etag: indexTag, ...security }), key, headers['accept-encoding']);
     }
     const file = installed.licenceFiles[key] ?? fileUnder(root, key);
     const body = file === undefined ? undefined : await readFile(file).catch(() => undefined);
-    return body ? answer(200, key, body, security) : notFound(security);
+    return body ? compressed.answer(answer(200, key, body, security), key, headers['accept-encoding']) : notFound(security);
+  };
+}
+
+/** What CloudFront compresses (its `compress: true` behaviour, infra/constructs/admin-ui.ts): text of 1,000 bytes to 10 MB. */
+const COMPRESSIBLE = /^(text\/|application\/json|image\/svg\+xml)/;
+const MIN_COMPRESSED_BYTES = 1_000;
+const MAX_COMPRESSED_BYTES = 10_000_000;
+type Encoding = 'br' | 'gzip';
+const compressors: Record<Encoding, (body: Buffer) => Promise<Buffer>> = {
+  // Quality 5: most of brotli's gain over gzip at a fraction of its maximum's CPU; each file is compressed once.
+  br: (body) => promisify(brotliCompress)(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 5, [zlib.BROTLI_PARAM_SIZE_HINT]: body.length } }),
+  gzip: (body) => promisify(gzip)(body, { level: 6 }),
+};
+
+/** The encoding a browser's Accept-Encoding allows, brotli first as CloudFront prefers it. */
+export function chosenEncoding(acceptEncoding: string | undefined): Encoding | undefined {
+  const accepted = new Set<string>();
+  for (const part of (acceptEncoding ?? '').split(',')) {
+    const [name = '', ...params] = part.split(';').map((piece) => piece.trim().toLowerCase());
+    const quality = params.find((param) => param.startsWith('q='));
+    if (quality === undefined || Number(quality.slice(2)) > 0) accepted.add(name);
+  }
+  if (accepted.has('br')) return 'br';
+  if (accepted.has('gzip')) return 'gzip';
+  return undefined;
+}
+
+/**
+ * The UI's files compressed as CloudFront serves them in the cloud: the build's scripts are
+ * some 3 MB, about a third of that compressed, and a first visit downloads them all. Each file
+ * is compressed once per encoding and kept (the build does not change while the server runs).
+ */
+function compressedCopies() {
+  const copies = new Map<string, Promise<Buffer>>();
+  return {
+    async answer(plain: UiAnswer, key: string, acceptEncoding: string | undefined): Promise<UiAnswer> {
+      const type = plain.headers['content-type'] ?? '';
+      const size = plain.body.length;
+      if (!COMPRESSIBLE.test(type) || size < MIN_COMPRESSED_BYTES || size > MAX_COMPRESSED_BYTES) return plain;
+      const headers = { ...plain.headers, vary: 'Accept-Encoding' };
+      const encoding = chosenEncoding(acceptEncoding);
+      if (!encoding) return { ...plain, headers };
+      const id = `${encoding} ${key}`;
+      let copy = copies.get(id);
+      if (!copy) {
+        copy = compressors[encoding](plain.body);
+        copies.set(id, copy);
+        copy.catch(() => copies.delete(id));
+      }
+      return { ...plain, headers: { ...headers, 'content-encoding': encoding }, body: await copy };
+    },
   };
 }
 

@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUiSite, type UiSite } from '../../lib/ui/site.js';
 
@@ -82,5 +83,46 @@ describe('without the UI (the install step could not fetch it)', () => {
     expect(answer?.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(answer?.body.toString()).toContain('<code>npm run ui:fetch</code>');
     expect(await site.answer('GET', '/api/admin/user', {})).toBeUndefined();
+  });
+});
+
+describe('the admin UI compressed as CloudFront compresses it', () => {
+  let dir: string;
+  let site: UiSite;
+  const script = `const rows = [${Array.from({ length: 400 }, (_, index) => `"row-${index}"`).join(',')}];\n`;
+  beforeAll(() => {
+    const made = fixture();
+    dir = made.dir;
+    writeFileSync(join(made.installed.buildDir, 'static', 'big-abc.js'), script);
+    writeFileSync(join(made.installed.buildDir, 'logo.png'), Buffer.alloc(5_000, 7));
+    site = createUiSite(made.installed, { baseUriPath: '' });
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('answers a text file of 1,000 bytes or more in brotli when the browser takes it, else gzip, else as it is', async () => {
+    const br = await site.answer('GET', '/static/big-abc.js', { 'accept-encoding': 'gzip, deflate, br, zstd' });
+    const gz = await site.answer('GET', '/static/big-abc.js', { 'accept-encoding': 'gzip' });
+    const plain = await site.answer('GET', '/static/big-abc.js', {});
+    const refused = await site.answer('GET', '/static/big-abc.js', { 'accept-encoding': 'br;q=0, gzip;q=0' });
+
+    expect(br?.headers).toMatchObject({ 'content-encoding': 'br', vary: 'Accept-Encoding', 'content-type': 'text/javascript; charset=utf-8' });
+    expect(brotliDecompressSync(br!.body).toString()).toBe(script);
+    expect(br!.body.length).toBeLessThan(script.length / 2);
+    expect(gz?.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gz!.body).toString()).toBe(script);
+    expect(plain?.headers['content-encoding']).toBeUndefined();
+    expect(plain?.headers.vary).toBe('Accept-Encoding');
+    expect(plain?.body.toString()).toBe(script);
+    expect(refused?.headers['content-encoding']).toBeUndefined();
+  });
+
+  it('leaves small files and pictures as they are', async () => {
+    const small = await site.answer('GET', '/static/app-abc.js', { 'accept-encoding': 'br' });
+    const picture = await site.answer('GET', '/logo.png', { 'accept-encoding': 'br' });
+
+    expect(small?.headers['content-encoding']).toBeUndefined();
+    expect(small?.body.toString()).toBe('console.log(1)');
+    expect(picture?.headers['content-encoding']).toBeUndefined();
+    expect(picture?.body.length).toBe(5_000);
   });
 });
