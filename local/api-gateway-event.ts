@@ -18,13 +18,16 @@ export interface IncomingRequest {
 
 /** Builds the API Gateway HTTP API (payload 2.0) event that the cloud would hand a function. */
 export function toApiGatewayEvent(request: IncomingRequest): APIGatewayProxyEventV2 {
-  const [rawPath = '/', rawQueryString = ''] = request.url.split(/\?(.*)/s);
+  const mark = request.url.indexOf('?');
+  const rawPath = mark < 0 ? request.url : request.url.slice(0, mark);
+  const rawQueryString = mark < 0 ? '' : request.url.slice(mark + 1);
   const queryStringParameters: Record<string, string> = {};
   if (rawQueryString) {
     const query = new URLSearchParams(rawQueryString);
     for (const key of new Set(query.keys())) queryStringParameters[key] = query.getAll(key).join(',');
   }
   const now = request.receivedAt ?? new Date();
+  const time = timeText(now);
   const hasBody = request.body.length > 0;
   return {
     version: '2.0',
@@ -49,13 +52,22 @@ export function toApiGatewayEvent(request: IncomingRequest): APIGatewayProxyEven
       requestId: request.requestId ?? randomUUID(),
       routeKey: request.routeKey,
       stage: '$default',
-      time: now.toUTCString(),
+      time,
       timeEpoch: now.getTime(),
     },
     // The API takes only JSON, which API Gateway passes through as text.
     ...(hasBody ? { body: request.body.toString('utf8') } : {}),
     isBase64Encoded: false,
   };
+}
+
+/** The last request time's text, by its second: formatting a date costs more than the rest of the event. */
+let lastTime = { second: Number.NaN, text: '' };
+
+function timeText(now: Date): string {
+  const second = Math.floor(now.getTime() / 1000);
+  if (second !== lastTime.second) lastTime = { second, text: now.toUTCString() };
+  return lastTime.text;
 }
 
 /**
@@ -76,16 +88,25 @@ class LocalContext implements Context {
   readonly functionVersion = '$LATEST';
   readonly memoryLimitInMB = '512';
   readonly logStreamName = 'local';
-  readonly invokedFunctionArn: string;
-  readonly awsRequestId = randomUUID();
-  readonly logGroupName: string;
+  private requestId: string | undefined;
 
   constructor(
     readonly functionName: string,
     private readonly deadline: number,
-  ) {
-    this.invokedFunctionArn = `arn:aws:lambda:local:000000000000:function:${functionName}`;
-    this.logGroupName = `/aws/lambda/${functionName}`;
+  ) {}
+
+  get invokedFunctionArn(): string {
+    return `arn:aws:lambda:local:000000000000:function:${this.functionName}`;
+  }
+
+  get logGroupName(): string {
+    return `/aws/lambda/${this.functionName}`;
+  }
+
+  /** Made when first read (an error's answer names it): most invocations never do. */
+  get awsRequestId(): string {
+    this.requestId ??= randomUUID();
+    return this.requestId;
   }
 
   getRemainingTimeInMillis(): number {

@@ -65,6 +65,21 @@ export function eventPayloadBytes(event: APIGatewayProxyEventV2): number {
 }
 
 /**
+ * What the event the local API Gateway builds from a request can weigh at most, from what the
+ * request already measured: every text in the event comes from the URL (the raw path and query,
+ * the decoded path and query parameters, the path parameters: five times at most), the headers
+ * (their names and values, the host and user agent once more: twice at most) or the body (once),
+ * and a character becomes at most six bytes of JSON (`\u0000`); the rest (ids, times, fixed
+ * fields) is under EVENT_FIXED_BYTES. When this bound is within 6 MB the event is too and need
+ * not be serialized to be measured; near the limit it is measured exactly.
+ */
+export function eventPayloadBound(urlChars: number, headerChars: number, bodyBytes: number): number {
+  return 6 * (5 * urlChars + 2 * headerChars + bodyBytes) + EVENT_FIXED_BYTES;
+}
+
+const EVENT_FIXED_BYTES = 2_048;
+
+/**
  * The size Lambda measures for a function's response: what it returned, as JSON (a base64 body as
  * encoded), exactly. The body's share is measured once per distinct body (`quotedBytesOf`): the
  * SDK path returns the same stored text, up to a megabyte, poll after poll, and serializing it
@@ -73,10 +88,32 @@ export function eventPayloadBytes(event: APIGatewayProxyEventV2): number {
 export function responsePayloadBytes(result: APIGatewayProxyResultV2): number {
   if (typeof result === 'object' && result !== null && typeof result.body === 'string') {
     const quoted = result.isBase64Encoded === true ? result.body.length + 2 : quotedBytesOf(result.body);
+    // The rest of the answer (status, headers, cookies) is serialized only when it could matter.
+    const restBound = answerWithoutBodyBound(result);
+    if (restBound !== undefined && restBound + quoted <= LAMBDA_MAX_PAYLOAD_BYTES) return restBound + quoted;
     return Buffer.byteLength(JSON.stringify({ ...result, body: '' }), 'utf8') - 2 + quoted;
   }
   return Buffer.byteLength(JSON.stringify(result) ?? '', 'utf8');
 }
+
+/**
+ * An upper bound of an answer's JSON without its body, from its headers' and cookies' lengths
+ * (six bytes a character at most, and the field names and punctuation), or undefined for an
+ * answer of another shape, which is serialized.
+ */
+function answerWithoutBodyBound(result: { headers?: Record<string, unknown>; cookies?: string[] }): number | undefined {
+  for (const key in result) if (!ANSWER_FIELDS.has(key)) return undefined;
+  let chars = 0;
+  for (const name in result.headers) {
+    const value = result.headers[name];
+    if (typeof value !== 'string') return undefined;
+    chars += name.length + value.length + 6;
+  }
+  for (const cookie of result.cookies ?? []) chars += cookie.length + 3;
+  return 6 * chars + 256;
+}
+
+const ANSWER_FIELDS = new Set(['statusCode', 'headers', 'body', 'isBase64Encoded', 'cookies']);
 
 /** Bodies from this size up are remembered with their measure, the last few of them. */
 const REMEMBERED_FROM_CHARS = 16 * 1024;

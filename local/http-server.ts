@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type OutgoingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { APIGatewayProxyResultV2 } from 'aws-lambda';
 import { routeTable } from '../lib/route-table.js';
@@ -15,6 +15,7 @@ import {
   API_GATEWAY_MAX_BODY_BYTES,
   API_GATEWAY_MAX_REQUEST_LINE_AND_HEADERS_BYTES,
   ConcurrencySlots,
+  eventPayloadBound,
   eventPayloadBytes,
   GATEWAY_ANSWERS,
   LAMBDA_MAX_PAYLOAD_BYTES,
@@ -80,6 +81,14 @@ interface Limits {
 }
 
 export async function startHttpServer(handlers: Record<Group, LambdaHandler>, options: HttpServerOptions): Promise<LocalServer> {
+  // Node refuses headers over 16 KB itself (431, no body); above API Gateway's 10,240 bytes, up to
+  // this, the answer is API Gateway's, from `serve`.
+  const server = createServer({ maxHeaderSize: 64 * 1024 }, localApiGateway(handlers, options));
+  return listening(server, options.port, options.host);
+}
+
+/** What the local server does with each request: API Gateway and Lambda in front of `handlers` (`npm run bench` times it without sockets). */
+export function localApiGateway(handlers: Record<Group, LambdaHandler>, options: Omit<HttpServerOptions, 'port' | 'host'>): (req: IncomingMessage, res: ServerResponse) => void {
   const mappingKey = parseApiMappingKey(options.apiMappingKey);
   const limits: Limits = {
     buckets: options.throttling ? new TokenBuckets(options.throttling) : undefined,
@@ -87,22 +96,20 @@ export async function startHttpServer(handlers: Record<Group, LambdaHandler>, op
     functionTimeoutMs: options.functionTimeoutMs ?? FUNCTION_TIMEOUT_MS,
     integrationTimeoutMs: options.integrationTimeoutMs ?? API_GATEWAY_INTEGRATION_TIMEOUT_MS,
   };
-  // Node refuses headers over 16 KB itself (431, no body); above API Gateway's 10,240 bytes, up to
-  // this, the answer is API Gateway's, from `serve`.
-  const server = createServer({ maxHeaderSize: 64 * 1024 }, (req, res) => {
+  return (req, res) => {
     if (options.accessLog) logAccess(req, res);
     serve(handlers, mappingKey, limits, options.ui, req, res).catch((error: unknown) => {
       log.error('local server failure', { error: String(error) });
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ message: 'Internal Server Error' }));
     });
-  });
-  return listening(server, options.port, options.host);
+  };
 }
 
 async function serve(handlers: Record<Group, LambdaHandler>, mappingKey: string | undefined, limits: Limits, ui: UiSite | undefined, req: IncomingMessage, res: ServerResponse) {
   // API Gateway refuses a request line and headers over 10,240 bytes before anything else.
-  if (requestLineAndHeadersBytes(req) > API_GATEWAY_MAX_REQUEST_LINE_AND_HEADERS_BYTES) {
+  const lineAndHeadersBytes = requestLineAndHeadersBytes(req);
+  if (lineAndHeadersBytes > API_GATEWAY_MAX_REQUEST_LINE_AND_HEADERS_BYTES) {
     req.resume();
     return send(res, GATEWAY_ANSWERS.headersTooLarge);
   }
@@ -111,9 +118,10 @@ async function serve(handlers: Record<Group, LambdaHandler>, mappingKey: string 
   // API Gateway picks the API mapping first, then the route below it; the event keeps the whole path.
   const routed = pathUnderMapping(url.split('?')[0] ?? '/', mappingKey);
   // CloudFront sends what is not the API's to the UI's bucket; here the UI is served beside it.
-  const page = routed === undefined ? undefined : await ui?.answer(method, routed, req.headers as Record<string, string | undefined>);
+  const page = routed === undefined || !ui ? undefined : await ui.answer(method, routed, req.headers as Record<string, string | undefined>);
   if (page) {
     req.resume();
+    if (answeredBytes.has(res)) answeredBytes.set(res, page.body.length);
     res.writeHead(page.statusCode, { ...page.headers, 'content-length': page.body.length });
     return res.end(page.body);
   }
@@ -135,8 +143,10 @@ async function serve(handlers: Record<Group, LambdaHandler>, mappingKey: string 
     pathParameters: match.params,
     sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
   });
-  // Lambda refuses an invocation whose event is over 6 MB; the function never runs.
-  const eventBytes = eventPayloadBytes(event);
+  // Lambda refuses an invocation whose event is over 6 MB; the function never runs. The event is
+  // measured only when what the request measured (a header's comma joins included) could reach it.
+  const bound = eventPayloadBound(url.length, lineAndHeadersBytes + req.rawHeaders.length, body.length);
+  const eventBytes = bound <= LAMBDA_MAX_PAYLOAD_BYTES ? bound : eventPayloadBytes(event);
   if (eventBytes > LAMBDA_MAX_PAYLOAD_BYTES) {
     log.warn('local API Gateway: Lambda refuses the request, its event is over 6 MB', { routeKey, eventBytes });
     return send(res, GATEWAY_ANSWERS.internalError);
@@ -179,10 +189,14 @@ async function invoke(handler: LambdaHandler, event: Parameters<LambdaHandler>[0
   const cutOffMs = Math.min(limits.functionTimeoutMs, limits.integrationTimeoutMs);
   let timer: NodeJS.Timeout | undefined;
   const cutOff = new Promise<Outcome>((resolve) => {
-    timer = setTimeout(() => resolve({ kind: functionEnds ? 'function timeout' : 'integration timeout' }), cutOffMs);
+    timer = setTimeout(() => {
+      // When the function's timeout comes first, one timer serves both: its slot is given back as the client is answered.
+      if (functionEnds) release();
+      resolve({ kind: functionEnds ? 'function timeout' : 'integration timeout' });
+    }, cutOffMs);
   });
-  const functionTimer = setTimeout(release, limits.functionTimeoutMs);
-  functionTimer.unref();
+  const functionTimer = functionEnds ? undefined : setTimeout(release, limits.functionTimeoutMs);
+  functionTimer?.unref();
   let late = false;
   const running = handler(event, localContext(functionName, limits.functionTimeoutMs)).finally(() => {
     clearTimeout(functionTimer);
@@ -216,6 +230,7 @@ const bodyAppNames = new WeakMap<IncomingMessage, string | undefined>();
  */
 function logAccess(req: IncomingMessage, res: ServerResponse): void {
   bodyAppNames.set(req, undefined);
+  answeredBytes.set(res, 0);
   res.once('finish', () => {
     const header = req.headers['unleash-appname'];
     const line = {
@@ -224,7 +239,7 @@ function logAccess(req: IncomingMessage, res: ServerResponse): void {
       path: loggedPath(req.url ?? '/'),
       status: res.statusCode,
       app: (Array.isArray(header) ? header[0] : header) ?? bodyAppNames.get(req) ?? null,
-      bytes: Number(res.getHeader('content-length') ?? 0),
+      bytes: answeredBytes.get(res) ?? Number(res.getHeader('content-length') ?? 0),
     };
     process.stdout.write(`${JSON.stringify(line)}\n`);
   });
@@ -265,15 +280,23 @@ export function send(res: ServerResponse, result: APIGatewayProxyResultV2) {
   const headers: Record<string, string | number | boolean | string[]> = { ...(structured.headers ?? {}) };
   // API Gateway sends each of `cookies` as a Set-Cookie header of its own.
   if (typeof result !== 'string' && result.cookies?.length) headers['set-cookie'] = [...result.cookies];
-  if (structured.body && !Object.keys(headers).some((name) => name.toLowerCase() === 'content-type')) {
-    headers['content-type'] = 'application/json';
-  }
+  if (structured.body && !namesContentType(headers)) headers['content-type'] = 'application/json';
   const body = structured.body ? wireBytes(structured.body, structured.isBase64Encoded === true) : EMPTY;
-  // Also set on its own: getHeader (the access log's) sees only what setHeader set.
-  res.setHeader('content-length', body.length);
-  res.writeHead(structured.statusCode ?? 200, { ...headers, 'content-length': body.length });
+  headers['content-length'] = body.length;
+  // Headers given to writeHead alone are written straight out; the access log gets the length here.
+  if (answeredBytes.has(res)) answeredBytes.set(res, body.length);
+  res.writeHead(structured.statusCode ?? 200, headers as OutgoingHttpHeaders);
   res.end(body);
 }
+
+function namesContentType(headers: Record<string, unknown>): boolean {
+  if ('content-type' in headers) return true;
+  for (const name in headers) if (name.toLowerCase() === 'content-type') return true;
+  return false;
+}
+
+/** The bytes of each answer the access log is waiting for (getHeader sees only what setHeader set, which would slow every answer). */
+const answeredBytes = new WeakMap<ServerResponse, number>();
 
 const EMPTY = Buffer.alloc(0);
 
@@ -300,7 +323,9 @@ function wireBytes(body: string, base64: boolean): Buffer {
 
 function flattenHeaders(req: IncomingMessage): Record<string, string> {
   const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(req.headers)) {
+  const given = req.headers;
+  for (const name in given) {
+    const value = given[name];
     if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(',') : value;
   }
   return headers;
