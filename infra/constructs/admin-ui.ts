@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Annotations, DefaultStackSynthesizer, Duration, Fn, SecretValue, Stack, Token, Validations } from 'aws-cdk-lib';
+import { Annotations, CfnResource, DefaultStackSynthesizer, Duration, Fn, SecretValue, Stack, Token, Validations } from 'aws-cdk-lib';
 import type { IHttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
 import { HttpOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
@@ -224,6 +224,7 @@ export class AdminUi extends Construct {
       cacheControl: [CacheControl.fromString(cacheControlFor(INDEX_HTML))],
     });
     if (assets) pages.node.addDependency(assets);
+    for (const deployment of [assets, pages]) if (deployment) giveServiceTimeout(deployment);
     this.acknowledgeDeploymentGrants(role);
   }
 
@@ -254,6 +255,22 @@ export class AdminUi extends Construct {
         reason: 'The runtime of the bucket deployment function of CDK (Python 3.13, with the AWS CLI layer) is chosen by ' +
           'aws-cdk-lib; it moves with the aws-cdk-lib version this repository pins.',
       });
+    }
+  }
+}
+
+/**
+ * How long CloudFormation waits for the bucket deployment function's answer: the function's own
+ * timeout (15 minutes, set by aws-cdk-lib), so a copy still running is never cut off, instead of
+ * CloudFormation's default hour, which a function that dies before answering would hold the
+ * stack for. BucketDeployment has no setting for it, so it is set on its custom resource.
+ */
+export const BUCKET_DEPLOYMENT_SERVICE_TIMEOUT_SECONDS = 900;
+
+function giveServiceTimeout(deployment: BucketDeployment): void {
+  for (const child of deployment.node.findAll()) {
+    if (child instanceof CfnResource && child.cfnResourceType === 'Custom::CDKBucketDeployment') {
+      child.addPropertyOverride('ServiceTimeout', BUCKET_DEPLOYMENT_SERVICE_TIMEOUT_SECONDS);
     }
   }
 }
