@@ -19,11 +19,13 @@ export function formatReport(report: MigrationReport, from: string, to: string):
   section(lines, 'Failed', report.kinds.flatMap((kind) => kind.failed.map((step) => `${kind.kind}: ${step.key}: ${step.error}`)));
   section(lines, 'Needs a person', report.needsPerson);
   const kept = report.tokenPairs.filter((pair) => pair.sameSecret).length;
-  lines.push('', `API tokens: ${kept} work on the target with the same secret, ${report.tokenPairs.length - kept} with a new one (listed under "Needs a person")`);
+  const renewed = report.needsPerson.filter((line) => line.startsWith('API token ')).length;
+  lines.push('', `API tokens: ${kept} work on the target with the same secret${renewed > 0 ? `, ${renewed} have a new one (listed under "Needs a person")` : ''}`);
   if (report.verification) {
     const v = report.verification;
     lines.push('', `Verification: ${v.clientTokens} client tokens, ${v.frontendTokens} frontend tokens x ${v.contexts} contexts, ${v.flagsCompared} flag answers compared: ${v.differences.length === 0 ? 'no difference' : `${v.differences.length} differences`}`);
     section(lines, 'Differences', v.differences);
+    section(lines, 'Differences with a known cause (not failures)', v.explained);
   }
   lines.push('', `Requests: ${report.requests.from} to the source, ${report.requests.to} to the target; ${(report.durationMs / 1000).toFixed(1)} s`);
   lines.push(report.ok ? 'Result: OK' : 'Result: FAILED (see above)');
