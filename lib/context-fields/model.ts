@@ -11,4 +11,12 @@ export interface ContextField {
   sortOrder: number;
   legalValues: LegalValue[];
   createdAt: string;
+  /** Set on a project's own field (project settings → Context fields): listed with that project only. */
+  project?: string | undefined;
+}
+
+/** How many flags (not archived) and projects have a strategy whose constraints test the field. */
+export interface ContextFieldUsage {
+  usedInFeatures: number;
+  usedInProjects: number;
 }

@@ -42,6 +42,36 @@ export const contextFieldSamples = defineSamples(contextFieldRoutes, {
     status: 200,
     given: ['features/create-context-field'],
   },
+  'validate-context-field-name': { operation: 'validateContextFieldName', body: { name: 'sample-free-{{UNIQUE}}' }, status: 200 },
+  'validate-taken-context-field-name': { operation: 'validateContextFieldName', body: { name: 'userId' }, status: 409 },
+  'create-project-context-field': {
+    operation: 'createProjectContextField',
+    params: { projectId: 'default' },
+    body: { name: 'sample-region-{{UNIQUE}}', description: 'Where the customer is', legalValues: [{ value: 'eu' }, { value: 'us' }] },
+    status: 201,
+  },
+  'get-project-context-field': {
+    operation: 'getProjectContextField',
+    params: { projectId: 'default', name: 'sample-region-{{UNIQUE}}' },
+    status: 200,
+    given: ['features/create-project-context-field'],
+  },
+  'validate-project-context-field-name': {
+    operation: 'validateProjectContextFieldName', params: { projectId: 'default' }, body: { name: 'sample-free-{{UNIQUE}}' }, status: 200,
+  },
+  'update-project-context-field': {
+    operation: 'updateProjectContextField',
+    params: { projectId: 'default', name: 'sample-region-{{UNIQUE}}' },
+    body: { description: 'Where the customer is', legalValues: [{ value: 'eu' }, { value: 'us' }, { value: 'apac' }] },
+    status: 200,
+    given: ['features/create-project-context-field'],
+  },
+  'delete-project-context-field': {
+    operation: 'deleteProjectContextField',
+    params: { projectId: 'default', name: 'sample-region-{{UNIQUE}}' },
+    status: 200,
+    given: ['features/create-project-context-field'],
+  },
   'delete-context-field': {
     operation: 'deleteContextField',
     params: { name: 'sample-tenant-{{UNIQUE}}' },

@@ -31,9 +31,25 @@ export const contextFieldSchema = z.object({
   sortOrder: z.number(),
   legalValues: z.array(z.object({ value: z.string(), description: z.string().optional() })),
   createdAt: isoDateTime,
+  /** The project whose own field it is; absent for the instance's fields. */
+  project: z.string().optional(),
 });
 
-export const contextFieldListSchema = z.array(contextFieldSchema);
+/** A listed field, with how many flags (not archived) and projects test it in a constraint. */
+export const contextFieldListItemSchema = contextFieldSchema.extend({
+  usedInFeatures: z.number().int().min(0),
+  usedInProjects: z.number().int().min(0),
+});
+
+export const contextFieldListSchema = z.array(contextFieldListItemSchema);
+
+/** `include=project` adds every project's own fields to the instance's (the UI's flag pages ask for it). */
+export const contextFieldRootQuerySchema = z.object({
+  include: z.string().max(100).optional().transform((include) => /^project$/i.test(include ?? '')),
+});
+
+/** POST …/context/validate: a name to create. */
+export const contextFieldNameSchema = z.object({ name: urlFriendlyName });
 
 /** `include=root` (any case, as Unleash matches it) adds the instance's fields to a project's. */
 export const contextFieldScopeQuerySchema = z.object({

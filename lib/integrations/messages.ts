@@ -43,7 +43,6 @@ export function messageFor(integration: Integration, event: UnleashEvent, contex
   const headers = customHeaders(p.customHeaders);
   switch (integration.provider) {
     case 'webhook': {
-      // Unleash's log names the URL too; here it is a sensitive parameter, so the log leaves it out.
       const template = p.bodyTemplate ?? '';
       const body = template.length > 1
         ? renderTemplate(template, { event, eventJson: JSON.stringify(JSON.stringify(event)), eventMarkdown: markdown })
@@ -51,7 +50,7 @@ export function messageFor(integration: Integration, event: UnleashEvent, contex
       const requestHeaders: Record<string, string> = { 'Content-Type': p.contentType || 'application/json', ...headers.values };
       if (p.authorization) requestHeaders.Authorization = p.authorization;
       if (p.signingSecret) requestHeaders[SIGNATURE_HEADER] = signBody(body, p.signingSecret);
-      return { kind: 'http', label: 'Webhook', requests: [{ url: p.url ?? '', headers: requestHeaders, body }], details: { contentType: requestHeaders['Content-Type'], body: template.length > 1 ? body : event }, warnings: headers.warnings };
+      return { kind: 'http', label: 'Webhook', requests: [{ url: p.url ?? '', headers: requestHeaders, body }], details: { url: p.url, contentType: requestHeaders['Content-Type'], body: template.length > 1 ? body : event }, warnings: headers.warnings };
     }
     case 'teams': {
       const body = {

@@ -19,6 +19,7 @@ describe('context fields', () => {
     expect(orders).toEqual([...orders].sort((a, b) => a - b));
     expect(res.body.find((field: { name: string }) => field.name === 'sessionId')).toEqual({
       name: 'sessionId', description: expect.any(String), stickiness: true, sortOrder: 4, legalValues: [], createdAt: expect.any(String),
+      usedInFeatures: expect.any(Number), usedInProjects: expect.any(Number),
     });
   });
 
