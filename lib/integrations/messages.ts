@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
 import type { UnleashEvent } from '../events/wire.js';
 import type { Integration } from './model.js';
 import { SIGNATURE_HEADER } from './providers.js';
@@ -8,7 +9,8 @@ import { renderTemplate } from './template.js';
 export interface OutgoingRequest {
   url: string;
   headers: Record<string, string>;
-  body: string;
+  /** Bytes when the body is compressed (New Relic's Event API takes gzip). */
+  body: string | Buffer;
 }
 
 /** What a provider sends for one event, before anything is sent. */
@@ -43,6 +45,7 @@ export function messageFor(integration: Integration, event: UnleashEvent, contex
   const headers = customHeaders(p.customHeaders);
   switch (integration.provider) {
     case 'webhook': {
+      // Unleash's log names the URL too; here it is a sensitive parameter, so the log leaves it out.
       const template = p.bodyTemplate ?? '';
       const body = template.length > 1
         ? renderTemplate(template, { event, eventJson: JSON.stringify(JSON.stringify(event)), eventMarkdown: markdown })
@@ -50,7 +53,7 @@ export function messageFor(integration: Integration, event: UnleashEvent, contex
       const requestHeaders: Record<string, string> = { 'Content-Type': p.contentType || 'application/json', ...headers.values };
       if (p.authorization) requestHeaders.Authorization = p.authorization;
       if (p.signingSecret) requestHeaders[SIGNATURE_HEADER] = signBody(body, p.signingSecret);
-      return { kind: 'http', label: 'Webhook', requests: [{ url: p.url ?? '', headers: requestHeaders, body }], details: { url: p.url, contentType: requestHeaders['Content-Type'], body: template.length > 1 ? body : event }, warnings: headers.warnings };
+      return { kind: 'http', label: 'Webhook', requests: [{ url: p.url ?? '', headers: requestHeaders, body }], details: { contentType: requestHeaders['Content-Type'], body: template.length > 1 ? body : event }, warnings: headers.warnings };
     }
     case 'teams': {
       const body = {
@@ -68,6 +71,23 @@ export function messageFor(integration: Integration, event: UnleashEvent, contex
       if (p.sourceTypeName) body.source_type_name = p.sourceTypeName;
       const url = p.url || DATADOG_EVENTS_URL;
       return { kind: 'http', label: 'Datadog Events API', requests: [{ url, headers: { 'Content-Type': 'application/json', 'DD-API-KEY': p.apiKey ?? '', ...headers.values }, body: JSON.stringify(body) }], details: { url, body }, warnings: headers.warnings };
+    }
+    case 'new-relic': {
+      const body = {
+        eventType: 'UnleashServiceEvent', unleashEventType: event.type, featureName: event.featureName, environment: event.environment,
+        createdBy: event.createdBy, createdByUserId: event.createdByUserId, createdAt: Date.parse(event.createdAt),
+      };
+      return {
+        kind: 'http',
+        label: 'New Relic Events API',
+        requests: [{
+          url: p.url ?? '',
+          headers: { 'Api-Key': p.licenseKey ?? '', 'Content-Type': 'application/json', 'Content-Encoding': 'gzip', ...headers.values },
+          body: gzipSync(JSON.stringify(body)),
+        }],
+        details: { body },
+        warnings: headers.warnings,
+      };
     }
     case 'slack-app': {
       const channels = [...new Set([...taggedChannels(event), ...(p.defaultChannels ?? '').split(',').map((channel) => channel.trim()).filter(Boolean)])];

@@ -30,7 +30,7 @@ export interface ProviderDefinition {
   tagTypes?: Array<{ name: string; description: string; icon: string }>;
 }
 
-export const PROVIDER_NAMES = ['webhook', 'slack', 'slack-app', 'teams', 'datadog', 'amazon-eventbridge'] as const;
+export const PROVIDER_NAMES = ['webhook', 'slack', 'slack-app', 'teams', 'datadog', 'new-relic', 'amazon-eventbridge'] as const;
 export type ProviderName = (typeof PROVIDER_NAMES)[number];
 
 /** The mask Unleash answers for a sensitive parameter, and accepts back as "unchanged". */
@@ -187,6 +187,29 @@ export const PROVIDERS: readonly ProviderDefinition[] = [
     ],
     events: [...FEATURE_EVENTS, 'feature-project-change', 'feature-environment-variants-updated', 'feature-potentially-stale-on'],
     tagTypes: [{ name: 'datadog', description: 'Feature tags of this type are sent with its events to Datadog.', icon: 'D' }],
+  },
+  {
+    name: 'new-relic',
+    displayName: 'New Relic',
+    description: "Sends events to New Relic's Event API.",
+    documentationUrl: 'https://docs.getunleash.io/integrate',
+    howTo: 'Each chosen event becomes an UnleashServiceEvent in New Relic, sent gzipped with your license key.',
+    parameters: [
+      { name: 'url', displayName: 'New Relic Event URL', description: '(Required) Your account\'s Event API URL, such as https://insights-collector.newrelic.com/v1/accounts/YOUR_ACCOUNT_ID/events (EU accounts have their own).', type: 'url', required: true, sensitive: false },
+      { name: 'licenseKey', displayName: 'New Relic License Key', placeholder: 'eu01xx0f12a6b3434a8d710110bd862', description: '(Required) The license key the events are sent with.', type: 'text', required: true, sensitive: true },
+      customHeaders('{\n  "SOME_CUSTOM_HTTP_HEADER": "SOME_VALUE",\n  "SOME_OTHER_CUSTOM_HTTP_HEADER": "SOME_OTHER_VALUE"\n}'),
+      {
+        name: 'bodyTemplate',
+        displayName: 'Body template',
+        placeholder: '{\n  "event": "{{event.type}}",\n  "eventType": "unleash",\n  "createdBy": "{{event.createdBy}}",\n  "featureToggle": "{{event.featureName}}",\n  "timestamp": "{{event.createdAt}}"\n}',
+        description: '(Optional) Listed as Unleash lists it; Unleash\'s New Relic integration sends the event\'s fields whatever it says, and so does this one.',
+        required: false,
+        sensitive: false,
+        type: 'textfield',
+      },
+    ],
+    events: [...FEATURE_EVENTS, 'feature-project-change', 'feature-environment-variants-updated', 'feature-potentially-stale-on'],
+    tagTypes: [{ name: 'new-relic', description: 'Feature tags of this type are meant for New Relic.', icon: 'D' }],
   },
   {
     name: 'amazon-eventbridge',

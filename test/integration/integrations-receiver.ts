@@ -5,6 +5,8 @@ export interface ReceivedRequest {
   path: string;
   headers: IncomingHttpHeaders;
   body: string;
+  /** The bytes as sent (a gzipped body). */
+  raw: Buffer;
 }
 
 /**
@@ -19,7 +21,8 @@ export function startReceiver() {
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const path = (req.url ?? '/').split('?')[0] ?? '/';
-      received.push({ path, headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+      const raw = Buffer.concat(chunks);
+      received.push({ path, headers: req.headers, body: raw.toString('utf8'), raw });
       const next = scripted.get(path)?.shift() ?? { status: 200, body: '{"ok":true}' };
       res.writeHead(next.status, { 'Content-Type': 'application/json' }).end(next.body);
     });

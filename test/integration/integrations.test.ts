@@ -1,5 +1,6 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prepareLocalTable } from '../../lib/store/create-table.js';
@@ -66,7 +67,7 @@ describe('the providers (GET /api/admin/addons)', () => {
 
     expect(res.status, res.text).toBe(200);
     const ours = new Map((res.body.providers as Array<Record<string, any>>).map((provider) => [provider.name, provider]));
-    for (const name of ['webhook', 'slack', 'slack-app', 'teams', 'datadog'] as const) {
+    for (const name of ['webhook', 'slack', 'slack-app', 'teams', 'datadog', 'new-relic'] as const) {
       const theirs = unleashProviders[name] as ProviderForm;
       const provider = ours.get(name);
       expect(provider, name).toBeDefined();
@@ -266,6 +267,20 @@ describe('delivering change events', () => {
     expect(event?.headers['dd-api-key']).toBe('dd-key');
     expect(JSON.parse(event?.body ?? '{}')).toMatchObject({ title: 'Unleash notification update', source_type_name: 'unleash', tags: [] });
     expect(JSON.parse(event?.body ?? '{}').text).toMatch(/^%%% \n .*%%% $/s);
+  });
+
+  it("sends New Relic's Event API the event's fields gzipped, with the license key", async () => {
+    const path = `/new-relic/${unique('n')}`;
+    await integration({ provider: 'new-relic', parameters: { url: `${receiver.url}${path}`, licenseKey: 'nr-key' }, events: ['feature-created'] });
+
+    const flag = await steps.createFeature();
+    await pipeline.settle();
+
+    const [request] = receiver.requestsTo(path);
+    expect(request?.headers).toMatchObject({ 'api-key': 'nr-key', 'content-encoding': 'gzip', 'content-type': 'application/json' });
+    expect(JSON.parse(gunzipSync(request?.raw ?? Buffer.alloc(0)).toString('utf8'))).toMatchObject({
+      eventType: 'UnleashServiceEvent', unleashEventType: 'feature-created', featureName: flag, createdBy: expect.any(String),
+    });
   });
 
   it("posts to each App for Slack channel through Slack's Web API with the access token, and logs Slack's refusal as a failure", async () => {
