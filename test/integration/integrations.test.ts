@@ -1,11 +1,13 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
+import { QueryCommand as RawQueryCommand } from '@aws-sdk/client-dynamodb';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prepareLocalTable } from '../../lib/store/create-table.js';
 import { keys } from '../../lib/store/table-design.js';
 import { formatSecret } from '../../lib/tokens/model.js';
+import { changeEventsOf } from '../../lib/integrations/dynamo-stream-records.js';
 import { startLocalIntegrations } from '../../local/integrations-pipeline.js';
 import { apiClient } from '../support/api.js';
 import { featureSteps } from '../support/features.js';
@@ -159,6 +161,30 @@ describe('configuring an integration', () => {
 
     expect((await call({ method: 'GET', path: `/api/admin/addons/${id}/events?limit=101`, token })).status).toBe(400);
     expect((await call({ method: 'GET', path: '/api/admin/addons/999999999', token })).status).toBe(404);
+  });
+});
+
+describe("the cloud's stream stage input", () => {
+  it('reads the change events among stream records as DynamoDB stores them, and nothing else', async () => {
+    const flag = await steps.createFeature();
+    // The event item in DynamoDB's own attribute form, as the table's stream carries a new image.
+    const { Items } = await services.composition.store.db.send(new RawQueryCommand({
+      TableName: tableName,
+      KeyConditionExpression: 'pk = :pk',
+      FilterExpression: 'featureName = :flag',
+      ExpressionAttributeValues: { ':pk': { S: keys.eventsOfMonth(new Date().toISOString().slice(0, 7)).pk }, ':flag': { S: flag } },
+    }));
+    const [image] = Items ?? [];
+    expect(image).toBeDefined();
+
+    const events = changeEventsOf([
+      { eventName: 'INSERT', dynamodb: { NewImage: image } },
+      { eventName: 'MODIFY', dynamodb: { NewImage: image } },
+      { eventName: 'INSERT', dynamodb: { NewImage: { pk: { S: 'FEATURES' }, sk: { S: `FEATURE#${flag}` }, name: { S: flag } } } },
+      { eventName: 'REMOVE', dynamodb: {} },
+    ]);
+
+    expect(events).toEqual([expect.objectContaining({ type: 'feature-changed', featureName: flag, project: 'default', changes: ['created'] })]);
   });
 });
 
