@@ -46,7 +46,7 @@ export const featureUsageRoutes = defineRoutes('features', {
     response: z.object({
       version: z.literal(1),
       maturity: z.literal('stable'),
-      data: z.array(environmentUsage.extend({ featureName: z.string(), variants: z.record(z.string(), z.number().int().min(0)) })),
+      data: z.array(environmentUsage.extend({ featureName: z.string(), appName: z.string(), variants: z.record(z.string(), z.number().int().min(0)) })),
     }),
   },
 });

@@ -12,6 +12,13 @@ const HOUR_MS = 60 * 60 * 1000;
 
 export interface EnvironmentUsage {
   featureName: string;
+  /**
+   * The application that reported the counts. Counters are kept per feature, environment and
+   * hour with the set of applications that reported them (ADR 15), not per application: an hour
+   * reported by several applications names them all (`app-a, app-b`), so the metrics tab's
+   * application filter shows them as one group rather than counts split by guess.
+   */
+  appName: string;
   environment: string;
   /** The start of the hour (ISO). */
   timestamp: string;
@@ -32,7 +39,7 @@ export class FeatureUsageService {
   ) {}
 
   /** The current hour's counts by environment, and every application that reported it in the hours kept. */
-  async lastHour(name: string): Promise<{ lastHourUsage: Array<Omit<EnvironmentUsage, 'featureName' | 'variants'>>; seenApplications: string[] }> {
+  async lastHour(name: string): Promise<{ lastHourUsage: Array<Omit<EnvironmentUsage, 'featureName' | 'variants' | 'appName'>>; seenApplications: string[] }> {
     const hours = hoursUntil(this.now(), USAGE_HOURS);
     const counts = await this.countsOf(name, hours);
     return {
@@ -48,7 +55,9 @@ export class FeatureUsageService {
   async hourly(name: string, hoursBack: number): Promise<EnvironmentUsage[]> {
     const counts = await this.countsOf(name, hoursUntil(this.now(), hoursBack));
     return counts
-      .map(({ environment, hour, yes, no, variants }) => ({ featureName: name, environment, timestamp: hourStart(hour), yes, no, variants: variants ?? {} }))
+      .map(({ environment, hour, yes, no, variants, apps }) => ({
+        featureName: name, appName: appNameOf(apps), environment, timestamp: hourStart(hour), yes, no, variants: variants ?? {},
+      }))
       .sort((a, b) => a.timestamp.localeCompare(b.timestamp) || a.environment.localeCompare(b.environment));
   }
 
@@ -65,3 +74,10 @@ function hoursUntil(now: Date, count: number): string[] {
 }
 
 const hourStart = (hour: string) => `${hour}:00:00.000Z`;
+
+/** Counters written before applications were recorded name none: Unleash's word for an application it does not know. */
+const UNKNOWN_APPLICATION = 'unknown';
+
+function appNameOf(apps: readonly string[] | undefined): string {
+  return apps && apps.length > 0 ? [...apps].sort().join(', ') : UNKNOWN_APPLICATION;
+}
