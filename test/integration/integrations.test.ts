@@ -7,11 +7,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prepareLocalTable } from '../../lib/store/create-table.js';
 import { keys } from '../../lib/store/table-design.js';
 import { formatSecret } from '../../lib/tokens/model.js';
+import { actionsOf, INTEGRATIONS_DELIVERY_TABLE_ACCESS, INTEGRATIONS_STREAM_TABLE_ACCESS } from '../../infra/table-access.js';
+import { integrationDeliveryOn } from '../../lib/composition/integration-delivery.js';
+import { loadConfig } from '../../lib/config.js';
+import { changeEvent } from '../../lib/events/model.js';
 import { changeEventsOf } from '../../lib/integrations/dynamo-stream-records.js';
+import type { DeliveryMessage } from '../../lib/integrations/model.js';
+import { RecordedEventBus } from '../../local/integrations-pipeline.js';
+import { watchWrites } from '../fuzz/store-watch.js';
 import { startLocalIntegrations } from '../../local/integrations-pipeline.js';
 import { apiClient } from '../support/api.js';
 import { featureSteps } from '../support/features.js';
-import { storeAdminToken, testConfig, testServices, unique } from '../support/services.js';
+import { servicesOn, storeAdminToken, testConfig, testServices, unique } from '../support/services.js';
 import { startReceiver } from './integrations-receiver.js';
 
 /** The providers' forms as Unleash 7.6.5 answers GET /api/admin/addons (local/unleash-reference.ts), reduced to what the UI draws. */
@@ -185,6 +192,40 @@ describe("the cloud's stream stage input", () => {
     ]);
 
     expect(events).toEqual([expect.objectContaining({ type: 'feature-changed', featureName: flag, project: 'default', changes: ['created'] })]);
+  });
+});
+
+describe("the stages' grants", () => {
+  it('keeps the stream stage to one Query and the delivery stage to reading integrations and writing delivery logs, as infra/table-access.ts grants them', async () => {
+    const endpoint = testConfig().dynamodbEndpoint as string;
+    const grantsTable = unique('integration-grants');
+    await prepareLocalTable({ region: 'local', endpoint }, grantsTable);
+    const watch = await watchWrites(endpoint);
+    try {
+      const watched = servicesOn(loadConfig({ TABLE_NAME: grantsTable, DYNAMODB_ENDPOINT: watch.endpoint, AWS_REGION: 'local', SECRET_KEY: secretKey, UNLEASH_ALLOW_PRIVATE_URL_IN_INTEGRATION: 'true' }));
+      await storeAdminToken(watched, token);
+      const created = await apiClient(watched)({ method: 'POST', path: '/api/admin/addons', token, body: { provider: 'webhook', parameters: { url: `${receiver.url}/grants` }, events: ['feature-created'] } });
+      expect(created.status, created.text).toBe(200);
+      const queued: DeliveryMessage[] = [];
+      const stages = integrationDeliveryOn(watched.composition, { queue: { send: async (messages) => void queued.push(...messages) }, bus: new RecordedEventBus() });
+
+      watch.takeActions();
+      watch.takeWrites();
+      await stages.fanOut([changeEvent('feature-changed', { project: 'default', featureName: unique('grant'), changes: ['created'] }, 'test')]);
+      const streamActions = watch.takeActions();
+      await stages.deliver(queued[0] as DeliveryMessage, 1);
+      const deliveryActions = watch.takeActions();
+
+      expect(queued).toHaveLength(1);
+      expect([...streamActions]).toEqual(['dynamodb:Query']);
+      expect([...deliveryActions].filter((action) => !actionsOf(INTEGRATIONS_DELIVERY_TABLE_ACCESS).includes(action))).toEqual([]);
+      expect([...streamActions].filter((action) => !actionsOf(INTEGRATIONS_STREAM_TABLE_ACCESS).includes(action))).toEqual([]);
+      const writes = watch.takeWrites();
+      expect(writes).toHaveLength(1);
+      expect(writes[0]).toMatch(/^PutItem INTEGRATION_DELIVERIES#/);
+    } finally {
+      await watch.close();
+    }
   });
 });
 
