@@ -28,7 +28,7 @@ export const integrationRoutes = defineRoutes('instance', {
   },
   deleteIntegration: {
     method: 'DELETE', path: '/api/admin/addons/{id}', access: admin('ADMIN'), status: 200,
-    summary: 'Delete an integration (200 when it is already gone); its queued deliveries are dropped',
+    summary: 'Delete an integration (404 when there is none); its queued deliveries are dropped',
   },
   listIntegrationDeliveries: {
     method: 'GET', path: '/api/admin/addons/{id}/events', access: admin('ADMIN'), status: 200,

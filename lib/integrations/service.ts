@@ -89,11 +89,10 @@ export class IntegrationService {
     return toView(integration);
   }
 
-  /** Unleash answers 200 for an integration that is already gone. */
+  /** Queued deliveries of a deleted integration are dropped when they come up (lib/integrations/delivery.ts). */
   async delete(id: number, actor: string): Promise<void> {
-    const existing = await this.store.get(id);
-    if (!existing) return;
-    await this.store.delete(id, changeEvent('addon-config-deleted', { changes: [`${existing.provider}:${id}`] }, actor));
+    const existing = await this.stored(id);
+    if (!(await this.store.delete(id, changeEvent('addon-config-deleted', { changes: [`${existing.provider}:${id}`] }, actor)))) throw notFound();
   }
 
   /** The integration's newest deliveries (Unleash's integration events), after `offset` of them. */
