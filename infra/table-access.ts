@@ -27,8 +27,8 @@ export const GROUP_TABLE_ACCESS: Record<Group, TableAccess> = {
   strategies: { reads: READS, writes: ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'] },
   features: { reads: READS, writes: ITEM_WRITES },
   projects: { reads: READS, writes: ITEM_WRITES },
-  // The state export only reads.
-  state: { reads: READS, writes: [] },
+  // The state export only reads; a person calling with a personal access token has its last use recorded.
+  state: { reads: READS, writes: ['dynamodb:UpdateItem'], writablePartitions: [keys.personalTokenPartitions()] },
   access: { reads: READS, writes: ITEM_WRITES },
   // Insights, UI configuration and health read; the UI configuration records the instance id once;
   // deleting an application removes its registrations and their places in the scopes' counts.
@@ -36,7 +36,9 @@ export const GROUP_TABLE_ACCESS: Record<Group, TableAccess> = {
   instance: {
     reads: READS,
     writes: ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'],
-    writablePartitions: [keys.instance().pk, keys.clientApps().pk, keys.integrations().pk, keys.counter('integration').pk, keys.eventPartitions()],
+    writablePartitions: [keys.instance().pk, keys.clientApps().pk, keys.integrations().pk, keys.counter('integration').pk, keys.eventPartitions(),
+      // Maintenance mode's setting, and the last use of a personal access token a person calls with.
+      keys.maintenanceSettings().pk, keys.personalTokenPartitions()],
   },
   // The SDK path never changes what SDKs see (design §3): it writes only SDK usage.
   // Besides SDK usage, it counts the tokens each address asks Edge's unauthenticated validate about.

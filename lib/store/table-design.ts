@@ -278,6 +278,8 @@ export const keys = {
    */
   personalTokensOf: (userId: number): ItemKey => ({ pk: `USER_PATS#${String(userId).padStart(10, '0')}`, sk: 'PATS' }),
   personalTokenBySecret: (secretHash: string): ItemKey => ({ pk: `PAT#${secretHash}`, sk: 'PAT' }),
+  /** Every personal access token's own partition, as an IAM `dynamodb:LeadingKeys` pattern (its `seenAt`). */
+  personalTokenPartitions: (): string => 'PAT#*',
   /** What the admin UI remembers for a person: the splash screens they have seen and their feedback answers, one item each. */
   userSplashes: (userId: number): ItemKey => ({ pk: `USER_UI#${String(userId).padStart(10, '0')}`, sk: 'SPLASH' }),
   userFeedback: (userId: number): ItemKey => ({ pk: `USER_UI#${String(userId).padStart(10, '0')}`, sk: 'FEEDBACK' }),

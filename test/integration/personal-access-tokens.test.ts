@@ -1,5 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { GROUP_TABLE_ACCESS } from '../../infra/table-access.js';
+import { GROUPS } from '../../lib/http/route.js';
 import { patSchema, patsSchema } from '../../lib/personal-access-tokens/schemas.js';
 import { PERSONAL_TOKEN_LIMIT, SEEN_WRITE_INTERVAL_MS } from '../../lib/personal-access-tokens/model.js';
 import { keys } from '../../lib/store/table-design.js';
@@ -7,6 +9,7 @@ import { hashSecret } from '../../lib/tokens/model.js';
 import { apiClient, type ApiResponse } from '../support/api.js';
 import { adminToken, servicesOn, testConfig, unique } from '../support/services.js';
 import { logIn, userWithPassword } from '../support/sessions.js';
+import { watchWrites, type WriteWatch } from '../fuzz/store-watch.js';
 import type { RootRoleName } from '../../lib/roles/model.js';
 
 /** The services' clock: tests move it instead of waiting. */
@@ -253,5 +256,38 @@ describe('authenticating with a personal access token', () => {
     expect(withinInterval).toBe(firstUse);
     expect(afterInterval).toBe(now.toISOString());
     now = new Date();
+  });
+});
+
+describe('what authenticating with a personal access token writes', () => {
+  let watch: WriteWatch | undefined;
+  afterAll(async () => {
+    await watch?.close();
+  });
+
+  /** IAM's StringLike on dynamodb:LeadingKeys: `*` matches any run of characters. */
+  const grants = (pattern: string, partition: string) => new RegExp(`^${pattern.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`).test(partition);
+
+  it("only its last use, in its own partition, which every admin function's grant allows (the state export's too)", async () => {
+    const { endpoint } = inject('dynamodb');
+    watch = await watchWrites(endpoint);
+    const clock = { now: new Date() };
+    const watched = servicesOn(testConfig({ DYNAMODB_ENDPOINT: watch.endpoint }), { now: () => clock.now });
+    const watchedCall = apiClient(watched);
+    const user = await userWithPassword(watched, 'Admin');
+    const { secret } = await watched.personalTokens.create(user.id, { description: 'export', expiresAt: inDays(3) }, 'test');
+    watch.takeWrites();
+
+    const exported = await watchedCall({ method: 'GET', path: '/api/admin/state/export', token: secret });
+    const writes = watch.takeWrites();
+
+    expect(exported.status).toBe(200);
+    const partition = keys.personalTokenBySecret(hashSecret(secret)).pk;
+    expect(writes).toEqual([`UpdateItem ${partition}`]);
+    for (const group of GROUPS.filter((name) => name !== 'client' && name !== 'frontend')) {
+      const access = GROUP_TABLE_ACCESS[group];
+      expect(access.writes, group).toContain('dynamodb:UpdateItem');
+      expect(access.writablePartitions === undefined || access.writablePartitions.some((pattern) => grants(pattern, partition)), group).toBe(true);
+    }
   });
 });
