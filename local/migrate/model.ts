@@ -43,14 +43,12 @@ export interface MigrationContext {
   from: AdminSide;
   to: AdminSide;
   options: MigrationOptions;
-  /** Segment names to the target's ids, filled when segments are applied (strategies name segments by id). */
-  segmentIdsByName: Map<string, number>;
   /** People's keys (e-mail, else username) to the target's user ids, for group members. */
   userIdsByKey: Map<string, number>;
   tokenPairs: TokenPair[];
   /** What a person has to do: set a password through a link, give an SSO secret, hand out a new token. */
   needsPerson: string[];
-  log(line: string): void;
 }
 
-export class StepFailed extends Error {}
+/** Thrown by a step's write when the target turned out not to hold such an item at all: reported as skipped, not failed. */
+export class StepSkipped extends Error {}

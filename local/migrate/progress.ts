@@ -1,4 +1,4 @@
-import type { Step } from './model.js';
+import { StepSkipped, type Step } from './model.js';
 
 /**
  * How a run shows it is moving: a bar redrawn in place on a terminal, one line per step
@@ -30,10 +30,10 @@ export function progressFor(write: (text: string) => void, terminal: boolean): P
     step(step, error) {
       done += 1;
       if (terminal) {
-        if (error !== undefined) write(`\r\x1b[K${step.kind}: ${step.key}: failed: ${messageOf(error)}\n`);
+        if (error !== undefined) write(`\r\x1b[K${step.kind}: ${step.key}: ${outcome(error)}\n`);
         draw();
       } else {
-        write(`${step.kind}: ${step.action} ${step.key}${error === undefined ? '' : `: failed: ${messageOf(error)}`}\n`);
+        write(`${step.kind}: ${step.action} ${step.key}${error === undefined ? '' : `: ${outcome(error)}`}\n`);
       }
     },
     line(text) {
@@ -45,5 +45,7 @@ export function progressFor(write: (text: string) => void, terminal: boolean): P
     },
   };
 }
+
+const outcome = (error: unknown) => (error instanceof StepSkipped ? `skipped: ${error.message}` : `failed: ${messageOf(error)}`);
 
 export const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));

@@ -11,7 +11,7 @@ import { contextFields, corsOrigins, environments, projects, segments, strategyT
 import { features } from './kinds/features.js';
 import { groups, singleSignOn, users } from './kinds/people.js';
 import { tokens } from './kinds/tokens.js';
-import type { Kind, MigrationContext, Step, TokenPair } from './model.js';
+import { StepSkipped, type Kind, type MigrationContext, type Step, type TokenPair } from './model.js';
 import { messageOf, progressFor } from './progress.js';
 import { verify, type VerifyResult } from './verify.js';
 
@@ -59,7 +59,7 @@ export async function migrate(options: MigrateOptions): Promise<MigrationReport>
   const progress = progressFor(write, options.terminal ?? false);
   const from = adminSide('source', options.from, options.fromToken);
   const to = adminSide('target', options.to, options.toToken);
-  const context = contextOf(from, to, options, (line) => progress.line(line));
+  const context = contextOf(from, to, options);
   const kinds: KindReport[] = [];
   const planOnly = options.dryRun === true || options.verifyOnly === true;
   for (const kind of options.verifyOnly ? [tokens] : KINDS) {
@@ -71,7 +71,8 @@ export async function migrate(options: MigrateOptions): Promise<MigrationReport>
     progress.start(kind.name, writes.length);
     const done = (step: Step, error?: unknown) => {
       progress.step(step, error);
-      if (error !== undefined) report.failed.push({ key: step.key, error: messageOf(error) });
+      if (error instanceof StepSkipped) report.skipped.push({ key: step.key, reason: error.message });
+      else if (error !== undefined) report.failed.push({ key: step.key, error: messageOf(error) });
       else if (step.action === 'create') report.created.push(step.key);
       else if (step.action === 'update') report.updated.push({ key: step.key, fields: step.detail ?? '' });
       else report.pruned.push(step.key);
@@ -98,15 +99,13 @@ export async function migrate(options: MigrateOptions): Promise<MigrationReport>
   };
 }
 
-function contextOf(from: AdminSide, to: AdminSide, options: MigrateOptions, log: (line: string) => void): MigrationContext {
+function contextOf(from: AdminSide, to: AdminSide, options: MigrateOptions): MigrationContext {
   return {
     from, to,
     options: { prune: options.prune === true, dryRun: options.dryRun === true || options.verifyOnly === true },
-    segmentIdsByName: new Map(),
     userIdsByKey: new Map(),
     tokenPairs: [],
     needsPerson: [],
-    log,
   };
 }
 

@@ -1,5 +1,5 @@
-import type { AdminSide } from './http.js';
-import type { Kind, MigrationContext, Step } from './model.js';
+import { AdminApiError, type AdminSide } from './http.js';
+import { StepSkipped, type Kind, type MigrationContext, type Step } from './model.js';
 import { differences } from './normalise.js';
 
 /**
@@ -17,11 +17,13 @@ export interface SimpleKindSpec<T> {
   skip?(item: T, context: MigrationContext): string | undefined;
   create(item: T, context: MigrationContext): Promise<void>;
   update?(item: T, existing: T, context: MigrationContext): Promise<void>;
-  /** After the plan, whatever both sides hold must be known (segment and user ids). */
+  /** Notes an item both sides hold, for later kinds (a user's id on the target, for group members). */
   remember?(source: T, target: T, context: MigrationContext): void;
   prune?(existing: T, context: MigrationContext): Promise<void>;
   /** Why the target lacking this kind's route means the kind is skipped. */
   missingOnTarget?: string;
+  /** Why a create the target answers 404 (no such route: Unleash OSS makes no projects or environments) is a skip. */
+  cannotCreate?: string;
 }
 
 export function simpleKind<T>(spec: SimpleKindSpec<T>): Kind {
@@ -44,7 +46,10 @@ export function simpleKind<T>(spec: SimpleKindSpec<T>): Kind {
         }
         const existing = target.get(key);
         if (existing === undefined) {
-          steps.push({ kind: spec.name, key, action: 'create', run: () => spec.create(item, context) });
+          steps.push({ kind: spec.name, key, action: 'create', run: () => spec.create(item, context).catch((error) => {
+            if (spec.cannotCreate && error instanceof AdminApiError && error.status === 404) throw new StepSkipped(spec.cannotCreate);
+            throw error;
+          }) });
           continue;
         }
         spec.remember?.(item, existing, context);

@@ -17,6 +17,7 @@ export const environments: Kind = simpleKind<Environment>({
   read: async (side) => byKey((await side.request<{ environments: Environment[] }>('GET', '/api/admin/environments')).environments, (e) => e.name),
   // Sort orders are each server's own numbering (Unleash 2, 3; this service 100, 200): only the type is content.
   comparable: (environment) => ({ type: environment.type }),
+  cannotCreate: 'the target makes no environments through its API (Unleash OSS keeps that for its Enterprise edition)',
   create: async (environment, { to }) => {
     await to.request('POST', '/api/admin/environments', { name: environment.name, type: environment.type });
   },
@@ -28,6 +29,7 @@ export const projects: Kind = simpleKind<Project>({
   name: 'projects',
   read: async (side) => byKey((await side.request<{ projects: Project[] }>('GET', '/api/admin/projects')).projects, (p) => p.id),
   comparable: (project) => ({ name: project.name, description: text(project.description) }),
+  cannotCreate: 'the target makes no projects through its API (Unleash OSS has only the default project): its features stay behind',
   create: async (project, { to }) => {
     await to.request('POST', '/api/admin/projects', { id: project.id, name: project.name, description: text(project.description) });
   },
@@ -152,20 +154,16 @@ const segmentBody = (segment: Segment) => ({
   constraints: segment.constraints.map(normaliseConstraint),
 });
 
-/** Segments are matched by name: ids are each server's own, so strategies are written with the target's. */
+/** Segments are matched by name: ids are each server's own, and the feature import maps a strategy's segments by name. */
 export const segments: Kind = simpleKind<Segment>({
   name: 'segments',
   read: async (side) => byKey((await side.request<{ segments: Segment[] }>('GET', '/api/admin/segments')).segments, (s) => s.name),
   comparable: (segment) => ({ ...segmentBody(segment), project: segment.project ?? '' }),
-  create: async (segment, context) => {
-    const created = await context.to.request<Segment>('POST', '/api/admin/segments', segmentBody(segment));
-    context.segmentIdsByName.set(segment.name, created.id);
+  create: async (segment, { to }) => {
+    await to.request('POST', '/api/admin/segments', segmentBody(segment));
   },
   update: async (segment, existing, { to }) => {
     await to.request('PUT', `/api/admin/segments/${existing.id}`, segmentBody(segment));
-  },
-  remember: (_, existing, context) => {
-    context.segmentIdsByName.set(existing.name, existing.id);
   },
   prune: async (existing, { to }) => {
     await to.request('DELETE', `/api/admin/segments/${existing.id}`);

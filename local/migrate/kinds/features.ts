@@ -1,16 +1,22 @@
 /**
  * Features, copied in bulk: the ones that differ go through the target's feature import (one
- * request per project, environment and hundred features, which the import applies whole or not
- * at all), parents before children; what an import does not carry (stale, archived) follows
+ * request per project, environment and 25 features, which the import applies whole or not at
+ * all), parents before children; what an import does not carry (stale, archived) follows
  * through the project's bulk routes. An archived feature the target holds is revived first, so
- * the import may write it.
+ * the import may write it. A feature is written by one import per environment: a failure between
+ * them leaves it updated in some environments, which the report names and a second run finishes.
  */
 import { AdminApiError, encode, type AdminSide } from '../http.js';
 import type { Kind, MigrationContext, Step } from '../model.js';
 import { differences } from '../normalise.js';
-import { featureNamesOf, importDocumentOf, readFeatures, type FeatureRecord, type SideFeatures } from './feature-records.js';
+import { featureNamesOf, importDocumentOf, readFeatures, type ExportDocument, type FeatureRecord, type SideFeatures } from './feature-records.js';
 
-const IMPORT_CHUNK = 100;
+/**
+ * Features per import: small enough that a loaded server writes them well within its request
+ * deadline (100 at a time timed out on the 2-core test machine under load), large enough that
+ * a few hundred features take a few dozen requests.
+ */
+const IMPORT_CHUNK = 25;
 
 interface FeaturePlan {
   source: SideFeatures;
@@ -40,8 +46,14 @@ export const features: Kind = {
     const source = await readFeatures(context.from, sourceNames, environments);
     const target = await readFeatures(context.to, targetNames, environments);
     plans.set(context, { source, target, environments });
+    const targetProjects = new Set(await projectIdsOf(context.to));
     const steps: Step[] = [];
     for (const record of source.records.values()) {
+      // A dry run has not made the projects it plans to: their features are planned as if it had.
+      if (!targetProjects.has(record.project) && !context.options.dryRun) {
+        steps.push({ kind: 'features', key: record.name, action: 'skip', detail: `its project ${record.project} is not on the target` });
+        continue;
+      }
       const existing = target.records.get(record.name);
       if (existing === undefined) {
         steps.push({ kind: 'features', key: record.name, action: 'create' });
@@ -89,16 +101,33 @@ async function applyProject(project: string, records: FeatureRecord[], plan: Fea
       for (const record of chunk) {
         if (plan.target.records.get(record.name)?.archived) await to.request('POST', `/api/admin/archive/revive/${encode(record.name)}`);
       }
-      const names = new Set(chunk.map((record) => record.name));
       for (const environment of plan.environments) {
-        const data = importDocumentOf(plan.source.exports.get(environment)!, names);
-        await to.request('POST', '/api/admin/features-batch/import', { project, environment, data }).catch(explainImportRefusal);
+        await importInParts(to, project, environment, plan.source.exports.get(environment)!, chunk.map((record) => record.name));
       }
       await settleFlags(project, chunk, plan, to);
       for (const record of chunk) done(record.name);
     } catch (error) {
       for (const record of chunk) done(record.name, error);
     }
+  }
+}
+
+/**
+ * One import of these features, or, when the target keeps answering 503 (a request that ran out
+ * of time on a loaded server, which wrote nothing), two of half as many each, down to one
+ * feature: parents stay before their children, since the halves keep the order.
+ */
+async function importInParts(to: AdminSide, project: string, environment: string, document: ExportDocument, names: string[]): Promise<void> {
+  try {
+    await to.request('POST', '/api/admin/features-batch/import', { project, environment, data: importDocumentOf(document, new Set(names)) });
+  } catch (error) {
+    if (error instanceof AdminApiError && error.status === 503 && names.length > 1) {
+      const half = Math.ceil(names.length / 2);
+      await importInParts(to, project, environment, document, names.slice(0, half));
+      await importInParts(to, project, environment, document, names.slice(half));
+      return;
+    }
+    explainImportRefusal(error);
   }
 }
 
