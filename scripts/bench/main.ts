@@ -49,6 +49,13 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '..', '..');
 
+// --ui: the admin UI against Unleash's in Chromium instead (local/bench/ui.ts), with its own options.
+if (process.argv.includes('--ui')) {
+  const { runUiBench } = await import('../../local/bench/ui.js');
+  await runUiBench(process.argv.slice(2));
+  process.exit(0);
+}
+
 const args = parseBenchArgs(process.argv.slice(2));
 const load = args;
 

@@ -1,0 +1,83 @@
+import type { ChangeEvent } from './model.js';
+import type { EventReader } from './store.js';
+
+/**
+ * How long after its `createdAt` an event may still appear: the event is written in its
+ * change's transaction, which commits within the request that made it (API Gateway ends every
+ * request within 30 s; the store's own deadlines are shorter), with room for clocks of
+ * different containers that disagree.
+ */
+export const SETTLE_MS = 5 * 60_000;
+/** Events kept per container at most (a few hundred bytes each): past that, months are read as before. */
+export const MAX_KEPT_EVENTS = 200_000;
+
+interface KeptMonth {
+  /** Every event of the month created before `settledBefore`, oldest first. */
+  events: ChangeEvent[];
+  settledBefore: number;
+}
+
+/**
+ * The event log's reads by time, each month's settled events kept in the container. Events are
+ * never changed or removed once written, and one created more than SETTLE_MS ago is in the
+ * table for good, so a month read once needs reading again only from where it was settled: the
+ * event log's default search (the last month, newest first, 25 a page, with the total) then
+ * reads the last few minutes' events instead of the whole month, some thousand items a Query
+ * page, on every page and every refresh of the admin UI. Reads by feature go straight to the
+ * store (one feature's partition of the index, small).
+ */
+export class SettledMonths implements EventReader {
+  private readonly months = new Map<string, KeptMonth>();
+  private kept = 0;
+
+  constructor(
+    private readonly store: EventReader,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  async between(from: Date, to: Date): Promise<ChangeEvent[]> {
+    const events: ChangeEvent[] = [];
+    // One month after another, as the store reads them: a long window is not a burst of Queries.
+    for (const [start, end] of monthsOverlapping(from, to)) {
+      const month = await this.month(start, end);
+      const fromIso = from.toISOString();
+      const toIso = to.toISOString();
+      events.push(...month.filter((event) => event.createdAt >= fromIso && event.createdAt < toIso));
+    }
+    return events;
+  }
+
+  ofFeature(featureName: string, from: Date, to: Date): Promise<ChangeEvent[]> {
+    return this.store.ofFeature(featureName, from, to);
+  }
+
+  /** The month's events up to now: what is kept, and what the store holds past it. */
+  private async month(start: Date, end: Date): Promise<ChangeEvent[]> {
+    const key = start.toISOString();
+    const kept = this.months.get(key);
+    const readFrom = kept ? new Date(Math.max(start.getTime(), kept.settledBefore)) : start;
+    const settledBefore = this.now().getTime() - SETTLE_MS;
+    const fresh = readFrom < end ? await this.store.between(readFrom, end) : [];
+    const earlier = kept?.events ?? [];
+    const newlySettled = fresh.filter((event) => Date.parse(event.createdAt) < settledBefore);
+    if (kept || this.kept + newlySettled.length <= MAX_KEPT_EVENTS) {
+      // Kept events and fresh ones do not overlap: the fresh ones were read from where the kept ones end.
+      this.months.set(key, { events: [...earlier, ...newlySettled], settledBefore: Math.max(settledBefore, kept?.settledBefore ?? 0) });
+      this.kept += newlySettled.length;
+    }
+    return [...earlier, ...fresh];
+  }
+}
+
+/** [first instant, first instant of the next month) of every month overlapping [from, to). */
+function monthsOverlapping(from: Date, to: Date): Array<[Date, Date]> {
+  const months: Array<[Date, Date]> = [];
+  // setUTCFullYear, not Date.UTC, which reads years 0-99 as 1900-1999.
+  let start = new Date(new Date(0).setUTCFullYear(from.getUTCFullYear(), from.getUTCMonth(), 1));
+  while (start < to) {
+    const end = new Date(new Date(0).setUTCFullYear(start.getUTCFullYear(), start.getUTCMonth() + 1, 1));
+    months.push([start, end]);
+    start = end;
+  }
+  return months;
+}
