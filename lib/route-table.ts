@@ -31,13 +31,14 @@ import { userRoutes } from './users/routes.js';
 import { eventRoutes } from './events/routes.js';
 import { applicationRoutes } from './applications/routes.js';
 import { playgroundRoutes } from './playground/routes.js';
-import { uiSupportRoutes } from './ui-support/routes.js';
 import { authRoutes } from './auth/routes.js';
-import { integrationRoutes } from './integrations/routes.js';
-import { favouriteRoutes } from './favourites/routes.js';
 import { personalTokenRoutes } from './personal-access-tokens/routes.js';
 import { maintenanceRoutes } from './maintenance/routes.js';
 import { userSettingsRoutes } from './user-settings/routes.js';
+import { integrationRoutes } from './integrations/routes.js';
+import { favouriteRoutes } from './favourites/routes.js';
+import { personalDashboardRoutes } from './personal-dashboard/routes.js';
+import { projectStatusRoutes } from './project-status/routes.js';
 
 /**
  * The route table: the single map of the API. The CDK stack makes one API Gateway route per
@@ -51,7 +52,7 @@ export const routeTable = mergeRows(
   userRoutes, authRoutes, oidcRoutes, signupTokenRoutes, frontendSettingsRoutes, groupRoutes,
   projectRoutes, environmentRoutes, segmentRoutes, contextFieldRoutes, tagTypeRoutes,
   featureRoutes, featureEnvironmentRoutes, featureRelationRoutes, featureSearchRoutes, featureValidationRoutes, featureUsageRoutes, featureStageRoutes, transferRoutes, stateRoutes,
-  eventRoutes, applicationRoutes, playgroundRoutes, uiSupportRoutes, personalTokenRoutes, maintenanceRoutes, userSettingsRoutes, favouriteRoutes, integrationRoutes,
+  eventRoutes, applicationRoutes, playgroundRoutes, personalTokenRoutes, maintenanceRoutes, userSettingsRoutes, favouriteRoutes, personalDashboardRoutes, projectStatusRoutes, integrationRoutes,
 );
 
 export type RouteTable = typeof routeTable;

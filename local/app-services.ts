@@ -12,7 +12,6 @@ import { features as featureSlice } from '../lib/composition/slices/features.js'
 import { applications as applicationSlice } from '../lib/composition/slices/applications.js';
 import { insights as insightSlice } from '../lib/composition/slices/insights.js';
 import { instance as instanceSlice } from '../lib/composition/slices/instance.js';
-import { uiSupport as uiSupportSlice } from '../lib/composition/slices/ui-support.js';
 import { personalTokens as personalTokenSlice } from '../lib/composition/slices/personal-access-tokens.js';
 import { maintenanceMode as maintenanceSlice } from '../lib/composition/slices/maintenance.js';
 import { userSettings as userSettingsSlice } from '../lib/composition/slices/user-settings.js';
@@ -73,8 +72,6 @@ function allServices(c: Composition) {
     eventSearch: c.once(eventSlice).eventSearch,
     /** The applications SDKs registered, for the admin UI. */
     applications: c.once(applicationSlice).applications,
-    /** What the admin UI's pages need besides the resources (lib/ui-support). */
-    uiSupport: c.once(uiSupportSlice).uiSupport,
     clientFeatures: sdk.clientFeatures, clientMetrics: sdk.clientMetrics, clientApplications,
     /** Where browsers may call the Frontend API from (its own function in the cloud, functions/frontend/handler.ts). */
     frontendOrigins,

@@ -30,13 +30,14 @@ import { userSamples } from '../lib/users/samples.js';
 import { eventSamples } from '../lib/events/samples.js';
 import { applicationSamples } from '../lib/applications/samples.js';
 import { playgroundSamples } from '../lib/playground/samples.js';
-import { uiSupportSamples } from '../lib/ui-support/samples.js';
 import { authSamples } from '../lib/auth/samples.js';
-import { integrationSamples } from '../lib/integrations/samples.js';
-import { favouriteSamples } from '../lib/favourites/samples.js';
 import { personalTokenSamples } from '../lib/personal-access-tokens/samples.js';
 import { maintenanceSamples } from '../lib/maintenance/samples.js';
 import { userSettingsSamples } from '../lib/user-settings/samples.js';
+import { integrationSamples } from '../lib/integrations/samples.js';
+import { favouriteSamples } from '../lib/favourites/samples.js';
+import { personalDashboardSamples } from '../lib/personal-dashboard/samples.js';
+import { projectStatusSamples } from '../lib/project-status/samples.js';
 import { pathParameterNames } from '../lib/http/path-parameters.js';
 import type { RouteSpec } from '../lib/http/route.js';
 import { operationIds, routeTable, type OperationId } from '../lib/route-table.js';
@@ -54,7 +55,7 @@ export const SAMPLE_SCENARIOS: Record<string, Sample> = withDerivedSamples(
     featureSamples, transferSamples, stateSamples, userSamples, authSamples, groupSamples, oidcSamples,
     signupTokenSamples, environmentSamples, projectSamples, segmentSamples, contextFieldSamples,
     tagTypeSamples, clientSamples, edgeSamples, frontendSamples, frontendSettingsSamples, ofrepSamples,
-    eventSamples, applicationSamples, playgroundSamples, uiSupportSamples, personalTokenSamples, maintenanceSamples, userSettingsSamples, favouriteSamples, integrationSamples,
+    eventSamples, applicationSamples, playgroundSamples, personalTokenSamples, maintenanceSamples, userSettingsSamples, favouriteSamples, personalDashboardSamples, projectStatusSamples, integrationSamples,
   ),
 );
 

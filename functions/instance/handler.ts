@@ -8,9 +8,10 @@ import { integrations } from '../../lib/composition/slices/integrations.js';
 import { instance } from '../../lib/composition/slices/instance.js';
 import { maintenanceMode } from '../../lib/composition/slices/maintenance.js';
 import { playground } from '../../lib/composition/slices/playground.js';
-import { uiSupport } from '../../lib/composition/slices/ui-support.js';
+import { personalDashboard } from '../../lib/composition/slices/personal-dashboard.js';
+import { projectStatus } from '../../lib/composition/slices/project-status.js';
 
-/** The instance's own endpoints, its description, insights, the event log, applications, the playground, the admin UI's support and integrations (their configuration; delivering them is functions/integrations/). */
+/** The instance's own endpoints, its description, insights, the event log, applications, the playground, the personal dashboard, project status and integrations (their configuration; delivering them is functions/integrations/). */
 export const definition: FunctionDefinition = {
   group: 'instance',
   compose: (c) => ({
@@ -21,7 +22,8 @@ export const definition: FunctionDefinition = {
     applications: c.once(applications),
     // The one admin function that loads the evaluation engine (unleash-client).
     playground: c.once(playground),
-    uiSupport: c.once(uiSupport),
+    personalDashboard: c.once(personalDashboard),
+    projectStatus: c.once(projectStatus),
     maintenance: c.once(maintenanceMode),
     integrations: c.once(integrations),
   }),

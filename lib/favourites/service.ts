@@ -23,6 +23,11 @@ export class FavouriteService {
     return userId === undefined ? NO_FAVOURITES : this.store.of(userId);
   }
 
+  /** One person's favourites, one Query of their partition. */
+  ofUser(userId: number): Promise<Favourites> {
+    return this.store.of(userId);
+  }
+
   async favouriteFeature(caller: Caller, projectId: string, featureName: string): Promise<void> {
     const person = personOf(caller);
     // Unleash answers a flag that does not exist with a 500 (its foreign key); a 404 says what is wrong.

@@ -1,3 +1,4 @@
+import type { StatisticsCounts } from './statistics.js';
 import type { LoginSettings, MaintenanceSetting, OriginsSetting } from './ui-config.js';
 
 /** What the instance's own endpoints read of other resources (GET /api/admin/ui-config). */
@@ -8,4 +9,6 @@ export interface InstancePorts {
   frontendOrigins: OriginsSetting;
   /** Whether maintenance mode is on: the UI shows its banner and hides what would change something. */
   maintenance: MaintenanceSetting;
+  /** The counts Admin settings → Instance stats shows. */
+  statistics: StatisticsCounts;
 }

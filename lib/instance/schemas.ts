@@ -53,3 +53,35 @@ export const uiConfigSchema = z.object({
   }),
 });
 export type UiConfigWire = z.infer<typeof uiConfigSchema>;
+
+/** Unleash's instanceAdminStatsSchema, as far as this service keeps the figures. */
+export const instanceStatisticsSchema = z.object({
+  instanceId: z.string(),
+  timestamp: z.string(),
+  versionOSS: z.string(),
+  versionEnterprise: z.string(),
+  users: z.number().int(),
+  serviceAccounts: z.number().int(),
+  apiTokens: z.record(z.string(), z.number().int()),
+  featureToggles: z.number().int(),
+  projects: z.number().int(),
+  contextFields: z.number().int(),
+  roles: z.number().int(),
+  customRootRoles: z.number().int(),
+  customRootRolesInUse: z.number().int(),
+  groups: z.number().int(),
+  environments: z.number().int(),
+  segments: z.number().int(),
+  strategies: z.number().int(),
+  SAMLenabled: z.boolean(),
+  OIDCenabled: z.boolean(),
+  clientApps: z.array(z.object({ range: z.string(), count: z.number().int() })),
+  activeUsers: z.object({ last7: z.number().int(), last30: z.number().int(), last60: z.number().int(), last90: z.number().int() }),
+  sum: z.string(),
+});
+
+/** Unleash's telemetrySettingsSchema. */
+export const telemetrySettingsSchema = z.object({ versionInfoCollectionEnabled: z.boolean(), featureInfoCollectionEnabled: z.boolean() });
+
+/** What the UI reports of an error it met (Unleash's recordUiErrorSchema). */
+export const uiErrorSchema = z.object({ errorMessage: z.string().max(10_000), errorStack: z.string().max(50_000).optional() });

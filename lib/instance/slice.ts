@@ -9,7 +9,7 @@ import { instanceRoutes } from './routes.js';
 import { UiConfigService } from './ui-config.js';
 
 /** The instance itself: liveness, the admin UI's configuration (E16), and the fresh install's data written once per table. */
-export function instanceSlice({ config, store }: SliceContext, ports: InstancePorts) {
+export function instanceSlice({ config, store, now }: SliceContext, ports: InstancePorts) {
   const uiConfig = new UiConfigService(
     { version: packageJson.version, unleashUrl: config.unleashUrl, baseUriPath: config.baseUriPath },
     new DynamoInstanceStore(store.db, store.tableName),
@@ -19,7 +19,7 @@ export function instanceSlice({ config, store }: SliceContext, ports: InstancePo
   );
   return {
     routes: instanceRoutes,
-    operations: instanceOperations({ uiConfig }),
+    operations: instanceOperations({ uiConfig }, ports, now),
     uiConfig,
     /** Writes a fresh install's data once per table (local start, tests, cloud bootstrap). */
     firstStart: new FirstStart(new DynamoSeedStore(store.db, store.tableName)),

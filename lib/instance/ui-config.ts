@@ -37,6 +37,13 @@ export interface UiConfig {
 export const PRODUCT_NAME = 'serverless-toggles';
 
 /**
+ * Whether the service calls anyone to learn of newer releases or to report how it is used: it
+ * never does, so the UI's version information has no `latest`, and the privacy page reads both
+ * kinds of collection off.
+ */
+export const CALLS_HOME = false;
+
+/**
  * The limits the admin UI checks before it offers to add one more (a strategy, a constraint
  * value, a project…). Those the API enforces come from lib/limits.ts. For the others the API
  * refuses nothing past them, and the UI gets Unleash's defaults, so it behaves as against a
@@ -115,9 +122,14 @@ export class UiConfigService {
       versionInfo: {
         current: { oss: this.settings.version, enterprise: '' },
         latest: {},
-        isLatest: true,
+        isLatest: !CALLS_HOME,
         instanceId,
       },
     };
+  }
+
+  /** Admin settings → Privacy: what the instance reports to Unleash (Unleash's telemetry settings). */
+  telemetry() {
+    return { versionInfoCollectionEnabled: CALLS_HOME, featureInfoCollectionEnabled: CALLS_HOME };
   }
 }

@@ -1,0 +1,33 @@
+import { unleashEvents } from '../../events/wire.js';
+import { stagesOf } from '../../features/rules/lifecycle.js';
+import type { ProjectStatusPorts } from '../../project-status/ports.js';
+import { projectStatusSlice } from '../../project-status/slice.js';
+import type { Composition } from '../composition.js';
+import { apiTokenStore } from '../edge.js';
+import { clientApplicationStore, eventStore, featureStore, segmentStore } from '../stores.js';
+import { projectOf } from './catalog-reads.js';
+
+/** The project status slice, once per composition, on its ports. */
+export const projectStatus = (c: Composition) => projectStatusSlice(c, projectStatusPorts(c));
+
+/**
+ * What a project's status reads: the project (one GetItem), its flags from its own partition
+ * (ADR 17), the flags' recorded lifecycle stages, the change events of the year by month (the
+ * event log's own partitions, filtered to the project), and the tokens, segments and SDK
+ * registrations, each a Query of its small collection.
+ */
+function projectStatusPorts(c: Composition): ProjectStatusPorts {
+  return {
+    ensureProject: async (projectId) => {
+      await projectOf(c, projectId);
+    },
+    projectFeatures: (projectId) => c.once(featureStore).listProject(projectId),
+    stagesOf,
+    projectEventTimes: async (projectId, from, to) => (await c.once(eventStore).between(from, to))
+      .filter((event) => event.project === projectId)
+      .flatMap((event) => unleashEvents(event).map((action) => action.createdAt)),
+    projectApiTokenCount: async (projectId) => (await c.once(apiTokenStore).list()).filter((token) => token.projects.includes(projectId)).length,
+    projectSegmentCount: async (projectId) => (await c.once(segmentStore).list()).filter((segment) => segment.project === projectId).length,
+    registeredApplications: () => c.once(clientApplicationStore).list(c.now?.() ?? new Date()),
+  };
+}

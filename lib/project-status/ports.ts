@@ -1,0 +1,28 @@
+import type { Feature } from '../features/model.js';
+import type { EnteredStage } from './model.js';
+
+/** An SDK application's registration as the status pages read it. */
+export interface RegisteredApplication {
+  appName: string;
+  sdkVersion: string | null;
+  /** The registering token's projects; `*` for every project. */
+  projects: readonly string[];
+}
+
+/** What a project's status pages read of other resources. */
+export interface ProjectStatusPorts {
+  /** Resolves for a project that exists; NotFound in the projects' words otherwise. */
+  ensureProject(projectId: string): Promise<void>;
+  /** The project's flags, archived ones too, from its own partition. */
+  projectFeatures(projectId: string): Promise<Feature[]>;
+  /** The stages a flag entered (lib/features records them with the changes that define them). */
+  stagesOf(feature: Feature): readonly EnteredStage[];
+  /** When each of the project's change events happened, one time per action as Unleash's event log lists them, within [from, to). */
+  projectEventTimes(projectId: string, from: Date, to: Date): Promise<string[]>;
+  /** API tokens scoped to the project by name (a `*` token belongs to no one project, as in Unleash). */
+  projectApiTokenCount(projectId: string): Promise<number>;
+  /** Segments that belong to the project. */
+  projectSegmentCount(projectId: string): Promise<number>;
+  /** Every live SDK registration. */
+  registeredApplications(): Promise<RegisteredApplication[]>;
+}
