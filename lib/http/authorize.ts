@@ -36,8 +36,9 @@ type EventWithCaller = APIGatewayProxyEventV2 & {
  *
  * Without an Authorization header, an admin route takes a person's session cookie instead: their
  * root role decides (the session authenticator answers it from lib/roles/permissions.ts), and a change they did not make from one of the
- * service's own pages is refused (CSRF). The SDK and Frontend APIs take tokens only, and never
- * look at cookies: the hot path pays nothing for sessions.
+ * service's own pages is refused (CSRF). A personal access token (`user:…`) in the header stands
+ * for its person the same way, their root role deciding. The SDK and Frontend APIs take API tokens
+ * only, and never look at cookies: the hot path pays nothing for sessions.
  */
 export const authorize = (
   access: Access,
@@ -49,8 +50,8 @@ export const authorize = (
     const { event } = request;
     const usesSessions = sessions !== undefined && (access.kind === 'admin' || access.kind === 'any-token');
     const personalToken = usesSessions ? personalTokenOf(event.headers.authorization) : undefined;
-    if (personalToken !== undefined) {
-      (event as EventWithCaller).requestContext.authorizer = { lambda: await personalTokenCaller(personalToken, access, sessions!), revision: undefined };
+    if (personalToken !== undefined && sessions) {
+      (event as EventWithCaller).requestContext.authorizer = { lambda: await personalTokenCaller(personalToken, access, sessions), revision: undefined };
       return;
     }
     const person = usesSessions && !event.headers.authorization ? await sessionCaller(event, access, sessions) : undefined;
