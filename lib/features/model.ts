@@ -152,16 +152,23 @@ export const FEATURE_TYPES = [
   { id: 'permission', name: 'Permission', description: 'Grants a function to some users only', lifetimeDays: null },
 ] as const satisfies ReadonlyArray<{ id: string; name: string; description: string; lifetimeDays: number | null }>;
 
+/**
+ * The expected lifetimes an admin set (PUT /api/admin/feature-types/{type}/lifetime), by type id;
+ * a type not named keeps its default above. Null or 0 means a feature of that type never ages.
+ */
+export type FeatureTypeLifetimes = Readonly<Record<string, number | null>>;
+
 /** Days a feature of this type is expected to live; null for a permanent or unknown type. */
-export function expectedLifetimeDays(type: string): number | null {
+export function expectedLifetimeDays(type: string, lifetimes: FeatureTypeLifetimes = {}): number | null {
+  if (Object.hasOwn(lifetimes, type)) return lifetimes[type] ?? null;
   return FEATURE_TYPES.find((known) => known.id === type)?.lifetimeDays ?? null;
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** Not stale, not archived, and older than its type's expected lifetime. */
-export function isPotentiallyStale(feature: Feature, now: Date): boolean {
-  const lifetime = expectedLifetimeDays(feature.type);
+export function isPotentiallyStale(feature: Feature, now: Date, lifetimes: FeatureTypeLifetimes = {}): boolean {
+  const lifetime = expectedLifetimeDays(feature.type, lifetimes);
   if (!lifetime || feature.stale || feature.archived) return false;
   return now.getTime() > Date.parse(feature.createdAt) + lifetime * DAY_MS;
 }

@@ -1,7 +1,7 @@
 import { ValidationFailed } from '../errors.js';
 import type { OperationsFor } from '../http/operation.js';
 import type { featureEnvironmentRoutes } from './environment-routes.js';
-import { FEATURE_TYPES, type Feature } from './model.js';
+import type { Feature } from './model.js';
 import type { featureRelationRoutes } from './relation-routes.js';
 import type { featureRoutes } from './routes.js';
 import type { FeatureServices } from './slice.js';
@@ -94,7 +94,10 @@ export const featureOperations = ({ features }: { features: FeatureServices }): 
     listArchivedFeatures: async ({ query }) => ({
       body: { version: 1, features: await wireList(sortByName(await lifecycle.listArchived(query.project))) },
     }),
-    listFeatureTypes: async () => ({ body: { version: 1, types: FEATURE_TYPES.map((type) => ({ ...type })) } }),
+    listFeatureTypes: async () => ({ body: { version: 1, types: await features.featureTypes.list() } }),
+    updateFeatureTypeLifetime: async ({ params, body, caller }) => ({
+      body: await features.featureTypes.setLifetime(params.type, body.lifetimeDays, caller.tokenName),
+    }),
     reviveFeature: async ({ params, caller }) => {
       await lifecycle.revive(params.featureName, caller.tokenName);
       return {};

@@ -6,6 +6,8 @@ import {
   featureListSchema,
   featureSchema,
   featureTypeListSchema,
+  featureTypeLifetimeSchema,
+  featureTypeSchema,
   featureUpdateSchema,
   projectFeatureListSchema,
   staleSchema,
@@ -75,6 +77,11 @@ export const featureRoutes = defineRoutes('features', {
   listFeatureTypes: {
     method: 'GET', path: '/api/admin/feature-types', access: admin('READ_FEATURE'), status: 200,
     summary: 'List the feature types with the days a feature of each is expected to live', response: featureTypeListSchema,
+  },
+  updateFeatureTypeLifetime: {
+    method: 'PUT', path: '/api/admin/feature-types/{type}/lifetime', access: admin('ADMIN'), status: 200,
+    summary: 'Set how many days a flag of this type is expected to live (null or 0: it never becomes potentially stale)',
+    body: featureTypeLifetimeSchema, response: featureTypeSchema,
   },
   reviveFeature: {
     method: 'POST', path: '/api/admin/archive/revive/{featureName}', access: admin('UPDATE_FEATURE'),

@@ -295,6 +295,8 @@ export const featureSamples = defineSamples(rows, {
     given: ['features/archive-features'],
   },
   'archive-feature': { operation: 'archiveFeature', params: feature, status: 202, given: created },
+  // Unleash's default for release flags, so running it changes nothing a fresh install would not have.
+  'update-feature-type-lifetime': { operation: 'updateFeatureTypeLifetime', params: { type: 'release' }, body: { lifetimeDays: 40 }, status: 200 },
   'feature-lifecycle': { operation: 'getFeatureLifecycle', params: feature, status: 200, given: created },
   'complete-feature': {
     operation: 'completeFeature', params: feature, body: { status: 'kept', statusValue: 'on' }, status: 200, given: created,

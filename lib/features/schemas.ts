@@ -182,13 +182,13 @@ export type FeatureWire = z.input<typeof featureSchema>;
 
 export const featureListSchema = z.object({ version: z.number(), features: z.array(featureSchema) });
 
-/** A feature type; `lifetimeDays` null means a feature of this type is meant to stay. */
-export const featureTypeListSchema = z.object({
-  version: z.literal(1),
-  types: z.array(
-    z.object({ id: z.string(), name: z.string(), description: z.string(), lifetimeDays: z.number().int().min(0).nullable() }),
-  ),
-});
+/** A feature type; `lifetimeDays` null (or 0) means a feature of this type is meant to stay. */
+export const featureTypeSchema = z.object({ id: z.string(), name: z.string(), description: z.string(), lifetimeDays: z.number().int().min(0).nullable() });
+
+export const featureTypeListSchema = z.object({ version: z.literal(1), types: z.array(featureTypeSchema) });
+
+/** PUT …/feature-types/{type}/lifetime: whole days, as Unleash's schema bounds them. */
+export const featureTypeLifetimeSchema = z.object({ lifetimeDays: z.number().int().min(0).max(2_147_483_647).nullable() });
 
 /** The project feature list's items: the overview without strategies. */
 export const projectFeatureItemSchema = featureSchema

@@ -1,6 +1,6 @@
 import type { Environment } from '../environments/model.js';
 import type { Filter } from '../http/query-filters.js';
-import { environmentOf, isPotentiallyStale, type Feature } from './model.js';
+import { environmentOf, isPotentiallyStale, type Feature, type FeatureTypeLifetimes } from './model.js';
 
 /**
  * The feature search (`GET /api/admin/search/features`) as Unleash 7.6 answers it
@@ -83,15 +83,15 @@ export function matchesDate(filter: DateFilter | undefined, at: string | null): 
 }
 
 /** Unleash's states: `stale` is marked stale, `potentially-stale` outlived its type, `active` is neither stale mark. */
-export function stateOf(feature: Feature, now: Date): Set<string> {
+export function stateOf(feature: Feature, now: Date, lifetimes: FeatureTypeLifetimes = {}): Set<string> {
   if (feature.stale) return new Set(['stale']);
-  return isPotentiallyStale(feature, now) ? new Set(['active', 'potentially-stale']) : new Set(['active']);
+  return isPotentiallyStale(feature, now, lifetimes) ? new Set(['active', 'potentially-stale']) : new Set(['active']);
 }
 
 /** Matches the state filter as Unleash does: a feature is in a state when any of its states is listed. */
-export function matchesState(filter: Equality | undefined, feature: Feature, now: Date): boolean {
+export function matchesState(filter: Equality | undefined, feature: Feature, now: Date, lifetimes: FeatureTypeLifetimes = {}): boolean {
   if (!filter) return true;
-  const states = stateOf(feature, now);
+  const states = stateOf(feature, now, lifetimes);
   // `active` in Unleash means "not marked stale", potentially stale or not; listing
   // `potentially-stale` narrows active to those that outlived their type.
   const wanted = new Set(filter.values);

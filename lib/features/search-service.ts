@@ -1,6 +1,6 @@
 import type { Environment } from '../environments/model.js';
 import { matchesEquality } from '../http/query-filters.js';
-import { segmentIdsOf, type Feature } from './model.js';
+import { segmentIdsOf, type Feature, type FeatureTypeLifetimes } from './model.js';
 import type { FeatureCatalog, LastSeenReader } from './ports.js';
 import {
   compareFor,
@@ -51,6 +51,8 @@ export class FeatureSearchService {
     private readonly catalog: FeatureCatalog,
     private readonly lastSeenReader: LastSeenReader,
     private readonly everyFeature: EveryFeature,
+    /** The feature types' expected lifetimes as an admin set them: the potentially-stale state ages by them. */
+    private readonly lifetimes: () => Promise<FeatureTypeLifetimes> = async () => ({}),
     private readonly now: () => Date = () => new Date(),
   ) {}
 
@@ -73,9 +75,11 @@ export class FeatureSearchService {
       now,
     });
 
+    // Read only when the state filter needs them (one small GetItem).
+    const lifetimes = query.state ? await this.lifetimes() : {};
     const matching = candidates.filter((feature) =>
       matchesEquality(query.type, feature.type)
-      && matchesState(query.state, feature, now)
+      && matchesState(query.state, feature, now, lifetimes)
       && matchesEquality(query.lifecycle, currentStage(feature).stage)
       && matchesEquality(query.createdBy, feature.createdBy === undefined ? undefined : String(feature.createdBy.id))
       && (query.favorite?.includes(favourites.has(feature.name)) ?? true)

@@ -26,6 +26,8 @@ import { featureStageOperations } from './stage-operations.js';
 import { FeatureStageService } from './stage-service.js';
 import { FeatureLinkService } from './link-service.js';
 import { FeatureBulkService } from './bulk-service.js';
+import { DynamoFeatureTypeStore } from './dynamo-feature-type-store.js';
+import { FeatureTypeService, type FeatureTypeStore } from './feature-type-service.js';
 import { FeatureVariantService } from './variant-service.js';
 import { FeatureViews } from './views.js';
 
@@ -45,8 +47,8 @@ const routes = {
  * adapter is the process's one (`featureStore`): other slices' ports and the SDK snapshot read
  * through it too, and it remembers once per process that the project copies are ready.
  */
-export function featureSlice({ now }: SliceContext, ports: FeaturePorts, featureStore: DynamoFeatureStore) {
-  const features = featureServices(featureStore, ports, now);
+export function featureSlice({ now, store }: SliceContext, ports: FeaturePorts, featureStore: DynamoFeatureStore) {
+  const features = featureServices(featureStore, new DynamoFeatureTypeStore(store.db, store.tableName), ports, now);
   return {
     routes,
     operations: {
@@ -63,7 +65,10 @@ export function featureSlice({ now }: SliceContext, ports: FeaturePorts, feature
 }
 
 /** The feature services, sharing one optimistic-concurrency runner over the store; `now` is a test's clock for the usage reads, which name the current hour. */
-function featureServices(featureStore: DynamoFeatureStore, { catalog, metrics, everyFeature, people }: FeaturePorts, now: (() => Date) | undefined) {
+function featureServices(
+  featureStore: DynamoFeatureStore, featureTypeStore: FeatureTypeStore, { catalog, metrics, everyFeature, people }: FeaturePorts, now: (() => Date) | undefined,
+) {
+  const featureTypes = new FeatureTypeService(featureTypeStore);
   const aggregates = new FeatureAggregates(featureStore);
   const strategies = new FeatureStrategyService(aggregates, catalog);
   const relations = new FeatureRelationService(aggregates, catalog);
@@ -77,7 +82,8 @@ function featureServices(featureStore: DynamoFeatureStore, { catalog, metrics, e
     links: new FeatureLinkService(aggregates),
     bulk: new FeatureBulkService(aggregates, strategies, relations),
     views: new FeatureViews(catalog, metrics),
-    search: new FeatureSearchService(featureStore, catalog, metrics, everyFeature),
+    search: new FeatureSearchService(featureStore, catalog, metrics, everyFeature, () => featureTypes.lifetimes()),
+    featureTypes,
     usage: new FeatureUsageService(featureStore, metrics, now),
     people,
   };

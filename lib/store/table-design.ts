@@ -59,6 +59,7 @@
  * | whether password login is off      | pk = SETTINGS, sk = SETTING#simple-auth            | table |
  * | read the Frontend API's CORS origins | pk = SETTINGS, sk = SETTING#frontend             | table |
  * | whether maintenance mode is on     | pk = SETTINGS, sk = SETTING#maintenance            | table |
+ * | the feature types' expected lifetimes | pk = SETTINGS, sk = SETTING#feature-types       | table |
  * | one user's personal access tokens  | pk = USER_PATS#<user id, 10 digits>, sk = PATS      | table |
  * | a personal access token by secret  | pk = PAT#<sha256(secret)>, sk = PAT                | table |
  * | one user's seen splashes and feedback | pk = USER_UI#<user id, 10 digits>, sk = SPLASH / FEEDBACK | table |
@@ -270,6 +271,8 @@ export const keys = {
   passwordLoginSettings: (): ItemKey => ({ pk: 'SETTINGS', sk: 'SETTING#simple-auth' }),
   frontendSettings: (): ItemKey => ({ pk: 'SETTINGS', sk: 'SETTING#frontend' }),
   maintenanceSettings: (): ItemKey => ({ pk: 'SETTINGS', sk: 'SETTING#maintenance' }),
+  /** The lifetimes an admin set for feature types (the rest keep Unleash's defaults). */
+  featureTypeSettings: (): ItemKey => ({ pk: 'SETTINGS', sk: 'SETTING#feature-types' }),
 
   /**
    * A user's personal access tokens in one item (at most ten, Unleash's limit): a create checks the
