@@ -23,6 +23,8 @@ export interface SeededInstance {
   clientTokens: Array<{ secret: string; environment: string }>;
   frontendTokens: Array<{ secret: string; environment: string }>;
   requests: number;
+  /** What was made, for the report of the data set's size. */
+  counts: { strategies: number; enabledEnvironments: number; featureTags: number; dependencies: number; stale: number; archived: number; segments: number; users: number };
 }
 
 export const OPERATORS = [
@@ -66,6 +68,7 @@ export async function seedInstance(side: AdminSide, options: SeedOptions): Promi
   }
 
   const features: string[] = [];
+  const counts = { strategies: 0, enabledEnvironments: 0, featureTags: 0, dependencies: 0, stale: 0, archived: 0, segments: segmentIds.length, users: 4 };
   for (let index = 0; index < options.flags; index += 1) {
     const project = options.projects[index % options.projects.length] as string;
     const name = `${prefix}-flag-${String(index).padStart(4, '0')}`;
@@ -81,22 +84,35 @@ export async function seedInstance(side: AdminSide, options: SeedOptions): Promi
         const operator = OPERATORS[(index * 2 + s) % OPERATORS.length] as (typeof OPERATORS)[number];
         await side.request('POST', `/api/admin/projects/${project}/features/${name}/environments/${environment}/strategies`,
           strategyOf(index + s, operator, segmentIds, { pick, chance, random, prefix, name }));
+        counts.strategies += 1;
       }
-      if (chance(0.7)) await side.request('POST', `/api/admin/projects/${project}/features/${name}/environments/${environment}/on`);
+      if (chance(0.7)) {
+        await side.request('POST', `/api/admin/projects/${project}/features/${name}/environments/${environment}/on`);
+        counts.enabledEnvironments += 1;
+      }
     }
-    if (chance(0.4)) await side.request('POST', `/api/admin/features/${name}/tags`, { type: `${prefix}-team`, value: pick(['checkout', 'search', 'growth']) });
-    if (chance(0.3)) await side.request('POST', `/api/admin/features/${name}/tags`, { type: 'simple', value: pick(['web', 'mobile']) });
+    if (chance(0.4)) {
+      await side.request('POST', `/api/admin/features/${name}/tags`, { type: `${prefix}-team`, value: pick(['checkout', 'search', 'growth']) });
+      counts.featureTags += 1;
+    }
+    if (chance(0.3)) {
+      await side.request('POST', `/api/admin/features/${name}/tags`, { type: 'simple', value: pick(['web', 'mobile']) });
+      counts.featureTags += 1;
+    }
     const parentIndex = index - 1 - Math.floor(random() * 5);
     if (index % 7 === 3 && parentIndex >= 0 && parentIndex % options.projects.length === index % options.projects.length && parentIndex % 7 !== 3) {
       await side.request('POST', `/api/admin/projects/${project}/features/${name}/dependencies`, { feature: features[parentIndex], enabled: chance(0.8) });
+      counts.dependencies += 1;
     }
   }
   for (const project of options.projects) {
     const own = features.filter((_, index) => index % options.projects.length === options.projects.indexOf(project));
     const stale = own.filter((_, index) => index % 11 === 5);
     if (stale.length > 0) await side.request('POST', `/api/admin/projects/${project}/stale`, { features: stale, stale: true });
+    counts.stale += stale.length;
     const archived = own.filter((name) => isArchivable(features.indexOf(name)));
     if (archived.length > 0) await side.request('POST', `/api/admin/projects/${project}/archive`, { features: archived });
+    counts.archived += archived.length;
   }
 
   for (const [index, role] of ['Admin', 'Editor', 'Viewer', 'Editor'].entries()) {
@@ -118,7 +134,7 @@ export async function seedInstance(side: AdminSide, options: SeedOptions): Promi
   clientTokens.push({ secret: scoped.secret, environment: options.environments[0] as string });
   await side.request('POST', '/api/admin/ui-config/cors', { frontendApiOrigins: ['https://app.example.com', 'https://www.example.com'] });
 
-  return { features, clientTokens, frontendTokens, requests: side.requests() - before };
+  return { features, clientTokens, frontendTokens, requests: side.requests() - before, counts };
 }
 
 /**

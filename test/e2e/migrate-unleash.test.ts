@@ -38,6 +38,7 @@ beforeAll(async () => {
   seeded = await seedInstance(adminSide('source', source.url, source.adminToken), {
     flags: FLAGS, random: next, projects: ['default'], environments: ENVIRONMENTS, prefix: PREFIX,
   });
+  console.log(`data set: ${FLAGS} flags in ${ENVIRONMENTS.length} environments, ${JSON.stringify(seeded.counts)}, ${seeded.clientTokens.length + seeded.frontendTokens.length} SDK tokens`);
 }, 15 * MINUTES);
 
 afterAll(async () => {
