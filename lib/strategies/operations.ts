@@ -8,23 +8,23 @@ export const strategyTypeOperations = ({ strategyTypes }: { strategyTypes: Strat
     body: { version: 1, strategies: (await strategyTypes.list()).map(toStrategyTypeWire) },
   }),
   getStrategyType: async ({ params }) => ({ body: toStrategyTypeWire(await strategyTypes.get(params.strategyName)) }),
-  createStrategyType: async ({ body }) => {
-    const created = await strategyTypes.create(body);
+  createStrategyType: async ({ body, caller }) => {
+    const created = await strategyTypes.create(body, caller.tokenName);
     return { body: toStrategyTypeWire(created), headers: { location: `strategies/${created.name}` } };
   },
-  updateStrategyType: async ({ params, body }) => ({
-    body: toStrategyTypeWire(await strategyTypes.update(params.strategyName, body)),
+  updateStrategyType: async ({ params, body, caller }) => ({
+    body: toStrategyTypeWire(await strategyTypes.update(params.strategyName, body, caller.tokenName)),
   }),
-  deleteStrategyType: async ({ params }) => {
-    await strategyTypes.delete(params.strategyName);
+  deleteStrategyType: async ({ params, caller }) => {
+    await strategyTypes.delete(params.strategyName, caller.tokenName);
     return {};
   },
-  deprecateStrategyType: async ({ params }) => {
-    await strategyTypes.setDeprecated(params.strategyName, true);
+  deprecateStrategyType: async ({ params, caller }) => {
+    await strategyTypes.setDeprecated(params.strategyName, true, caller.tokenName);
     return {};
   },
-  reactivateStrategyType: async ({ params }) => {
-    await strategyTypes.setDeprecated(params.strategyName, false);
+  reactivateStrategyType: async ({ params, caller }) => {
+    await strategyTypes.setDeprecated(params.strategyName, false, caller.tokenName);
     return {};
   },
 });

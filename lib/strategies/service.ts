@@ -49,15 +49,16 @@ export class StrategyTypeService {
     return type;
   }
 
-  async create(details: StrategyTypeDetails): Promise<StrategyType> {
+  /** `actor`: who the change's event names (every change writes one, as Unleash records it). */
+  async create(details: StrategyTypeDetails, actor = 'system'): Promise<StrategyType> {
     const type = toCustomType(details, false);
-    if (builtInStrategyType(type.name) || !(await this.store.insert(type))) {
+    if (builtInStrategyType(type.name) || !(await this.store.insert(type, actor))) {
       throw new Conflict(`Strategy with name ${type.name} already exist!`);
     }
     return type;
   }
 
-  async update(name: string, details: Omit<StrategyTypeDetails, 'name'> & { name?: string | undefined }): Promise<StrategyType> {
+  async update(name: string, details: Omit<StrategyTypeDetails, 'name'> & { name?: string | undefined }, actor = 'system'): Promise<StrategyType> {
     if (details.name !== undefined && details.name !== name) {
       throw new ValidationFailed(`name: must match the strategy type in the path (${name})`);
     }
@@ -66,7 +67,7 @@ export class StrategyTypeService {
     }
     const current = await this.get(name);
     const type = toCustomType({ ...details, name }, current.deprecated);
-    if (!(await this.store.replace(type))) throw notFound(name);
+    if (!(await this.store.replace(type, actor))) throw notFound(name);
     return type;
   }
 
@@ -77,14 +78,14 @@ export class StrategyTypeService {
    * concurrent writers (see the feature store): a feature that starts using the type after the
    * read fails the delete, which then looks again.
    */
-  async delete(name: string): Promise<void> {
+  async delete(name: string, actor = 'system'): Promise<void> {
     if (builtInStrategyType(name)) throw new ValidationFailed(`name: ${name} is a built-in strategy type and cannot be deleted`);
     for (let attempt = 1; attempt <= DELETE_ATTEMPTS; attempt += 1) {
       const stored = await this.store.get(name);
       if (stored?.kind !== 'custom') throw notFound(name);
       const using = await this.features.featuresUsing(name);
       if (using.length > 0) throw inUse(name, using);
-      const outcome = await this.store.delete(name, stored.usageMark);
+      const outcome = await this.store.delete(name, stored.usageMark, actor);
       if (outcome === 'done') return;
       if (outcome === 'missing') throw notFound(name);
     }
@@ -92,9 +93,9 @@ export class StrategyTypeService {
   }
 
   /** Idempotent; built-in types can be deprecated too, as in Unleash. */
-  async setDeprecated(name: string, deprecated: boolean): Promise<void> {
+  async setDeprecated(name: string, deprecated: boolean, actor = 'system'): Promise<void> {
     const builtIn = builtInStrategyType(name) !== undefined;
-    if (!(await this.store.setDeprecated(name, deprecated, builtIn))) throw notFound(name);
+    if (!(await this.store.setDeprecated(name, deprecated, builtIn, actor))) throw notFound(name);
   }
 }
 
