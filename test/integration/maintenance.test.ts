@@ -8,7 +8,8 @@ import { prepareLocalTable } from '../../lib/store/create-table.js';
 import type { Services } from '../../local/app-services.js';
 import { apiClient } from '../support/api.js';
 import { adminToken, servicesOn, testConfig, unique } from '../support/services.js';
-import { logIn, userWithPassword } from '../support/sessions.js';
+import { cookiePair, logIn, userWithPassword } from '../support/sessions.js';
+import { sessions } from '../../lib/composition/session-edge.js';
 
 /*
  * Maintenance mode refuses every change to the admin API: on the run's shared table it would
@@ -78,8 +79,8 @@ describe('GET and POST /api/admin/maintenance', () => {
   });
 
   it('is for admins only, and takes a boolean', async () => {
-    const editor = await userWithPassword(first.services, 'Editor');
-    const cookie = await logIn(call, editor.username as string);
+    const editor = await first.services.users.create({ username: unique('editor'), rootRole: 'Editor' }, 'test');
+    const cookie = cookiePair(await first.services.composition.once(sessions).start(editor));
 
     const asEditor = await call({ method: 'POST', path: '/api/admin/maintenance', headers: { Cookie: cookie }, body: { enabled: true } });
     const readAsEditor = await call({ method: 'GET', path: '/api/admin/maintenance', headers: { Cookie: cookie } });

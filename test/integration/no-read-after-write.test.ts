@@ -88,6 +88,27 @@ const withResetLink = async (values: Record<string, string>) => {
 /** Same-origin headers a browser page of the service sends with its session cookie. */
 const asPerson = { Cookie: '{{COOKIE}}', Origin: 'http://localhost:4242', 'Sec-Fetch-Site': 'same-origin' };
 const HAND_WRITTEN: Record<string, Case> = {
+  // A person's own: personal access tokens, splash screens and feedback (an API token is refused them).
+  'access/create-pat': byHand(
+    'createPat', withSession,
+    { method: 'POST', path: '/api/admin/user/tokens', headers: asPerson, body: { description: 'ci {{UNIQUE}}', expiresAt: '2099-01-01T00:00:00.000Z' } },
+    201,
+  ),
+  'access/delete-pat': byHand(
+    'deletePat',
+    async (values) => {
+      await withSession(values);
+      const body = { description: 'ci {{UNIQUE}}', expiresAt: '2099-01-01T00:00:00.000Z' };
+      values.PAT_ID = String((await expectStatus(201, { method: 'POST', path: '/api/admin/user/tokens', headers: asPerson, body }, values)).id);
+    },
+    { method: 'DELETE', path: '/api/admin/user/tokens/{{PAT_ID}}', headers: asPerson },
+    200,
+  ),
+  'access/splash-seen': byHand('updateSplashSettings', withSession, { method: 'POST', path: '/api/admin/splash/personalDashboardKeyConcepts', headers: asPerson }, 200),
+  'access/feedback': byHand('createFeedback', withSession, { method: 'POST', path: '/api/admin/feedback', headers: asPerson, body: { feedbackId: 'pnps', neverShow: true } }, 200),
+  'access/feedback-update': byHand(
+    'updateFeedback', withSession, { method: 'PUT', path: '/api/admin/feedback/pnps', headers: asPerson, body: { given: '2026-11-22T03:00:00.000Z' } }, 200,
+  ),
   'access/logout': byHand('logout', withSession, { method: 'POST', path: '/logout', headers: asPerson }, 302),
   'access/change-my-password': byHand(
     'changeMyPassword', withSession,

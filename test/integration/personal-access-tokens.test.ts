@@ -8,7 +8,8 @@ import { keys } from '../../lib/store/table-design.js';
 import { hashSecret } from '../../lib/tokens/model.js';
 import { apiClient, type ApiResponse } from '../support/api.js';
 import { adminToken, servicesOn, testConfig, unique } from '../support/services.js';
-import { logIn, userWithPassword } from '../support/sessions.js';
+import { cookiePair } from '../support/sessions.js';
+import { sessions } from '../../lib/composition/session-edge.js';
 import { watchWrites, type WriteWatch } from '../fuzz/store-watch.js';
 import type { RootRoleName } from '../../lib/roles/model.js';
 
@@ -24,10 +25,14 @@ beforeAll(async () => {
 const DAY_MS = 24 * 60 * 60 * 1000;
 const inDays = (days: number) => new Date(now.getTime() + days * DAY_MS).toISOString();
 
-/** A person logged in with a password: their user and session cookie. */
+/**
+ * A person with a session: their user and session cookie, the session started as a login starts
+ * it (no password hashed or checked, which takes seconds on a loaded machine; login.test.ts holds logins).
+ */
 async function person(role: RootRoleName = 'Admin') {
-  const user = await userWithPassword(services, role);
-  return { user, cookie: await logIn(call, user.username as string) };
+  const username = unique(`person-${role.toLowerCase()}`);
+  const user = await services.users.create({ username, email: `${username}@example.com`, name: username, rootRole: role }, 'test');
+  return { user, cookie: cookiePair(await services.composition.once(sessions).start(user)) };
 }
 
 const createPat = (cookie: string, body: unknown) => call({ method: 'POST', path: '/api/admin/user/tokens', headers: { Cookie: cookie }, body });
@@ -274,7 +279,7 @@ describe('what authenticating with a personal access token writes', () => {
     const clock = { now: new Date() };
     const watched = servicesOn(testConfig({ DYNAMODB_ENDPOINT: watch.endpoint }), { now: () => clock.now });
     const watchedCall = apiClient(watched);
-    const user = await userWithPassword(watched, 'Admin');
+    const user = await watched.users.create({ username: unique('exporter'), rootRole: 'Admin' }, 'test');
     const { secret } = await watched.personalTokens.create(user.id, { description: 'export', expiresAt: inDays(3) }, 'test');
     watch.takeWrites();
 
