@@ -13,7 +13,7 @@
  * generator) and the load generator's CPU, and says which one limited it. Then each function's
  * bundle size and module init time. Options: --flags N (1000), --duration S (10), --warmup S (3),
  * --connections C (50), --rounds R (2), --metrics-instances LIST (10,100,1000; empty: none),
- * --no-bundles.
+ * --no-bundles. `--ui` measures the admin UI against Unleash's instead (local/bench/ui.ts).
  *
  * On a shared machine other work only ever slows a run down, so each scenario alternates our
  * server and the reference for R rounds and keeps each one's best round.

@@ -153,7 +153,7 @@ const WRITE_NOTHING = new Set([
   // The admin UI's checks before it saves, and its playground: POSTs that only read.
   'features/validate-archive-features', 'features/validate-constraint', 'features/validate-feature-name', 'features/validate-segment-name',
   'features/validate-tag-type', 'instance/playground', 'instance/playground-advanced',
-  // What the UI reports of its own errors goes to the log, not the table (lib/ui-support).
+  // What the UI reports of its own errors goes to the log, not the table (lib/instance).
   'instance/record-ui-error',
 ]);
 

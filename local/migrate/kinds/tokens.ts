@@ -65,7 +65,7 @@ export const tokens: Kind = {
       const sameScope = target.find((t) => scopeOf(t) === scopeOf(token) && (!readable(token.secret) || readable(t.secret)));
       if (sameScope) {
         if (readable(token.secret)) context.tokenPairs.push(pairOf(token, token.secret, sameScope.secret));
-        step('skip', `${context.to.label} has a token of this name and scope with another secret (made by an earlier run)`);
+        step('skip', `${context.to.label} has a token of this name and scope with another secret (an earlier run's copy, or its own)`);
         continue;
       }
       step('create', readable(token.secret) ? undefined : `${context.from.label} shows no secret (it keeps only a hash): a new one is made`, () => copyToken(token, context));
