@@ -58,7 +58,8 @@ export const FLAG_STEPS: WalkStep[] = [
       const description = page.locator('main textarea').first();
       await open(walk, `/projects/default/features/${FLAG}/edit`, description);
       await description.fill('The walk checkout');
-      await page.getByLabel('Flag type').click();
+      // The form's only select: the flag type.
+      await page.getByRole('main').getByRole('combobox').first().click();
       await page.getByRole('option', { name: /Experiment/ }).click();
       await answer(page, 'PATCH', new RegExp(`^${FEATURES}/${FLAG}$`), () => page.getByRole('button', { name: 'Save' }).click());
       expect(await feature(walk)).toMatchObject({ description: 'The walk checkout', type: 'experiment' });
@@ -317,7 +318,8 @@ export const FLAG_STEPS: WalkStep[] = [
 /** Picks the rows of the project's flag table by their flags' names. */
 async function selectRows(page: Page, names: string[]): Promise<void> {
   for (const name of names) {
-    await page.getByRole('row').filter({ has: page.locator(`a[href="/projects/default/features/${name}"]`) }).getByRole('checkbox').check();
+    // The row's first checkbox selects it; its environments' switches are checkboxes too.
+    await page.getByRole('row').filter({ has: page.locator(`a[href="/projects/default/features/${name}"]`) }).getByRole('checkbox').first().check();
   }
 }
 
