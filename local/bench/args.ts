@@ -10,6 +10,8 @@ export interface BenchArgs {
   /** Simulated SDK instances for each minute of metrics measured; empty measures none. */
   metricsInstances: number[];
   noBundles: boolean;
+  /** Skip the real Unleash's SDK poll (local/bench/unleash.ts): it needs PostgreSQL and a minute of seeding. */
+  noUnleash: boolean;
 }
 
 export function parseBenchArgs(argv: string[]): BenchArgs {
@@ -24,6 +26,7 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
       rounds: { type: 'string', default: '2' },
       'metrics-instances': { type: 'string', default: '10,100,1000' },
       'no-bundles': { type: 'boolean', default: false },
+      'no-unleash': { type: 'boolean', default: false },
     },
   });
   const whole = (name: string, raw: string, min: number): number => {
@@ -40,5 +43,6 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
     rounds: whole('rounds', values.rounds as string, 1),
     metricsInstances: list === '' ? [] : list.split(',').map((n) => whole('metrics-instances', n.trim(), 1)),
     noBundles: values['no-bundles'] as boolean,
+    noUnleash: values['no-unleash'] as boolean,
   };
 }

@@ -13,7 +13,8 @@
  * generator) and the load generator's CPU, and says which one limited it. Then each function's
  * bundle size and module init time. Options: --flags N (1000), --duration S (10), --warmup S (3),
  * --connections C (50), --rounds R (2), --metrics-instances LIST (10,100,1000; empty: none),
- * --no-bundles. `--ui` measures the admin UI against Unleash's instead (local/bench/ui.ts).
+ * --no-bundles, --no-unleash (the same polls against Unleash 7.6.5 seeded with the same flags
+ * through its admin API, local/bench/unleash.ts). `--ui` measures the admin UI against Unleash's instead (local/bench/ui.ts).
  *
  * On a shared machine other work only ever slows a run down, so each scenario alternates our
  * server and the reference for R rounds and keeps each one's best round.
@@ -44,6 +45,9 @@ import type { LoadJob, LoadResult } from '../../local/bench/load.js';
 import { capture, startBareServer } from '../../local/bench/reference.js';
 import { adminListTable, bundleTable, costLines, frontendLines, limitTable, machine, metricsTable, scenarioTable, type ScenarioResult } from '../../local/bench/report.js';
 import { adminClient } from '../../local/bench/seed.js';
+import { startBenchUnleash, unleashHeaders, unleashTable, type BenchUnleash, type UnleashRun } from '../../local/bench/unleash.js';
+import { localGatewayCost } from '../../local/bench/local-gateway.js';
+import { localApiGateway } from '../../local/http-server.js';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 const here = dirname(fileURLToPath(import.meta.url));
@@ -92,6 +96,7 @@ const runtime = await startLocalRuntime({
   throw error;
 });
 const server = await startHttpServer(runtime.handlers, { port: 0 });
+let unleashStarting: Promise<BenchUnleash> | undefined;
 const loader = fork(join(root, 'local', 'bench', 'load.ts'), [], { execArgv: ['--import', 'tsx'] });
 try {
   console.error(`local server on ${server.url} (${dynamo.describe}); seeding ${args.flags} flags`);
@@ -100,6 +105,9 @@ try {
   await seedFlagsFast(admin, dynamo.direct, runtime.config.tableName, args.flags);
   console.error(`seeded in ${((Date.now() - seeding) / 1000).toFixed(1)} s; ${admin.resent()} admin calls sent again after a 503`);
 
+  // Unleash starts and is seeded while this process measures its own CPU (another process's work does not count in it).
+  unleashStarting = args.noUnleash ? undefined : startBenchUnleash(args.flags, (line) => console.error(line));
+  unleashStarting?.catch(() => undefined);
   console.error('payload: the first poll (cold build), then one change');
   const cold = await coldPolls(runtime.handlers.client, dynamo, clientToken);
   // Without a warm container there is no change to follow, and metrics (checked against the served flags) are refused.
@@ -128,19 +136,37 @@ try {
   const patient = await startHttpServer(runtime.handlers, { port: 0, functionTimeoutMs: PATIENT_TIMEOUT_MS, integrationTimeoutMs: PATIENT_TIMEOUT_MS });
   const adminLists: AdminListCost[] = await adminListCosts(patient.url, runtime.generatedAdminToken as string, dynamo, args.flags).finally(() => patient.close());
 
+  const unleash = await unleashStarting?.catch((error: unknown) => {
+    console.error(`Unleash could not be measured: ${String(error)}`);
+    return undefined;
+  });
+  const versusUnleash: { name: string; bytes: number; ours: number; bare: number; unleash: UnleashRun }[] = [];
   const results: ScenarioResult[] = [];
   const handlerCost: string[] = [];
   let etag: string | undefined;
   for (const scenario of SCENARIOS) {
     const headers = { authorization: clientToken, ...scenario.headers, ...(scenario.conditional && etag ? { 'if-none-match': etag } : {}) };
-    const { result, answerEtag } = await runScenario(scenario, headers);
+    const { result, answerEtag, unleashRun } = await runScenario(scenario, headers, unleash);
     results.push(result);
+    if (unleashRun) versusUnleash.push({ name: scenario.name, bytes: result.bytes, ours: result.ours.requestsPerSecond, bare: result.bare.requestsPerSecond, unleash: unleashRun });
     handlerCost.push(`${scenario.name} ${(await handlerMicros(runtime.handlers.client, headers, handlerCalls(result.bytes))).toFixed(1)} µs`);
     etag = answerEtag;
   }
   console.log(`\n## SDK poll, ${args.flags.toLocaleString('en')} flags, ${load.connections} connections, ${load.duration} s after ${load.warmup} s warm-up, best of ${load.rounds} rounds\n`);
   console.log(scenarioTable(results));
   console.log(`\nOur path per poll, in-process (API Gateway event to Lambda answer, no network): ${handlerCost.join(', ')}`);
+  if (unleash) {
+    console.log(`\n## SDK poll against Unleash ${unleash.version} (the same ${args.flags.toLocaleString('en')} flags through its admin API, its client token for development)\n`);
+    console.log(unleashTable(versusUnleash, unleash.version));
+  }
+  const gateway = localApiGateway(runtime.handlers, {});
+  const perRequest: string[] = [];
+  for (const scenario of SCENARIOS.filter((s) => s.headers['accept-encoding'])) {
+    const headers = { authorization: clientToken, ...scenario.headers, ...(scenario.conditional && etag ? { 'if-none-match': etag } : {}) };
+    const cost = await localGatewayCost(gateway, runtime.handlers.client, '/api/client/features', headers);
+    perRequest.push(`${scenario.name}: ${cost.serverMicros.toFixed(1)} µs (the handler ${cost.handlerMicros.toFixed(1)}, the local API Gateway ${(cost.serverMicros - cost.handlerMicros).toFixed(1)})`);
+  }
+  console.log(`\nThe local server's CPU per request without sockets (local/bench/local-gateway.ts, best of 5 × 5,000): ${perRequest.join('; ')}`);
   console.log('\n## What limited each run (CPU over the measured run; a single-threaded process at ≥ 90% of a core is the limit)\n');
   console.log(limitTable(results));
   console.log('\n## One change\n');
@@ -166,6 +192,7 @@ try {
   }
   console.log(`\n${machine()}; ${dynamo.describe}`);
 } finally {
+  await (await unleashStarting?.catch(() => undefined))?.stop();
   loader.kill();
   await server.close();
   await runtime.stop();
@@ -173,7 +200,7 @@ try {
   rmSync(dataDir, { recursive: true, force: true });
 }
 
-async function runScenario(scenario: Scenario, headers: Record<string, string>) {
+async function runScenario(scenario: Scenario, headers: Record<string, string>, unleash: BenchUnleash | undefined) {
   const url = `${server.url}/api/client/features`;
   const answer = await capture(url, headers);
   console.error(`${scenario.name}: ${answer.status}, ${answer.body.length} bytes; ${load.rounds} rounds of our server, then the bare reference`);
@@ -181,15 +208,24 @@ async function runScenario(scenario: Scenario, headers: Record<string, string>) 
   try {
     let ours: Awaited<ReturnType<typeof measure>> | undefined;
     let reference: Awaited<ReturnType<typeof measure>> | undefined;
+    let theirs: Awaited<ReturnType<typeof measure>> | undefined;
+    const unleashUrl = unleash && `${unleash.url}/api/client/features`;
+    const theirHeaders = unleash && (await unleashHeaders(unleash, headers, scenario.conditional, capture));
+    const theirAnswer = unleashUrl && theirHeaders ? await capture(unleashUrl, theirHeaders) : undefined;
     for (let round = 0; round < load.rounds; round += 1) {
       ours = best(ours, await measure(url, headers, runtime.services.dynamoRequests));
       reference = best(reference, await measure(bare.url, headers));
+      if (unleashUrl && theirHeaders) theirs = best(theirs, await measure(unleashUrl, theirHeaders));
     }
+    const unleashRun: UnleashRun | undefined = theirs && theirAnswer && {
+      name: scenario.name, status: theirAnswer.status, bytes: theirAnswer.body.length,
+      requestsPerSecond: theirs.result.requestsPerSecond, p50: theirs.result.p50, p99: theirs.result.p99,
+    };
     const result: ScenarioResult = {
       name: scenario.name, status: answer.status, bytes: answer.body.length, ours: ours!.result,
       dynamoPerPoll: ours!.dynamoPerPoll, bare: reference!.result, target: scenario.target, oursCpu: ours!.cpu, bareCpu: reference!.cpu,
     };
-    return { result, answerEtag: answer.headers.etag };
+    return { result, answerEtag: answer.headers.etag, unleashRun };
   } finally {
     await bare.close();
   }
