@@ -50,7 +50,7 @@ async function noSkeletons(page: Page): Promise<void> {
 
 /** Table rows of a flag table (the project's list, the overview). */
 async function flagRows(page: Page, text: string): Promise<void> {
-  await page.locator('table tbody tr').filter({ hasText: text }).first().waitFor({ timeout: PAGE_TIMEOUT_MS });
+  await page.locator('table tbody tr').filter({ hasText: text }).first().waitFor({ state: 'attached', timeout: PAGE_TIMEOUT_MS });
   await noSkeletons(page);
 }
 
@@ -73,8 +73,12 @@ const pages = (flags: number): UiPage[] => [
     },
   },
   {
+    // The rows sit below the project's header, out of the window: the pager's count proves them.
     name: 'project flag list', path: `/projects/${BIG_PROJECT}`,
-    shown: (page) => flagRows(page, 'ui-flag-'),
+    shown: async (page) => {
+      await page.getByText(/Showing 1-\d+ items out of [1-9]/).first().waitFor({ timeout: PAGE_TIMEOUT_MS });
+      await flagRows(page, 'ui-flag-');
+    },
   },
   {
     name: 'flag page', path: `/projects/${BIG_PROJECT}/features/${uiFlagName(BIG_PROJECT, Math.floor(flags / 2))}`,
@@ -145,12 +149,17 @@ export async function logIn(context: BrowserContext, server: UiServer): Promise<
   const page = await context.newPage();
   try {
     await page.goto(`${server.url}/login`);
-    await page.locator('#username').fill(server.username);
-    await page.locator('#password').fill(server.password);
-    const login = page.waitForResponse((res) => new URL(res.url()).pathname === '/auth/simple/login', { timeout: PAGE_TIMEOUT_MS });
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    const answer = await login;
-    if (answer.status() !== 200) throw new Error(`${server.label}: login answered ${answer.status()}`);
+    // A 503 is the service's "not now" (a store deadline on a loaded machine): sent again, as a person would.
+    for (let attempt = 1; ; attempt += 1) {
+      await page.locator('#username').fill(server.username);
+      await page.locator('#password').fill(server.password);
+      const login = page.waitForResponse((res) => new URL(res.url()).pathname === '/auth/simple/login', { timeout: PAGE_TIMEOUT_MS });
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      const answer = await login;
+      if (answer.status() === 200) break;
+      if (answer.status() !== 503 || attempt === 5) throw new Error(`${server.label}: login answered ${answer.status()}`);
+      await page.goto(`${server.url}/login`);
+    }
     await page.getByTestId('HEADER_USER_AVATAR').waitFor({ timeout: PAGE_TIMEOUT_MS });
     const welcome = page.getByRole('button', { name: "Got it, let's get started!" });
     if (await welcome.waitFor({ timeout: 10_000 }).then(() => true, () => false)) {

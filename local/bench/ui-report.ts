@@ -87,3 +87,17 @@ export function requestCostTable(costs: RequestCost[]): string {
   }
   return lines.join('\n');
 }
+
+/** Shown time before and after, each with its ratio to Unleash measured in the same rounds. */
+export function beforeAfterTable(before: PageSummary[], after: PageSummary[]): string {
+  const lines = [
+    '| page | before ms | Unleash | ratio | after ms | Unleash | ratio | DynamoDB requests before → after | API requests before → after |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+  ];
+  for (const then of before) {
+    const now = after.find((summary) => summary.page === then.page);
+    if (!now) continue;
+    lines.push(`| ${then.page} | ${ms(then.ours.shownMs)} | ${ms(then.unleash.shownMs)} | ${ratio(then.ours.shownMs, then.unleash.shownMs)} | ${ms(now.ours.shownMs)} | ${ms(now.unleash.shownMs)} | ${ratio(now.ours.shownMs, now.unleash.shownMs)} | ${then.oursDynamo ?? '–'} → ${now.oursDynamo ?? '–'} | ${then.ours.apiRequests} → ${now.ours.apiRequests} |`);
+  }
+  return lines.join('\n');
+}

@@ -26,11 +26,15 @@ export type UiServerMessage =
 
 const reply = (message: UiServerMessage) => process.send?.(message);
 
-// The parent sets PORT, UNLEASH_URL and the admin's password; the data lives only as long as this process.
-const dataDir = mkdtempSync(join(tmpdir(), 'toggles-ui-bench-'));
+// The parent sets PORT, UNLEASH_URL and the admin's password. With UI_BENCH_DATA_DIR the table is
+// kept there (the parent removes it), so that a server of other code can start on the same data;
+// otherwise it lives in memory, as long as this process.
+const keptDir = process.env.UI_BENCH_DATA_DIR;
+const dataDir = keptDir ?? mkdtempSync(join(tmpdir(), 'toggles-ui-bench-'));
+const removeData = () => (keptDir ? undefined : rmSync(dataDir, { recursive: true, force: true }));
 const { DYNAMODB_ENDPOINT: _external, ...env } = process.env;
 try {
-  const runtime = await startLocalRuntime({ inMemory: true, dataDir, env });
+  const runtime = await startLocalRuntime({ inMemory: keptDir === undefined, dataDir, env });
   await ensureFirstAdmin(runtime.services.users, {
     username: runtime.config.defaultAdminUsername, password: runtime.config.defaultAdminPassword,
   });
@@ -44,7 +48,7 @@ try {
     stopping = true;
     await server.close();
     await runtime.stop();
-    rmSync(dataDir, { recursive: true, force: true });
+    removeData();
     process.exit(0);
   };
   process.on('message', (message: UiServerRequest) => {
@@ -57,7 +61,7 @@ try {
   process.on('SIGINT', () => void stop());
   reply({ type: 'ready', url: server.url, adminToken: runtime.generatedAdminToken ?? (runtime.config.initAdminApiTokens[0] as string) });
 } catch (error) {
-  rmSync(dataDir, { recursive: true, force: true });
+  removeData();
   reply({ type: 'failed', error: error instanceof Error ? error.stack ?? error.message : String(error) });
   process.exit(1);
 }

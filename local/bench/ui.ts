@@ -9,10 +9,13 @@
  *
  * Options: --ui-runs N (5), --ui-flags N (1000, in one project), --ui-events N (10000),
  * --ui-concurrency N (8 admin calls in flight while seeding), --ui-pages a,b (names, all by default),
- * --ui-timeout S (120: a page not shown by then is a failed run).
+ * --ui-timeout S (120: a page not shown by then is a failed run), --ui-before DIR (a tree of an
+ * earlier commit: its server is measured first, then this one starts on the same table, so the
+ * report gives before and after on identical data; Unleash is measured beside each).
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -23,12 +26,15 @@ import { adminClient } from './seed.js';
 import { apiProjectMaker, seedUiData, sqlProjectMaker, type SeedOutcome } from './ui-seed.js';
 import { launchBrowser, logIn, measurePage, newContext, PAGE_NAMES, pagesFor, type PageRun, type RequestRecord, type UiPage, type UiServer } from './ui-pages.js';
 import type { UiServerMessage, UiServerRequest } from './ui-server.js';
-import { pageTable, requestCostTable, summarise, type PageSummary, type RequestCost } from './ui-report.js';
+import { beforeAfterTable, pageTable, requestCostTable, summarise, type PageSummary, type RequestCost } from './ui-report.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const ARTIFACTS = resolve(here, '..', '..', 'test-artifacts', 'ui-bench');
+const ROOT = resolve(here, '..', '..');
+const ARTIFACTS = join(ROOT, 'test-artifacts', 'ui-bench');
 
 export interface UiBenchArgs {
+  /** Another tree of this project (an earlier commit, with node_modules) measured first on the same data. */
+  before: string | undefined;
   /** How long a page may take to show before the run counts as failed. */
   timeoutMs: number;
   runs: number;
@@ -49,6 +55,7 @@ export function parseUiArgs(argv: string[]): UiBenchArgs {
       'ui-concurrency': { type: 'string', default: '8' },
       'ui-pages': { type: 'string' },
       'ui-timeout': { type: 'string', default: '120' },
+      'ui-before': { type: 'string' },
     },
   });
   const whole = (name: string, min: number): number => {
@@ -61,7 +68,11 @@ export function parseUiArgs(argv: string[]): UiBenchArgs {
   for (const name of pages ?? []) {
     if (!PAGE_NAMES.includes(name)) throw new Error(`--ui-pages: no page named "${name}"; the pages: ${PAGE_NAMES.join(', ')}`);
   }
-  return { timeoutMs: whole('ui-timeout', 1) * 1000, runs: whole('ui-runs', 1), flags: whole('ui-flags', 1), events: whole('ui-events', 0), concurrency: whole('ui-concurrency', 1), pages };
+  const before = values['ui-before'] ? resolve(values['ui-before']) : undefined;
+  if (before && !existsSync(join(before, 'local', 'bench', 'ui-server.ts'))) {
+    throw new Error(`--ui-before ${before}: no local/bench/ui-server.ts there (copy this one in when the code to compare predates it)`);
+  }
+  return { before, timeoutMs: whole('ui-timeout', 1) * 1000, runs: whole('ui-runs', 1), flags: whole('ui-flags', 1), events: whole('ui-events', 0), concurrency: whole('ui-concurrency', 1), pages };
 }
 
 /** This service in a child process (ui-server.ts), and a way to read its DynamoDB request count. */
@@ -72,11 +83,15 @@ interface OurServer {
   stop(): Promise<void>;
 }
 
-async function startOurServer(password: string): Promise<OurServer> {
+async function startOurServer(password: string, root: string, dataDir: string | undefined): Promise<OurServer> {
   const port = await freePort();
-  const child: ChildProcess = fork(join(here, 'ui-server.ts'), [], {
+  const child: ChildProcess = fork(join(root, 'local', 'bench', 'ui-server.ts'), [], {
+    cwd: root,
     execArgv: ['--import', 'tsx'],
-    env: { ...process.env, PORT: String(port), UNLEASH_URL: `http://127.0.0.1:${port}`, UNLEASH_DEFAULT_ADMIN_PASSWORD: password },
+    env: {
+      ...process.env, PORT: String(port), UNLEASH_URL: `http://127.0.0.1:${port}`, UNLEASH_DEFAULT_ADMIN_PASSWORD: password,
+      ...(dataDir ? { UI_BENCH_DATA_DIR: dataDir } : {}),
+    },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
   const exited = new Promise<void>((resolveExit) => child.once('exit', () => resolveExit()));
@@ -137,6 +152,8 @@ export async function runUiBench(argv: string[]): Promise<void> {
   const pages = pagesFor(args.flags, args.timeoutMs).filter((page) => !args.pages || args.pages.includes(page.name));
   const password = 'Bench-admin-1';
   const log = (line: string) => console.error(line);
+  // With --ui-before, both of our servers keep the table on disk, so the second starts on the first's data.
+  const dataDir = args.before ? mkdtempSync(join(tmpdir(), 'toggles-ui-bench-data-')) : undefined;
   let ours: OurServer | undefined;
   let postgres: ReferencePostgres | undefined;
   let unleash: ReferenceUnleash | undefined;
@@ -146,14 +163,16 @@ export async function runUiBench(argv: string[]): Promise<void> {
     await unleash?.stop();
     await postgres?.stop();
     await ours?.stop();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   };
   // Stopped with a signal, the run still stops Unleash (its own process group), PostgreSQL and our server.
   const onSignal = (signal: NodeJS.Signals) => void stopAll().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   try {
-    log('starting this service (npm start\'s runtime, fresh in-memory table) and Unleash on PostgreSQL');
-    ours = await startOurServer(password);
+    const codes = args.before ? [{ label: 'ours before', root: args.before }, { label: 'ours', root: ROOT }] : [{ label: 'ours', root: ROOT }];
+    log(`starting this service (npm start's runtime, fresh table${args.before ? ` on disk, code of ${args.before} first` : ' in memory'}) and Unleash on PostgreSQL`);
+    ours = await startOurServer(password, codes[0]!.root, dataDir);
     postgres = await startPostgres();
     unleash = await startUnleash(postgres, { label: 'ui-bench' });
     const plan = { bigProjectFlags: args.flags, events: args.events, concurrency: args.concurrency };
@@ -164,67 +183,103 @@ export async function runUiBench(argv: string[]): Promise<void> {
       seedUiData(adminClient(unleash.url, unleash.adminToken), sqlProjectMaker(postgres.port, unleash.database), plan, (line) => log(`  Unleash: ${line}`)),
     ]);
     log(`  ours: ${describeSeed(ourSeed)}; Unleash: ${describeSeed(unleashSeed)}`);
-
     browser = await launchBrowser();
-    const servers: Array<{ server: UiServer; context: BrowserContext; counts?: () => Promise<RequestCounts> }> = [];
-    for (const [label, url, username, pass, counts] of [
-      ['ours', ours.url, 'admin', password, ours.counts],
-      ['Unleash', unleash.url, 'admin', unleash.adminPassword, undefined],
-    ] as const) {
-      const server: UiServer = { label, url, username, password: pass };
-      const context = await newContext(browser);
-      await logIn(context, server);
-      servers.push({ server, context, ...(counts ? { counts } : {}) });
-    }
-    const loggedOut = await Promise.all(servers.map(() => newContext(browser!)));
+    const reference: UiServer = { label: 'Unleash', url: unleash.url, username: 'admin', password: unleash.adminPassword };
 
-    const results = new Map<string, SideRuns[]>();
-    for (const target of pages) {
-      log(`${target.name}: one warm-up, then ${args.runs} runs on each side, alternating`);
-      const sides: SideRuns[] = servers.map(() => ({ runs: [], dynamo: [] }));
-      for (let run = 0; run <= args.runs; run += 1) {
-        for (const [index, side] of servers.entries()) {
-          const context = target.loggedOut ? (loggedOut[index] as BrowserContext) : side.context;
-          const before = await side.counts?.();
-          const measured = await measurePage(context, side.server, target, ARTIFACTS);
-          const after = await side.counts?.();
-          if (measured.error) log(`  ${side.server.label} run ${run}: ${measured.error}`);
-          if (run === 0) {
-            sides[index]!.warmup = measured;
-            continue;
-          }
-          sides[index]!.runs.push(measured);
-          if (before && after) sides[index]!.dynamo.push(countsSince(before, after).total);
-        }
+    const sections: string[] = [];
+    const measured: Array<{ label: string; summaries: PageSummary[]; costs: RequestCost[] }> = [];
+    for (const [step, code] of codes.entries()) {
+      if (step > 0) {
+        await ours.stop();
+        ours = undefined;
+        log(`starting ${code.label} (${code.root}) on the same table`);
+        ours = await startOurServer(password, code.root, dataDir);
       }
-      results.set(target.name, sides);
+      const server: UiServer = { label: code.label, url: ours.url, username: 'admin', password };
+      const results = await measurePages(browser, pages, [{ server, counts: ours.counts }, { server: reference }], args.runs, log);
+      const summaries = pages.map((target) => {
+        const [oursRuns, unleashRuns] = results.get(target.name) as [SideRuns, SideRuns];
+        return summarise(target.name, oursRuns.runs, unleashRuns.runs, oursRuns.dynamo);
+      });
+      log(`sending each API request of ${code.label} again alone, counting its DynamoDB requests`);
+      const costs = await requestCosts(pages, results, browser, server, ours);
+      measured.push({ label: code.label, summaries, costs });
+      // Written as soon as each side is measured: a later failure keeps what was.
+      mkdirSync(ARTIFACTS, { recursive: true });
+      writeFileSync(join(ARTIFACTS, `ui-bench-${code.label.replace(/\W+/g, '-')}.md`), `${pageTable(summaries)}\n\n${firstVisitLine(pages[0], results)}\n\n${requestCostTable(costs.slice(0, 15))}\n`);
+      writeFileSync(join(ARTIFACTS, `ui-bench-${code.label.replace(/\W+/g, '-')}.json`), JSON.stringify({ summaries, costs, runs: Object.fromEntries(results) }, null, 1));
+      sections.push(
+        `### ${code.label === 'ours' ? (args.before ? 'After: this code' : 'This code') : `Before: the code of ${code.root}`} against Unleash ${UNLEASH_VERSION}`, '',
+        pageTable(summaries), '',
+        firstVisitLine(pages[0], results), '',
+        `#### ${code.label}: API requests sent again one at a time (the costliest 15 by DynamoDB requests, then time)`, '',
+        requestCostTable(costs.slice(0, 15)), '',
+      );
     }
-
-    const summaries: PageSummary[] = pages.map((target) => {
-      const [oursRuns, unleashRuns] = results.get(target.name) as [SideRuns, SideRuns];
-      return summarise(target.name, oursRuns.runs, unleashRuns.runs, oursRuns.dynamo);
-    });
-    log('sending each of our API requests again alone, counting its DynamoDB requests');
-    const costs = await requestCosts(pages, results, servers[0]!.context, ours);
-
-    const heading = `## The admin UI, ${args.flags.toLocaleString('en')} flags in one project, ${ourSeed.events.toLocaleString('en')} events (Unleash: ${unleashSeed.events.toLocaleString('en')}); median of ${args.runs} runs after one warm-up, alternating`;
+    const heading = `## The admin UI, ${args.flags.toLocaleString('en')} flags in one project, ${ourSeed.events.toLocaleString('en')} events (Unleash: ${unleashSeed.events.toLocaleString('en')}); median of ${args.runs} runs after one warm-up, alternating with Unleash`;
     const report = [
       heading, '',
-      pageTable(summaries), '',
-      firstVisitLine(pages[0], results), '',
-      `Seeding through the admin APIs: ours ${describeSeed(ourSeed)}; Unleash ${describeSeed(unleashSeed)}.`, '',
-      '### Our API requests sent again one at a time (the costliest 15 by DynamoDB requests, then time)', '',
-      requestCostTable(costs.slice(0, 15)),
+      ...(measured.length > 1 ? ['### Before and after, shown ms (ratio to Unleash in the same rounds)', '', beforeAfterTable(measured[0]!.summaries, measured[1]!.summaries), ''] : []),
+      ...sections,
+      `Seeding through the admin APIs: ours ${describeSeed(ourSeed)}; Unleash ${describeSeed(unleashSeed)}.`,
     ].join('\n');
     console.log(`\n${report}`);
     mkdirSync(ARTIFACTS, { recursive: true });
     writeFileSync(join(ARTIFACTS, 'ui-bench.md'), `${report}\n`);
-    writeFileSync(join(ARTIFACTS, 'ui-bench.json'), JSON.stringify({ args, ourSeed, unleashSeed, summaries, costs, runs: Object.fromEntries(results) }, null, 1));
+    writeFileSync(join(ARTIFACTS, 'ui-bench.json'), JSON.stringify({ args, ourSeed, unleashSeed, measured }, null, 1));
     log(`written to ${ARTIFACTS}/ui-bench.md and ui-bench.json`);
   } finally {
     await stopAll();
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
+  }
+}
+
+/**
+ * Each page: one warm-up opening on each side, then `runs` openings alternating between the
+ * sides (on a shared machine other work slows whichever runs at the time). Each side logs in
+ * in a browser context of its own; the login page opens in another, logged out.
+ */
+async function measurePages(
+  browser: Browser, pages: UiPage[], sides: Array<{ server: UiServer; counts?: () => Promise<RequestCounts> }>, runs: number, log: (line: string) => void,
+): Promise<Map<string, SideRuns[]>> {
+  const contexts: BrowserContext[] = [];
+  try {
+    const loggedIn: BrowserContext[] = [];
+    const loggedOut: BrowserContext[] = [];
+    for (const side of sides) {
+      const context = await newContext(browser);
+      contexts.push(context);
+      await logIn(context, side.server);
+      loggedIn.push(context);
+      const outside = await newContext(browser);
+      contexts.push(outside);
+      loggedOut.push(outside);
+    }
+    const results = new Map<string, SideRuns[]>();
+    for (const target of pages) {
+      log(`${target.name}: one warm-up, then ${runs} runs on each side, alternating`);
+      const measured: SideRuns[] = sides.map(() => ({ runs: [], dynamo: [] }));
+      for (let run = 0; run <= runs; run += 1) {
+        for (const [index, side] of sides.entries()) {
+          const context = (target.loggedOut ? loggedOut : loggedIn)[index] as BrowserContext;
+          const before = await side.counts?.();
+          const opening = await measurePage(context, side.server, target, ARTIFACTS);
+          const after = await side.counts?.();
+          if (opening.error) log(`  ${side.server.label} run ${run}: ${opening.error}`);
+          if (run === 0) {
+            measured[index]!.warmup = opening;
+            continue;
+          }
+          measured[index]!.runs.push(opening);
+          if (before && after) measured[index]!.dynamo.push(countsSince(before, after).total);
+        }
+      }
+      results.set(target.name, measured);
+    }
+    return results;
+  } finally {
+    for (const context of contexts) await context.close().catch(() => undefined);
   }
 }
 
@@ -242,10 +297,10 @@ function describeSeed(seed: SeedOutcome): string {
 }
 
 /**
- * Every distinct GET API request our pages made, sent once more through the admin's browser
- * session with nothing else in flight: its time and the DynamoDB requests it sent.
+ * Every distinct GET API request our pages made, sent once more through a logged-in session
+ * with nothing else in flight: its time and the DynamoDB requests it sent.
  */
-async function requestCosts(pages: UiPage[], results: Map<string, SideRuns[]>, context: BrowserContext, ours: OurServer): Promise<RequestCost[]> {
+async function requestCosts(pages: UiPage[], results: Map<string, SideRuns[]>, browser: Browser, server: UiServer, ours: OurServer): Promise<RequestCost[]> {
   const seen = new Map<string, string>();
   for (const target of pages) {
     const last = results.get(target.name)?.[0]?.runs.at(-1);
@@ -253,17 +308,23 @@ async function requestCosts(pages: UiPage[], results: Map<string, SideRuns[]>, c
       if (request.api && request.method === 'GET' && !seen.has(request.path)) seen.set(request.path, target.name);
     }
   }
-  const costs: RequestCost[] = [];
-  for (const [path, page] of seen) {
-    const before = await ours.counts();
-    const started = Date.now();
-    const answer = await context.request.get(`${ours.url}${path}`, { timeout: 120_000 }).catch(() => undefined);
-    const ms = Date.now() - started;
-    const after = await ours.counts();
-    const spent = countsSince(before, after);
-    costs.push({ page, path, status: answer?.status() ?? 0, ms, bytes: (await answer?.body().catch(() => undefined))?.length ?? 0, dynamo: spent.total, byOperation: spent.byOperation });
+  const context = await newContext(browser);
+  try {
+    await logIn(context, server);
+    const costs: RequestCost[] = [];
+    for (const [path, page] of seen) {
+      const before = await ours.counts();
+      const started = Date.now();
+      const answer = await context.request.get(`${ours.url}${path}`, { timeout: 120_000 }).catch(() => undefined);
+      const ms = Date.now() - started;
+      const after = await ours.counts();
+      const spent = countsSince(before, after);
+      costs.push({ page, path, status: answer?.status() ?? 0, ms, bytes: (await answer?.body().catch(() => undefined))?.length ?? 0, dynamo: spent.total, byOperation: spent.byOperation });
+    }
+    return costs.sort((a, b) => b.dynamo - a.dynamo || b.ms - a.ms);
+  } finally {
+    await context.close();
   }
-  return costs.sort((a, b) => b.dynamo - a.dynamo || b.ms - a.ms);
 }
 
 export type { RequestRecord };
