@@ -33,7 +33,7 @@ export const CATALOGUE_STEPS: WalkStep[] = [
       await page.getByLabel(/Description/).fill('People trying the walk');
       await page.getByTestId('SEGMENT_NEXT_BTN_ID').click();
       // A segment's form picks its context field from a menu instead of the strategy form's button.
-      await page.getByText('Select a context', { exact: false }).first().click();
+      await page.getByPlaceholder('Select a context').click();
       await page.getByRole('option', { name: 'userId', exact: true }).click();
       await addConstraintValue(page, 'walk-user-1');
       await answer(page, 'POST', /^\/api\/admin\/segments$/, () => page.getByTestId('SEGMENT_CREATE_BTN_ID').click(), 201);

@@ -282,8 +282,10 @@ export const FLAG_STEPS: WalkStep[] = [
       const { page } = walk;
       await openProject(walk);
       await page.getByRole('button', { name: 'Project status' }).click();
-      const dialog = page.getByRole('dialog').last();
-      await dialog.getByText(/Health|Technical debt/i).first().waitFor();
+      // A side panel, not a dialog.
+      const panel = page.getByTestId('SIDEBAR_MODAL_ID');
+      await panel.getByText(/technical debt rating is \d+%/).first().waitFor();
+      await panel.getByText('Project resources').waitFor();
       const status = await walk.api.get('/api/admin/projects/default/status');
       expect(status.lifecycleSummary.completed.currentFlags).toBeGreaterThanOrEqual(1);
     },
