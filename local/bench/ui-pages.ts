@@ -45,7 +45,8 @@ const PLAYGROUND_QUERY = new URLSearchParams({
 }).toString();
 
 async function noSkeletons(page: Page): Promise<void> {
-  await page.waitForFunction("document.querySelector('.skeleton') === null", undefined, { timeout: PAGE_TIMEOUT_MS, polling: 50 });
+  // A locator, not waitForFunction: this service's Content-Security-Policy (no 'unsafe-eval') refuses the string a function wait evaluates.
+  await page.locator('.skeleton').first().waitFor({ state: 'detached', timeout: PAGE_TIMEOUT_MS });
 }
 
 /** Table rows of a flag table (the project's list, the overview). */
