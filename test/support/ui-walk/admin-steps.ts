@@ -39,6 +39,8 @@ export const ADMIN_STEPS: WalkStep[] = [
       await open(walk, '/admin/users', row(page, USER.email));
       await row(page, USER.email).getByRole('button').last().click();
       await page.getByRole('menuitem', { name: 'Edit user' }).click();
+      // The form fills in from the user once read: edit after that, or the read overwrites the edit.
+      await expect.poll(() => page.getByLabel('Full name').inputValue(), EFFECT).toBe(USER.name);
       await page.getByLabel('Full name').fill('Walk User Edited');
       await answer(page, 'PUT', new RegExp(`^/api/admin/user-admin/${id}$`), () => page.getByRole('button', { name: 'Save' }).click());
       expect(await walk.api.get(`/api/admin/user-admin/${id}`)).toMatchObject({ name: 'Walk User Edited' });
@@ -51,7 +53,7 @@ export const ADMIN_STEPS: WalkStep[] = [
       const id = walk.kept.get('userId');
       await open(walk, '/admin/users', row(page, USER.email));
       await row(page, USER.email).getByRole('button').last().click();
-      await page.getByRole('menuitem', { name: 'Delete user' }).click();
+      await page.getByRole('menuitem', { name: /Delete|Remove/ }).click();
       await answer(page, 'DELETE', new RegExp(`^/api/admin/user-admin/${id}$`), () => confirmButton(page).click());
       expect((await walk.api.call('GET', `/api/admin/user-admin/${id}`)).status).toBe(404);
     },

@@ -172,8 +172,8 @@ export const CATALOGUE_STEPS: WalkStep[] = [
       const { page } = walk;
       const lifetime = page.locator('#feature-flag-lifetime');
       await open(walk, '/feature-toggle-type/edit/release', lifetime);
-      // The dialog fills in from the flag types once read (40 days for release).
-      await expect.poll(() => lifetime.inputValue(), EFFECT).toBe('40');
+      // Unleash's dialog opens with "doesn't expire" ticked and the number disabled, as it does against Unleash.
+      if (await lifetime.isDisabled()) await page.locator('#feature-flag-expire').click();
       await lifetime.fill('45');
       await answer(page, 'PUT', /^\/api\/admin\/feature-types\/release\/lifetime$/, () => page.getByRole('button', { name: /Save/ }).click());
       const { types } = await walk.api.get('/api/admin/feature-types');
@@ -285,7 +285,7 @@ export const CATALOGUE_STEPS: WalkStep[] = [
       // The first environment's card (development) has the first pencil.
       await page.getByRole('main').getByTestId('EditIcon').first().click();
       await page.locator('#title-input').fill('Walk default');
-      await answer(page, 'PUT', /\/environments\/development\/default-strategy$/, () => page.getByTestId('STRATEGY_FORM_SUBMIT_ID').click());
+      await answer(page, 'POST', /\/environments\/development\/default-strategy$/, () => page.getByTestId('STRATEGY_FORM_SUBMIT_ID').click());
       const strategy = await walk.api.get('/api/admin/projects/default/environments/development/default-strategy');
       expect(strategy).toMatchObject({ name: 'flexibleRollout', title: 'Walk default' });
     },

@@ -51,7 +51,13 @@ export async function open(walk: WalkContext, path: string, shown?: Locator): Pr
  */
 export async function answer(page: Page, method: string, path: RegExp, act: () => Promise<unknown>, status?: number): Promise<Response> {
   const answered = page.waitForResponse((res) => res.request().method() === method && path.test(new URL(res.url()).pathname));
-  await act();
+  try {
+    await act();
+  } catch (error) {
+    // The wait is abandoned with the action: its own timeout must not surface as an unhandled rejection.
+    answered.catch(() => undefined);
+    throw error;
+  }
   const res = await answered;
   const ok = status === undefined ? res.status() >= 200 && res.status() < 300 : res.status() === status;
   if (!ok) throw new Error(`${method} ${new URL(res.url()).pathname} answered ${res.status()} ${(await res.text().catch(() => '')).slice(0, 300)}`);
@@ -86,7 +92,7 @@ export async function sessionGet(walk: WalkContext, path: string): Promise<any> 
 }
 
 /** Unleash's confirmation dialog's button: the open one (a closed dialog may stay in the page). */
-export const confirmButton = (page: Page) => page.getByTestId('DIALOGUE_CONFIRM_ID').filter({ visible: true });
+export const confirmButton = (page: Page) => page.getByTestId('DIALOGUE_CONFIRM_ID').filter({ visible: true }).last();
 
 /** The flags an SDK polling development with `token` gets, or the status it is refused with. */
 export async function sdkFeatures(walk: WalkContext, token = walk.clientToken): Promise<SdkFeature[] | number> {
