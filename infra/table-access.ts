@@ -48,13 +48,15 @@ export const GROUP_TABLE_ACCESS: Record<Group, TableAccess> = {
 };
 
 /**
- * The metrics store stage (ADR 15) adds to hourly counters and moves last-seen times: UpdateItem
- * on those two kinds of partition, and nothing else, not even a read.
+ * The metrics store stage (ADR 15) adds to hourly counters and moves last-seen times, and moves
+ * flags' lifecycle stages from the metrics (lib/client/metrics-lifecycle.ts): it reads a flag
+ * (GetItem) and the environments (Query), and updates the flag and its project copy in one
+ * transaction, never the revision. UpdateItem on those partitions only; nothing is put or deleted.
  */
 export const METRICS_TABLE_ACCESS: TableAccess = {
-  reads: [],
+  reads: ['dynamodb:GetItem', 'dynamodb:Query'],
   writes: ['dynamodb:UpdateItem'],
-  writablePartitions: [keys.dailyMetrics('*').pk, keys.lastSeenAll().pk],
+  writablePartitions: [keys.dailyMetrics('*').pk, keys.lastSeenAll().pk, keys.feature('*').pk, keys.projectFeature('*', '*').pk],
 };
 
 /** The daily snapshot reads everything and writes only its own partition. */

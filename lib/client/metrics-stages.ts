@@ -3,6 +3,7 @@ import { FUNCTION_TIMEOUT_MS, WRITE_BUDGET_MS } from '../time-budget.js';
 import {
   decodeMessage, encodeEntries, hasCounts, lastSeenOf, sumEntries, type MetricsEntry,
 } from './metrics-aggregation.js';
+import type { MetricsLifecycle } from './metrics-lifecycle.js';
 import type { HourlyCount, MetricsStore, SeenFeature } from './store.js';
 
 /**
@@ -53,6 +54,8 @@ export interface MetricsWriterOptions {
   lastSeenIntervalMs?: number;
   /** The process clock, for the last-seen memory. */
   now?: () => number;
+  /** Moves flags' lifecycle stages from the counts written (Unleash's pre-live and live). */
+  lifecycle?: MetricsLifecycle | undefined;
 }
 
 /**
@@ -77,7 +80,8 @@ export class MetricsWriter {
   /** Writes a batch's entries; `startWhile` stops new writes at the caller's deadline. */
   async write(entries: MetricsEntry[], startWhile: () => boolean = () => true): Promise<void> {
     const sums = sumEntries(entries);
-    const counts: HourlyCount[] = sums.filter(hasCounts).map(({ hour, feature, environment, yes, no, variants, apps }) => ({
+    const counted = sums.filter(hasCounts);
+    const counts: HourlyCount[] = counted.map(({ hour, feature, environment, yes, no, variants, apps }) => ({
       hour, feature, environment, yes, no, variants, apps,
     }));
     const now = this.now();
@@ -88,6 +92,9 @@ export class MetricsWriter {
       this.store.addHourlyCounts(counts, startWhile),
       this.store.markSeen(seen, { startWhile, intervalMs: this.intervalMs }),
     ]);
+    const countsUnwritten = new Set(countsLeft.left);
+    const written = counted.filter((_, index) => !countsUnwritten.has(counts[index] as HourlyCount));
+    await this.options.lifecycle?.record(written, startWhile);
     const unmarked = new Set(seenLeft.left.map(({ feature, environment }) => seenKey(feature, environment)));
     for (const { feature, environment } of seen) {
       if (!unmarked.has(seenKey(feature, environment))) this.marked.set(seenKey(feature, environment), now);

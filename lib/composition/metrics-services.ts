@@ -2,11 +2,14 @@ import { DynamoMetricsStore } from '../client/dynamo-metrics-store.js';
 import { entriesOf, MetricsWriter, sumStage, type MetricsQueue } from '../client/metrics-stages.js';
 import type { MetricsStore } from '../client/store.js';
 import { SqsMetricsQueue } from '../client/metrics-sqs-queue.js';
+import { MetricsLifecycle } from '../client/metrics-lifecycle.js';
+import { DynamoEnvironmentStore } from '../environments/dynamo-store.js';
+import { DynamoMetricsStageRecorder } from '../features/dynamo-metrics-stages.js';
 import type { Composition } from './composition.js';
 
 /** The two metrics stages (ADR 15) over a store and the queue of sums; the local runtime and the stage functions share it. */
-export function metricsStages(store: MetricsStore, sums: MetricsQueue) {
-  const writer = new MetricsWriter(store, { requeue: sums });
+export function metricsStages(store: MetricsStore, sums: MetricsQueue, lifecycle?: MetricsLifecycle) {
+  const writer = new MetricsWriter(store, { requeue: sums, lifecycle });
   return {
     /** A batch of reports → its sums on the sums queue. */
     sum: (bodies: string[]) => sumStage(bodies, sums),
@@ -22,5 +25,16 @@ export function metricsStages(store: MetricsStore, sums: MetricsQueue) {
  */
 export function queuedMetricsStages(c: Composition) {
   if (!c.config.metricsSumsQueueUrl) throw new Error('Invalid configuration: METRICS_SUMS_QUEUE_URL is required by the metrics stages');
-  return metricsStages(new DynamoMetricsStore(c.store.db, c.store.tableName), new SqsMetricsQueue(c.config.metricsSumsQueueUrl, c.config.region));
+  return metricsStages(
+    new DynamoMetricsStore(c.store.db, c.store.tableName), new SqsMetricsQueue(c.config.metricsSumsQueueUrl, c.config.region), metricsLifecycle(c),
+  );
+}
+
+/** The lifecycle stages SDK metrics move (pre-live, live), on the composition's table; one per process keeps its memory. */
+export function metricsLifecycle(c: Composition): MetricsLifecycle {
+  const environments = new DynamoEnvironmentStore(c.store.db, c.store.tableName);
+  const clock = c.now;
+  return new MetricsLifecycle(
+    new DynamoMetricsStageRecorder(c.store.db, c.store.tableName), () => environments.list(), clock ? () => clock().getTime() : Date.now,
+  );
 }

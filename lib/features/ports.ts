@@ -45,6 +45,16 @@ export interface FeaturePeople {
   favouriteFeaturesOf(caller: Caller): Promise<ReadonlySet<string>>;
 }
 
+/**
+ * Moves a flag's lifecycle forward from the SDK metrics of one environment (rules/lifecycle.ts
+ * `stagesFromMetrics`): a conditional write on the stored flag, no change event and no new
+ * revision, as Unleash records these stages without an event and SDKs never see them.
+ */
+export interface MetricsStageRecorder {
+  /** `unknown` when no such flag exists; else the stages it is in from metrics afterwards. */
+  recordFromMetrics(feature: string, environment: { name: string; type: string }, at: string): Promise<'unknown' | { stages: string[] }>;
+}
+
 /** What the feature slice reads of other resources. */
 export interface FeaturePorts {
   catalog: FeatureCatalog;

@@ -5,6 +5,7 @@ import { clientSlice } from '../../client/slice.js';
 import type { Composition } from '../composition.js';
 import { revisionClock } from '../edge.js';
 import { featureSnapshots } from '../feature-snapshots.js';
+import { metricsLifecycle } from '../metrics-services.js';
 import { metricsStore } from '../stores.js';
 
 /** The SDK API's slice, once per composition: the process's feature snapshot, revision clock and usage queue. */
@@ -21,5 +22,5 @@ export function clientPorts(c: Composition): ClientPorts {
 function usageQueue(c: Composition): MetricsQueue {
   if (c.metricsQueue) return c.metricsQueue;
   if (c.config.metricsQueueUrl) return new SqsMetricsQueue(c.config.metricsQueueUrl, c.config.region);
-  return directMetricsQueue(new MetricsWriter(c.once(metricsStore)));
+  return directMetricsQueue(new MetricsWriter(c.once(metricsStore), { lifecycle: c.once(metricsLifecycle) }));
 }

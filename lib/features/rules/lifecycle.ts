@@ -68,3 +68,27 @@ export function completionOf(feature: Feature | undefined): string | undefined {
   const completed = feature && stagesOf(feature).find((stage) => stage.stage === 'completed');
   return completed && `${completed.status ?? ''}:${completed.statusValue ?? ''}`;
 }
+
+/** The stages SDK metrics move a flag into. */
+export type MetricsStageName = 'pre-live' | 'live';
+
+/**
+ * The stages SDK metrics from one environment move a flag into, as Unleash 7 does: `pre-live`
+ * from any environment that exists, and `live` as well from a `production`-type environment in
+ * which the flag is enabled. An archived or completed flag keeps its stages.
+ */
+export function stagesFromMetrics(feature: Feature, environment: { name: string; type: string }): MetricsStageName[] {
+  if (feature.archived || stagesOf(feature).some((stage) => stage.stage === 'completed' || stage.stage === 'archived')) return [];
+  const enabledThere = Object.hasOwn(feature.environments, environment.name) && feature.environments[environment.name]?.enabled === true;
+  return environment.type === 'production' && enabledThere ? ['pre-live', 'live'] : ['pre-live'];
+}
+
+/** The flag's stages with `names` entered at `at`, or undefined when it had entered them all. */
+export function withStagesFromMetrics(feature: Feature, names: readonly MetricsStageName[], at: string): LifecycleStage[] | undefined {
+  const before = stagesOf(feature);
+  // Another container's clock may be behind the one that dated the flag's last stage: a new
+  // stage never precedes it, so the stage counted as the flag's latest is this one.
+  const enteredStageAt = before.reduce((latest, stage) => (stage.enteredStageAt > latest ? stage.enteredStageAt : latest), at);
+  const after = names.reduce((stages, stage) => entered(stages, { stage, enteredStageAt }), before);
+  return after.length === before.length ? undefined : after;
+}
