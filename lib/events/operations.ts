@@ -8,6 +8,5 @@ export const eventOperations = ({ eventSearch }: { eventSearch: EventSearchServi
     const { events, total } = await eventSearch.ofFeature(params.featureName);
     return { body: { version: 1, toggleName: params.featureName, events, totalEvents: total } };
   },
-  // Unleash lists creators by user id; the events here name a token or user by name only.
-  getEventCreators: async () => ({ body: [] }),
+  getEventCreators: async () => ({ body: await eventSearch.creators() }),
 });

@@ -15,7 +15,7 @@ export const eventRoutes = defineRoutes('instance', {
   },
   getEventCreators: {
     method: 'GET', path: '/api/admin/event-creators', access: admin('READ_FEATURE'), status: 200,
-    summary: 'Users who created events; always empty here (events name their token or user, not a user id)',
+    summary: "Who made the last 12 months' events (people and API tokens), each with a number the event search's createdBy filter takes as it takes the name",
     response: eventCreatorsSchema,
   },
 });

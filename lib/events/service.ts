@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { matchesEquality, type Filter } from '../http/query-filters.js';
 import type { EventReader } from './store.js';
 import { unleashEvents, type UnleashEvent } from './wire.js';
@@ -57,6 +58,18 @@ export class EventSearchService {
     return this.search({ feature: { operator: 'IS', values: [featureName] }, offset: 0, limit: FEATURE_EVENTS_PAGE });
   }
 
+  /**
+   * Who made the events of the last EVENT_SEARCH_MONTHS months, for the event log's "Created by"
+   * filter. Unleash lists users by id; an event here names its person or token, so each name
+   * gets a number of its own (creatorId), which the search's `createdBy` accepts as it accepts the name.
+   */
+  async creators(): Promise<Array<{ id: number; name: string }>> {
+    const now = this.now().getTime();
+    const to = new Date(now + 1);
+    const names = new Set((await this.events.between(new Date(earliestMonthBefore(to)), to)).map((event) => event.createdBy));
+    return [...names].sort().map((name) => ({ id: creatorId(name), name }));
+  }
+
   private async read(search: EventSearch) {
     const now = this.now().getTime();
     // No event is recorded later than now (a day's leeway for clocks that differ), so a `to`
@@ -90,8 +103,13 @@ function matchesSearch(event: UnleashEvent, search: EventSearch): boolean {
     && matchesEquality(search.feature, event.featureName ?? undefined)
     && matchesEquality(search.project, event.project ?? undefined)
     && matchesEquality(search.type, event.type)
-    && matchesEquality(search.createdBy, event.createdBy)
+    && (matchesEquality(search.createdBy, event.createdBy) || matchesEquality(search.createdBy, String(creatorId(event.createdBy))))
     && matchesEquality(search.environment, event.environment ?? undefined)
     && (search.query === undefined || [event.type, event.createdBy, event.featureName, event.project, event.environment, event.summary]
       .some((text) => text?.toLowerCase().includes(search.query as string)));
+}
+
+/** A creator's number: the same for the same name on every container, a positive 31-bit integer as Unleash's user ids are. */
+export function creatorId(name: string): number {
+  return createHash('sha256').update(name).digest().readUInt32BE(0) >>> 1;
 }

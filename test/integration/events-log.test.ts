@@ -188,10 +188,24 @@ describe("a feature's events (GET /api/admin/events/{featureName}, deprecated)",
 });
 
 describe('event creators (GET /api/admin/event-creators)', () => {
-  it('answers an empty list: events name their creator, not a user id', async () => {
+  it("lists who made the log's events, each with a number the search's createdBy filter takes", async () => {
+    const project = await steps.createProject();
+    const name = await steps.createFeature(project);
+    const made = await search({ feature: `IS:${name}`, from: `IS:${today()}`, to: `IS:${today()}` });
+    const maker = made.body.events.at(-1).createdBy as string;
+
     const res = await call({ method: 'GET', path: '/api/admin/event-creators', token });
 
-    expect(res.status).toBe(200);
-    expect(res.body).toEqual([]);
+    expect(res.status, res.text).toBe(200);
+    const creator = (res.body as Array<{ id: number; name: string }>).find((entry) => entry.name === maker);
+    expect(creator, `${maker} in ${res.text}`).toBeDefined();
+    expect(Number.isInteger(creator!.id) && creator!.id > 0).toBe(true);
+    const names = (res.body as Array<{ name: string }>).map((entry) => entry.name);
+    expect(new Set(names).size).toBe(names.length);
+
+    const byNumber = await search({ feature: `IS:${name}`, createdBy: `IS:${creator!.id}`, from: `IS:${today()}`, to: `IS:${today()}` });
+    expect(byNumber.body.total).toBe(made.body.total);
+    const byOther = await search({ feature: `IS:${name}`, createdBy: `IS:${creator!.id + 1}`, from: `IS:${today()}`, to: `IS:${today()}` });
+    expect(byOther.body.total).toBe(0);
   });
 });
