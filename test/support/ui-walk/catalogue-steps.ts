@@ -16,7 +16,7 @@ async function addConstraintValue(page: Page, value: string): Promise<void> {
   const values = page.getByTestId('CONSTRAINT_VALUES_INPUT');
   await values.locator('input').fill(value);
   await page.getByTestId('CONSTRAINT_VALUES_ADD_BUTTON').click();
-  await page.getByTestId('CONSTRAINT_VALUES_CHIP').filter({ hasText: value }).first().waitFor();
+  await page.getByRole('main').getByText(value, { exact: true }).first().waitFor();
   await values.locator('input').press('Escape');
   await values.waitFor({ state: 'hidden' });
 }
@@ -286,8 +286,9 @@ export const CATALOGUE_STEPS: WalkStep[] = [
       await page.getByRole('main').getByTestId('EditIcon').first().click();
       await page.locator('#title-input').fill('Walk default');
       await answer(page, 'POST', /\/environments\/development\/default-strategy$/, () => page.getByTestId('STRATEGY_FORM_SUBMIT_ID').click());
-      const strategy = await walk.api.get('/api/admin/projects/default/environments/development/default-strategy');
-      expect(strategy).toMatchObject({ name: 'flexibleRollout', title: 'Walk default' });
+      const { environments } = await walk.api.get('/api/admin/projects/default/overview');
+      const development = environments.find((env: { environment: string }) => env.environment === 'development');
+      expect(development.defaultStrategy).toMatchObject({ name: 'flexibleRollout', title: 'Walk default' });
     },
   },
   {
