@@ -1,6 +1,8 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { STAGE_RECHECK_INTERVAL_MS } from '../../lib/client/metrics-lifecycle.js';
+import { metricsLifecycle, metricsStages } from '../../lib/composition/metrics-services.js';
+import { LocalMetricsQueue } from '../../local/metrics-queue.js';
 import type { Services } from '../../local/app-services.js';
 import { keys } from '../../lib/store/table-design.js';
 import { apiClient } from '../support/api.js';
@@ -13,7 +15,8 @@ import { adminToken, testServices, unique } from '../support/services.js';
  * Lifecycle stages from SDK metrics, as Unleash 7 moves them: pre-live when a flag's evaluations
  * arrive from any environment, live when they arrive from a production-type environment where the
  * flag is on; never backwards, completed and archived flags untouched, no change event. Reports
- * go through the real route and both metrics stages in the request (no queue configured).
+ * go through the real route, the local queues with SQS's rules and both metrics stages, as under
+ * `npm start` and in the cloud (ADR 15).
  */
 let services: Services;
 let call: ReturnType<typeof apiClient>;
@@ -21,6 +24,8 @@ let token: string;
 let steps: ReturnType<typeof featureSteps>;
 let development: string;
 let production: string;
+let reports: LocalMetricsQueue;
+let sums: LocalMetricsQueue;
 /** How far the services' clock is ahead of the real time: the tests move it forward. */
 let aheadMs = 0;
 const clockMs = () => Date.now() + aheadMs;
@@ -29,7 +34,12 @@ beforeAll(async () => {
   // A table of its own, and a clock the tests move past the interval a process trusts what it learnt.
   const tableName = unique('lifecycle-metrics');
   await prepareLocalTable({ region: 'local', endpoint: inject('dynamodb').endpoint }, tableName);
-  services = testServices({ TABLE_NAME: tableName }, { now: () => new Date(clockMs()) });
+  reports = new LocalMetricsQueue('reports');
+  sums = new LocalMetricsQueue('sums');
+  services = testServices({ TABLE_NAME: tableName }, { now: () => new Date(clockMs()), metricsQueue: reports });
+  const stages = metricsStages(services.metrics, sums, services.composition.once(metricsLifecycle));
+  reports.consume(stages.sum);
+  sums.consume((bodies) => stages.store(bodies));
   await services.firstStart.ensure();
   call = apiClient(services);
   token = await adminToken(services);
@@ -38,10 +48,21 @@ beforeAll(async () => {
   production = await sdkToken(services, { environment: 'production' });
 }, 120_000);
 
-const report = (sdk: string, toggles: Record<string, { yes: number; no: number }>) => call({
-  method: 'POST', path: '/api/client/metrics', token: sdk,
-  body: { appName: 'lifecycle-app', instanceId: 'i-1', bucket: { start: new Date(clockMs() - 1000).toISOString(), stop: new Date(clockMs()).toISOString(), toggles } },
+afterAll(async () => {
+  await reports?.stop();
+  await sums?.stop();
 });
+
+/** A report through the route, then both queues' windows closed, so its stages are stored. */
+async function report(sdk: string, toggles: Record<string, { yes: number; no: number }>) {
+  const res = await call({
+    method: 'POST', path: '/api/client/metrics', token: sdk,
+    body: { appName: 'lifecycle-app', instanceId: 'i-1', bucket: { start: new Date(clockMs() - 1000).toISOString(), stop: new Date(clockMs()).toISOString(), toggles } },
+  });
+  await reports.drain();
+  await sums.drain();
+  return res;
+}
 const stagesOf = async (name: string) => {
   const res = await call({ method: 'GET', path: `${steps.base('default', name)}/lifecycle`, token });
   expect(res.status).toBe(200);

@@ -5,7 +5,6 @@ import { clientSlice } from '../../client/slice.js';
 import type { Composition } from '../composition.js';
 import { revisionClock } from '../edge.js';
 import { featureSnapshots } from '../feature-snapshots.js';
-import { metricsLifecycle } from '../metrics-services.js';
 import { metricsStore } from '../stores.js';
 
 /** The SDK API's slice, once per composition: the process's feature snapshot, revision clock and usage queue. */
@@ -17,10 +16,12 @@ export function clientPorts(c: Composition): ClientPorts {
 
 /**
  * Where SDK usage reports go: the queue the runtime gives, else SQS when configured (the cloud,
- * ADR 15), else through both metrics stages in the request (tests, `npm run invoke`).
+ * ADR 15), else through both metrics stages in the request (tests, `npm run invoke`). In the
+ * request only counters and last-seen are written, so a report costs its counter writes alone;
+ * lifecycle stages move in the queued store stage (`npm start`, the cloud).
  */
 function usageQueue(c: Composition): MetricsQueue {
   if (c.metricsQueue) return c.metricsQueue;
   if (c.config.metricsQueueUrl) return new SqsMetricsQueue(c.config.metricsQueueUrl, c.config.region);
-  return directMetricsQueue(new MetricsWriter(c.once(metricsStore), { lifecycle: c.once(metricsLifecycle) }));
+  return directMetricsQueue(new MetricsWriter(c.once(metricsStore)));
 }
