@@ -16,7 +16,8 @@ async function addConstraintValue(page: Page, value: string): Promise<void> {
   const values = page.getByTestId('CONSTRAINT_VALUES_INPUT');
   await values.locator('input').fill(value);
   await page.getByTestId('CONSTRAINT_VALUES_ADD_BUTTON').click();
-  await page.getByRole('main').getByText(value, { exact: true }).first().waitFor();
+  // The value's chip (the API command beside the form shows it quoted, so an exact match is the chip).
+  await page.getByText(value, { exact: true }).first().waitFor();
   await values.locator('input').press('Escape');
   await values.waitFor({ state: 'hidden' });
 }
