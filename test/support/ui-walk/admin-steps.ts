@@ -131,7 +131,10 @@ export const ADMIN_STEPS: WalkStep[] = [
       const refused = await walk.api.call('POST', '/api/admin/projects/default/features', { name: 'walk-during-maintenance' });
       expect(refused.status).toBe(503);
       expect(Array.isArray(await sdkFeatures(walk))).toBe(true);
-      await answer(page, 'POST', /^\/api\/admin\/maintenance$/, () => toggle.click());
+      // Clicked again only once the switch shows the mode on: before that, a click asks for "on" again.
+      await expect.poll(() => toggle.isChecked(), EFFECT).toBe(true);
+      const off = await answer(page, 'POST', /^\/api\/admin\/maintenance$/, () => toggle.click());
+      expect(off.request().postDataJSON()).toMatchObject({ enabled: false });
       expect(await walk.api.get('/api/admin/maintenance')).toMatchObject({ enabled: false });
     },
   },
