@@ -7,7 +7,7 @@
  */
 const SEGMENTS = 10;
 const TYPES = ['release', 'experiment', 'operational', 'kill-switch', 'permission'] as const;
-const APPS = ['checkout', 'catalog', 'search', 'payments', 'accounts', 'shipping'];
+export const APPS = ['checkout', 'catalog', 'search', 'payments', 'accounts', 'shipping'];
 
 export type Admin = (method: string, path: string, body?: unknown) => Promise<unknown>;
 
@@ -103,7 +103,8 @@ export async function createFlag(admin: Admin, index: number, segmentId: number,
   await admin('POST', `${environment}/on`);
 }
 
-function rolloutStrategy(name: string, index: number, segmentId: number) {
+/** The seeded flags' strategy: the same for the poll benchmarks and the admin UI's. */
+export function rolloutStrategy(name: string, index: number, segmentId: number) {
   return {
     name: 'flexibleRollout',
     constraints: [

@@ -10,12 +10,11 @@
  */
 import { spawnSync } from 'node:child_process';
 import type { Admin } from './seed.js';
-import { seedSegments } from './seed.js';
+import { APPS, rolloutStrategy, seedSegments } from './seed.js';
 
 export const BIG_PROJECT = 'default';
 export const SMALL_PROJECTS = ['bench-ui-payments', 'bench-ui-mobile'];
 export const FLAGS_IN_SMALL_PROJECT = 20;
-const APPS = ['checkout', 'catalog', 'search', 'payments', 'accounts', 'shipping'];
 const TYPES = ['release', 'experiment', 'operational', 'kill-switch', 'permission'] as const;
 
 export const uiFlagName = (project: string, index: number) =>
@@ -98,19 +97,7 @@ async function createUiFlag(admin: Admin, project: string, name: string, index: 
     name, type: TYPES[index % TYPES.length], impressionData: index % 4 === 0,
     description: `${APPS[index % APPS.length]} change #${index}, rolled out gradually`,
   });
-  await admin('POST', `${environment}/strategies`, {
-    name: 'flexibleRollout',
-    constraints: [
-      { contextName: 'appName', operator: 'IN', values: APPS.slice(0, 2 + (index % 4)), caseInsensitive: false, inverted: false },
-      { contextName: 'userId', operator: 'STR_STARTS_WITH', values: ['beta-', 'staff-'], caseInsensitive: true, inverted: false },
-    ],
-    parameters: { rollout: String((index * 7) % 101), stickiness: 'default', groupId: name },
-    variants: [
-      { name: 'blue', weight: 500, weightType: 'variable', stickiness: 'default', payload: { type: 'json', value: '{"color":"blue"}' } },
-      { name: 'green', weight: 500, weightType: 'variable', stickiness: 'default', payload: { type: 'json', value: '{"color":"green"}' } },
-    ],
-    segments: index % 3 === 0 ? [segmentId] : [],
-  });
+  await admin('POST', `${environment}/strategies`, rolloutStrategy(name, index, segmentId));
   if (index % 2 === 0) {
     // Unleash 7 has no userWithId strategy any more: named users are a constraint on a full rollout.
     await admin('POST', `${environment}/strategies`, {
