@@ -3,6 +3,7 @@ import { DynamoMetricsStore } from '../client/dynamo-metrics-store.js';
 import { DynamoContextFieldStore } from '../context-fields/dynamo-store.js';
 import { DynamoEnvironmentStore } from '../environments/dynamo-store.js';
 import { DynamoEventStore } from '../events/dynamo-store.js';
+import { SettledMonths } from '../events/settled-months.js';
 import { DynamoFeatureStore } from '../features/dynamo-store.js';
 import { DynamoProjectStore } from '../projects/dynamo-store.js';
 import { DynamoSegmentStore } from '../segments/dynamo-store.js';
@@ -19,7 +20,13 @@ import type { Composition } from './composition.js';
 export const featureStore = (c: Composition) => new DynamoFeatureStore(c.store.db, c.store.tableName, c.store.revisions);
 export const projectStore = (c: Composition) => new DynamoProjectStore(c.store.db, c.store.tableName, c.store.revisions);
 export const environmentStore = (c: Composition) => new DynamoEnvironmentStore(c.store.db, c.store.tableName);
-export const eventStore = (c: Composition) => new DynamoEventStore(c.store.db, c.store.tableName);
+/**
+ * Change events read by time (insights, project statistics and status, the personal dashboard,
+ * the state export), each month's settled events kept in the container: the project page and
+ * the dashboard read weeks of events on every visit. Settling follows the real clock, which
+ * stamps every event, never a composition's test clock.
+ */
+export const eventStore = (c: Composition) => new SettledMonths(new DynamoEventStore(c.store.db, c.store.tableName));
 /** Last-seen times and hourly usage counters SDKs report (ADR 15). */
 export const metricsStore = (c: Composition) => new DynamoMetricsStore(c.store.db, c.store.tableName);
 export const segmentStore = (c: Composition) => new DynamoSegmentStore(c.store.db, c.store.tableName, c.store.revisions);
