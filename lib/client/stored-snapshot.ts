@@ -14,7 +14,7 @@ import type { Segment } from '../segments/model.js';
  * ignores a snapshot of another format and reads every feature instead. The model fingerprint
  * test (test/unit/stored-snapshot.test.ts) fails until it is bumped.
  */
-export const STORED_SNAPSHOT_FORMAT = 1;
+export const STORED_SNAPSHOT_FORMAT = 2;
 
 /** Compressed bytes per page item: DynamoDB's item limit is 400 KB, keys and attributes included. */
 export const PAGE_BYTES = 350 * 1024;

@@ -68,9 +68,16 @@ describe('the SDK metrics pipeline (ADR 15)', () => {
 
     const store = statementsOf(storeId);
     const tableStatements = store.filter((s) => [s.Resource].flat().map(referencedId).includes(tableId));
-    expect(actions(tableStatements)).toEqual(['dynamodb:UpdateItem']);
-    expect(tableStatements[0]!.Condition).toEqual({
-      'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [keys.dailyMetrics('*').pk, keys.lastSeenAll().pk] },
+    // Reads: a flag and the environments, for the lifecycle stages metrics move. Writes: updates only,
+    // to usage items and to flags (and their project copies) alone.
+    expect([...actions(tableStatements)].sort()).toEqual(['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:UpdateItem']);
+    const updates = tableStatements.filter((statement) => actions([statement]).includes('dynamodb:UpdateItem'));
+    expect(updates).toHaveLength(1);
+    expect(actions(updates)).toEqual(['dynamodb:UpdateItem']);
+    expect(updates[0]!.Condition).toEqual({
+      'ForAllValues:StringLike': {
+        'dynamodb:LeadingKeys': [keys.dailyMetrics('*').pk, keys.lastSeenAll().pk, keys.feature('*').pk, keys.projectFeature('*', '*').pk],
+      },
     });
     expect(actions(store.filter((s) => [s.Resource].flat().map(referencedId).includes(sumsId)))).toEqual(
       expect.arrayContaining(['sqs:SendMessage', 'sqs:ReceiveMessage', 'sqs:DeleteMessage']),

@@ -8,7 +8,7 @@ import { handlerCalls } from '../../local/bench/handler-cost.js';
 describe('npm run bench options', () => {
   it('take the defaults, and whole numbers such as --flags 50000', () => {
     expect(parseBenchArgs([])).toEqual({
-      flags: 1000, duration: 10, warmup: 3, connections: 50, rounds: 2, metricsInstances: [10, 100, 1000], noBundles: false,
+      flags: 1000, duration: 10, warmup: 3, connections: 50, rounds: 2, metricsInstances: [10, 100, 1000], noBundles: false, noUnleash: false,
     });
     expect(parseBenchArgs(['--flags', '50000', '--duration', '8', '--rounds', '1', '--metrics-instances', '', '--no-bundles']))
       .toMatchObject({ flags: 50_000, duration: 8, rounds: 1, metricsInstances: [], noBundles: true });

@@ -12,7 +12,7 @@ const NAME_PROPERTIES = new Set(['name', 'feature', 'featureName', 'project', 'p
  * `name` in these bodies is only compared with the path (a different one is refused), and the
  * import's `data` is an export document checked item by item and bounded by its 500 KB limit.
  */
-const EXEMPT = [/^update(Feature|ContextField|TagType)\.name$/, /^(importFeatures|validateImport)\.data\./];
+const EXEMPT = [/^update(Feature|ContextField|ProjectContextField|TagType)\.name$/, /^(importFeatures|validateImport)\.data\./];
 
 function unboundedNames(schema: Schema, path: string, found: string[] = []): string[] {
   for (const alternative of schema.anyOf ?? []) unboundedNames(alternative, path, found);

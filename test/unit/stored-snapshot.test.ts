@@ -25,14 +25,14 @@ describe('the stored SDK snapshot (ADR 20)', () => {
   it('names its format, which changes with the stored models', () => {
     // A stored snapshot holds Feature and Segment objects as JSON: when either model file changes,
     // record the new fingerprint, and when the change is to what a Feature or Segment holds, bump
-    // STORED_SNAPSHOT_FORMAT too (readers then ignore older snapshots). Last change: a pure rule
-    // (isPotentiallyStale) moved into the feature model, no stored shape.
+    // STORED_SNAPSHOT_FORMAT too (readers then ignore older snapshots). Last change: a Feature
+    // holds its creator, lifecycle stages and links (format 2).
     const fingerprint = createHash('sha256')
       .update(readFileSync('lib/features/model.ts'))
       .update(readFileSync('lib/segments/model.ts'))
       .digest('hex')
       .slice(0, 16);
-    expect({ format: STORED_SNAPSHOT_FORMAT, fingerprint }).toEqual({ format: 1, fingerprint: 'dd31dc9f8102aa3d' });
+    expect({ format: STORED_SNAPSHOT_FORMAT, fingerprint }).toEqual({ format: 2, fingerprint: 'df2dfce866c3f711' });
   });
 });
 
