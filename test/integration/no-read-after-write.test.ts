@@ -87,6 +87,22 @@ const withResetLink = async (values: Record<string, string>) => {
 };
 /** Same-origin headers a browser page of the service sends with its session cookie. */
 const asPerson = { Cookie: '{{COOKIE}}', Origin: 'http://localhost:4242', 'Sec-Fetch-Site': 'same-origin' };
+/** A flag of its own: FEATURE. */
+const featureBase = '/api/admin/projects/default/features/{{FEATURE}}';
+const withFeature = async (values: Record<string, string>) => {
+  values.FEATURE = unique('no-read-after');
+  await expectStatus(201, { method: 'POST', path: '/api/admin/projects/default/features', body: { name: values.FEATURE } }, values);
+};
+/** A flag with one link: LINK_ID. */
+const withLink = async (values: Record<string, string>) => {
+  await withFeature(values);
+  await expectStatus(204, { method: 'POST', path: `${featureBase}/link`, body: { url: 'https://example.com/issue/1', title: 'Rollout' } }, values);
+  values.LINK_ID = String((await expectStatus(200, { method: 'GET', path: featureBase }, values)).links[0].id);
+};
+const withPersonAndFeature = async (values: Record<string, string>) => {
+  await withFeature(values);
+  await withSession(values);
+};
 const HAND_WRITTEN: Record<string, Case> = {
   // A person's own: personal access tokens, splash screens and feedback (an API token is refused them).
   'access/create-pat': byHand(
@@ -137,6 +153,39 @@ const HAND_WRITTEN: Record<string, Case> = {
     200,
   ),
   'access/update-signup-token': byHand('updateSignupToken', withSignupToken, { method: 'PUT', path: '/api/admin/invite-link/tokens/{{SIGNUP_TOKEN}}', body: { enabled: false } }, 200),
+  'access/delete-project-token': byHand(
+    'deleteProjectApiToken',
+    async (values) => {
+      const body = { tokenName: unique('project-sdk'), type: 'client', environment: 'development' };
+      values.API_TOKEN = (await expectStatus(201, { method: 'POST', path: '/api/admin/projects/default/api-tokens', body }, values)).secret;
+    },
+    { method: 'DELETE', path: '/api/admin/projects/default/api-tokens/{{API_TOKEN}}' },
+    200,
+  ),
+  'features/update-feature-link': byHand('updateFeatureLink', withLink, { method: 'PUT', path: `${featureBase}/link/{{LINK_ID}}`, body: { url: 'https://example.com/edited' } }, 204),
+  'features/delete-feature-link': byHand('deleteFeatureLink', withLink, { method: 'DELETE', path: `${featureBase}/link/{{LINK_ID}}` }, 204),
+  'projects/favourite-feature': byHand(
+    'favouriteFeature', withPersonAndFeature, { method: 'POST', path: `${featureBase}/favorites`, headers: asPerson }, 200,
+  ),
+  'projects/unfavourite-feature': byHand(
+    'unfavouriteFeature',
+    async (values) => {
+      await withPersonAndFeature(values);
+      await expectStatus(200, { method: 'POST', path: `${featureBase}/favorites`, headers: asPerson }, values);
+    },
+    { method: 'DELETE', path: `${featureBase}/favorites`, headers: asPerson },
+    200,
+  ),
+  'projects/favourite-project': byHand('favouriteProject', withSession, { method: 'POST', path: '/api/admin/projects/default/favorites', headers: asPerson }, 200),
+  'projects/unfavourite-project': byHand(
+    'unfavouriteProject',
+    async (values) => {
+      await withSession(values);
+      await expectStatus(200, { method: 'POST', path: '/api/admin/projects/default/favorites', headers: asPerson }, values);
+    },
+    { method: 'DELETE', path: '/api/admin/projects/default/favorites', headers: asPerson },
+    200,
+  ),
   'access/sign-up-with-token': byHand(
     'signUpWithToken',
     withSignupToken,
@@ -152,7 +201,8 @@ const WRITE_NOTHING = new Set([
   'access/delete-inactive-users',
   // The admin UI's checks before it saves, and its playground: POSTs that only read.
   'features/validate-archive-features', 'features/validate-constraint', 'features/validate-feature-name', 'features/validate-segment-name',
-  'features/validate-tag-type', 'instance/playground', 'instance/playground-advanced',
+  'features/validate-tag-type', 'features/validate-context-field-name', 'features/validate-project-context-field-name',
+  'instance/playground', 'instance/playground-advanced',
   // What the UI reports of its own errors goes to the log, not the table (lib/instance).
   'instance/record-ui-error',
 ]);
