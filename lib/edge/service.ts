@@ -1,4 +1,5 @@
-import { AuthenticationRequired, RateLimited } from '../errors.js';
+import { AuthenticationRequired, RateLimited, ServiceUnavailable } from '../errors.js';
+import { WrittenBeforeFailure } from '../request-deadline.js';
 import { clientAddressOf } from '../auth/model.js';
 import { log } from '../log.js';
 import { BoundedCache } from '../bounded-cache.js';
@@ -131,10 +132,18 @@ export class EdgeUsage {
     const today = this.now().toISOString().slice(0, 10);
     const due = registrations.map((registration) => ({ registration, ...this.remembered(caller, registration, today) }))
       .filter(({ key, value }) => this.written.get(key) !== value);
-    await inBatches(due, async ({ registration, key, value }) => {
-      await this.usage.register(caller, registration);
-      this.written.set(key, value);
-    });
+    let wrote = false;
+    try {
+      await inBatches(due, async ({ registration, key, value }) => {
+        await this.usage.register(caller, registration);
+        wrote = true;
+        this.written.set(key, value);
+      });
+    } catch (error) {
+      // A later registration refused after an earlier one was stored: the 503 says so (route fuzz, seed 72058).
+      if (wrote && error instanceof ServiceUnavailable && !(error instanceof WrittenBeforeFailure)) throw new WrittenBeforeFailure(error);
+      throw error;
+    }
   }
 
   /** What a written registration is remembered by: its record's identity, and the day with what the record says. */

@@ -4,6 +4,11 @@ import { edgePorts, edges } from '../../lib/composition/slices/edge.js';
 import { BULK_REPORT_LIMITS, EDGE_VALIDATION, MAX_BULK_REGISTRATIONS } from '../../lib/edge/model.js';
 import { countsSince } from '../../lib/store/request-counter.js';
 import { edgeSlice } from '../../lib/edge/slice.js';
+import { EdgeUsage } from '../../lib/edge/service.js';
+import type { EdgeInstanceReport } from '../../lib/edge/schemas.js';
+import { ServiceUnavailable } from '../../lib/errors.js';
+import { WrittenBeforeFailure } from '../../lib/request-deadline.js';
+import type { Caller } from '../../lib/tokens/model.js';
 import type { Services } from '../../local/app-services.js';
 import { apiClient } from '../support/api.js';
 import { isolatedServices, putFeature, sdkToken } from '../support/client.js';
@@ -391,5 +396,34 @@ describe('POST /api/client/metrics/edge', () => {
 
     expect(odd.status).toBe(202);
     expect(fromBrowser.status).toBe(403);
+  });
+
+  it('answers 202 to a connected Edge with a start time the store could not keep and odd fields, and keeps only what it can', async () => {
+    const token = await sdkToken(services);
+    const downstream = unique('edge-odd');
+
+    const res = await call({
+      method: 'POST', path: '/api/client/metrics/edge', token, headers: EDGE_HEADERS,
+      body: {
+        connectedEdges: [{ appName: downstream, identifier: 'odd-1', started: 6.47650052830861e-303, connectedEdges: '$~', edgeVersion: 'userId', region: { '': [] }, __proto__x: 1 }],
+      },
+    });
+
+    expect(res.status, res.text).toBe(202);
+    expect(await listedApplication(downstream)).toMatchObject({ sdkVersion: 'unleash-edge:userId' });
+  });
+
+  it('answers a 503 saying part was stored when a connected Edge’s registration is refused after the Edge’s own was written (route fuzz, seed 72058)', async () => {
+    let calls = 0;
+    const usage = new EdgeUsage({
+      register: async () => { calls += 1; if (calls > 1) throw new ServiceUnavailable('engine fault'); },
+      recordBulkCounts: async () => {},
+    } as unknown as ConstructorParameters<typeof EdgeUsage>[0]);
+    const caller = { type: 'client', environment: 'development', projects: ['*'] } as unknown as Caller;
+    const report = { appName: 'U', identifier: 'fz-value', connectedEdges: [{ appName: 'V', started: 6.47650052830861e-303, edgeVersion: 'userId' }] };
+
+    await expect(usage.recordInstance(caller, report as unknown as EdgeInstanceReport)).rejects.toBeInstanceOf(WrittenBeforeFailure);
+    calls = 0;
+    await expect(usage.recordInstance(caller, { connectedEdges: [{ appName: 'W' }] } as unknown as EdgeInstanceReport)).resolves.toBeUndefined();
   });
 });
