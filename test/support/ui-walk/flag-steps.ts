@@ -248,6 +248,7 @@ export const FLAG_STEPS: WalkStep[] = [
       await selectRows(page, [SECOND_FLAG, CLONE]);
       await page.getByRole('button', { name: 'Tags', exact: true }).click();
       await addTagInDialog(page, 'bulk-walk');
+      await saveEnabled(page);
       await answer(page, 'PUT', /\/api\/admin\/projects\/default\/tags$|\/api\/admin\/tags\/features$/, () => confirmButton(page).click());
       for (const name of [SECOND_FLAG, CLONE]) {
         const { tags } = await walk.api.get(`/api/admin/features/${name}/tags`);
@@ -323,6 +324,20 @@ async function selectRows(page: Page, names: string[]): Promise<void> {
     // The row's first checkbox selects it; its environments' switches are checkboxes too.
     await page.getByRole('row').filter({ has: page.locator(`a[href="/projects/default/features/${name}"]`) }).getByRole('checkbox').first().check();
   }
+}
+
+/**
+ * The bulk tag dialog's "Save tags" stays disabled until the chosen tag is in its list of added
+ * tags (a new value only once it is created), and its value list stays open over the button
+ * after a choice: waits for the button to be enabled, then closes the list.
+ */
+async function saveEnabled(page: Page): Promise<void> {
+  const save = confirmButton(page);
+  await page.waitForFunction((button) => button !== null && !(button as unknown as { disabled: boolean }).disabled, await save.elementHandle());
+  const list = page.getByRole('listbox').filter({ visible: true });
+  if (await list.count() > 0) await page.keyboard.press('Escape');
+  await list.first().waitFor({ state: 'hidden' });
+  await save.waitFor({ state: 'visible' });
 }
 
 /** Unleash's tag dialog: the tag type `simple`, then a value typed and created. */
