@@ -45,7 +45,7 @@ export interface MetricsStore extends LastSeenReader {
   markSeen(seen: SeenFeature[], options?: { startWhile?: () => boolean; intervalMs?: number }): Promise<WritesLeft<SeenFeature>>;
   /** Every counter of one UTC day (`yyyy-mm-dd`) that has not expired. */
   hourlyCounts(day: string): Promise<HourlyCount[]>;
-  /** One feature's counters of these hours (`yyyy-mm-ddThh`) that have not expired: one small Query an hour. */
+  /** One feature's counters of these hours (`yyyy-mm-ddThh`) that have not expired: one small Query a day. */
   hourlyCountsOf(feature: string, hours: readonly string[]): Promise<HourlyCount[]>;
 }
 

@@ -29,7 +29,7 @@ export interface EnvironmentUsage {
 
 /**
  * A feature's SDK usage, as the admin UI's metrics tab reads it, from the hourly counters the
- * metrics path wrote (ADR 15): one small Query per hour of one feature, never a whole day.
+ * metrics path wrote (ADR 15): one small Query of the feature's hours per day, never a whole day.
  */
 export class FeatureUsageService {
   constructor(

@@ -1,5 +1,6 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { FirstStartData, SeedStore } from './first-start.js';
+import { freshTableKeyFormatItem } from '../client/dynamo-metrics-store.js';
 import { ProjectCopies } from '../features/dynamo-project-copies.js';
 import { DynamoFeatureCounts } from '../features/dynamo-feature-counts.js';
 import { projectItem } from '../projects/dynamo-store.js';
@@ -29,6 +30,8 @@ export class DynamoSeedStore implements SeedStore {
       },
       // A fresh table has no feature to copy: the copies' migration (ADR 17) has nothing to do.
       put(ProjectCopies.doneItem(data.project.createdAt)),
+      // Nor any SDK counter under the metrics' earlier keys: the usage reads skip them from the start.
+      put(freshTableKeyFormatItem()),
       put(projectItem(data.project)),
       ...new DynamoFeatureCounts(this.db, this.tableName).newProjectItems(data.project.id, data.project.featureLimit),
       ...data.environments.map((environment) => put({ ...keys.environment(environment.name), ...environment })),

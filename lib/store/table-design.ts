@@ -36,8 +36,10 @@
  * | next id of a numbered kind         | pk = COUNTERS, sk = COUNTER#<kind>                 | table |
  * | has the first start's data been made | pk = SEED, sk = SEED                             | table |
  * | last seen of a feature environment | pk = LAST_SEEN, sk = LAST_SEEN#<feature>#<env> / … | table |
- * | hourly SDK metrics of one day      | pk = METRICS#<yyyy-mm-dd>, sk = <hh>#<feature>#<env> | table |
- * | one feature's metrics of one hour  | pk = METRICS#<yyyy-mm-dd>, begins_with(sk, <hh>#<feature>#) | table |
+ * | hourly SDK metrics of one day      | pk = METRICS#<yyyy-mm-dd>, sk = FEATURE#<feature>#<hh>#<env> (TTL) | table |
+ * | one feature's metrics of some hours of a day | pk = METRICS#<yyyy-mm-dd>, sk between FEATURE#<feature>#<from hh># and FEATURE#<feature>#<to hh>$ | table |
+ * | counters under the hour-first keys (until 48 h after the change) | pk = METRICS#<yyyy-mm-dd>, begins_with(sk, <hh>#<feature>#) (TTL) | table |
+ * | up to which hour hour-first counters may exist | pk = METRICS#KEY_FORMAT, sk = FEATURE_FIRST | table |
  * | registered SDK applications        | pk = CLIENT_APPS, sk = CLIENT_APP#<appName>#<sha256(scope)> / … (TTL) | table |
  * | a token scope's live registrations | pk = CLIENT_APPS, sk between CLIENT_APP_COUNT#<sha256(scope)>#<today> and …#~ (TTL) | table |
  * | get / list users                   | pk = USERS, sk = USER#<id, 10 digits> / …          | table |
@@ -211,17 +213,37 @@ export const keys = {
   /** The closing `#` keeps feature `a` from matching the items of feature `a-b`. */
   lastSeenOfFeature: (feature: string): CollectionPrefix => ({ pk: 'LAST_SEEN', skPrefix: `LAST_SEEN#${feature}#` }),
 
-  /** `hour` is `yyyy-mm-ddThh`; one partition per day keeps a day's trend one Query. */
+  /**
+   * `hour` is `yyyy-mm-ddThh`. One partition per day keeps a day's trend one Query (and spreads
+   * the store stage's writes over days, as before); the feature first in the sort key makes one
+   * feature's hours of a day one range of it, so its last 48 hours are a Query per day (2 or 3).
+   */
   hourlyMetrics: (hour: string, feature: string, environment: string): ItemKey => ({
     pk: `METRICS#${hour.slice(0, 10)}`,
-    sk: `${hour.slice(11, 13)}#${feature}#${environment}`,
+    sk: `FEATURE#${feature}#${hour.slice(11, 13)}#${environment}`,
   }),
   dailyMetrics: (day: string): CollectionPrefix => ({ pk: `METRICS#${day}`, skPrefix: '' }),
-  /** A feature name is URL-friendly (no `#`), so the prefix holds exactly its environments. */
-  featureHourlyMetrics: (hour: string, feature: string): CollectionPrefix => ({
+  /**
+   * A feature's counters of the hours `fromHh` to `toHh` (two digits each) of one day, as an
+   * inclusive sort-key range. A feature name is URL-friendly (no `#`), so `FEATURE#<feature>#`
+   * holds exactly its counters, and `$` sorts right after `#`, closing the last hour's environments.
+   */
+  featureHoursOfDay: (day: string, feature: string, fromHh: string, toHh: string) => ({
+    pk: `METRICS#${day}`,
+    from: `FEATURE#${feature}#${fromHh}#`,
+    to: `FEATURE#${feature}#${toHh}$`,
+  }),
+  /**
+   * The counters' keys before they put the feature first (`<hh>#<feature>#<env>`), one feature's
+   * of one hour: read only for the hours the key-format record says they may hold (they expire
+   * 48 hours after their hour).
+   */
+  hourFirstFeatureMetrics: (hour: string, feature: string): CollectionPrefix => ({
     pk: `METRICS#${hour.slice(0, 10)}`,
     skPrefix: `${hour.slice(11, 13)}#${feature}#`,
   }),
+  /** Inside the metrics partitions' `METRICS#` prefix, so the store stage's write grant covers it. */
+  hourlyMetricsKeyFormat: (): ItemKey => ({ pk: 'METRICS#KEY_FORMAT', sk: 'FEATURE_FIRST' }),
 
   /** One partition per month: a 30-day window is at most two Queries, and no partition grows forever. */
   event: (createdAt: string, id: string): ItemKey => ({ pk: `EVENTS#${createdAt.slice(0, 7)}`, sk: `${createdAt}#${id}` }),

@@ -320,7 +320,9 @@ describe('what these reads cost', () => {
     for (const path of paths) after.push(await requestsOf(path));
 
     expect(after).toEqual(before);
-    // The usage summary: one GetItem of the feature and one small Query for each of the 48 hours kept.
-    expect(before[6]).toEqual({ GetItem: 1, Query: 48 });
+    // The usage summary: one GetItem of the feature and one Query for each day the 48 hours kept
+    // fall in, 2 or 3 by the hour of the day (usage-reads.test.ts pins the clock for both).
+    expect(before[6]?.GetItem).toBe(1);
+    expect([2, 3]).toContain(before[6]?.Query);
   });
 });
