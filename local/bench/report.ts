@@ -40,15 +40,25 @@ export function scenarioTable(results: ScenarioResult[]): string {
   );
 }
 
-/** Per run: the server's CPU per request and core share, the load generator's core share, and which one was the limit. */
-export function limitTable(results: ScenarioResult[]): string {
+/**
+ * Per run: the server's CPU per request and core share, the load generator's core share, and
+ * which one was the limit. Unleash's rows, when it ran, count its Node process and its
+ * PostgreSQL together as the server (more than one process: its share can pass one core).
+ */
+export function limitTable(results: ScenarioResult[], unleash: Map<string, { load: LoadResult; cpu: RunCpu }> = new Map()): string {
   const row = (name: string, server: string, load: LoadResult, cpu: RunCpu) => [
-    name, server, whole(load.requestsPerSecond), micros(serverMicrosPerRequest(cpu)), percent(coreShare(cpu.serverCpuMs, cpu.wallMs)),
+    name, server, load.tool, whole(load.requestsPerSecond), micros(serverMicrosPerRequest(cpu)), percent(coreShare(cpu.serverCpuMs, cpu.wallMs)),
     percent(coreShare(cpu.loaderCpuMs, cpu.wallMs)), limitOf(cpu),
   ];
   return markdown(
-    ['scenario', 'server', 'req/s', 'server CPU µs/req', 'server CPU (of one core)', 'load generator CPU (of one core)', 'limit'],
-    results.flatMap((r) => [row(r.name, 'ours', r.ours, r.oursCpu), row(r.name, 'bare node:http', r.bare, r.bareCpu)]),
+    ['scenario', 'server', 'load generator', 'req/s', 'server CPU µs/req', 'server CPU (of one core)', 'load generator CPU (of one core)', 'limit'],
+    results.flatMap((r) => {
+      const theirs = unleash.get(r.name);
+      return [
+        row(r.name, 'ours', r.ours, r.oursCpu), row(r.name, 'bare node:http', r.bare, r.bareCpu),
+        ...(theirs ? [row(r.name, 'Unleash (Node + PostgreSQL)', theirs.load, theirs.cpu)] : []),
+      ];
+    }),
   );
 }
 

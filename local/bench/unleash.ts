@@ -4,6 +4,9 @@
  * ours), with a client token for `development`, so its SDK poll can be loaded beside ours.
  */
 import { startPostgres, startUnleash, UNLEASH_VERSION, type ReferencePostgres, type ReferenceUnleash } from '../unleash-reference.js';
+import { pidListeningOn, postmasterOn, type MeteredProcesses } from './process-cpu.js';
+import { serverMicrosPerRequest, type RunCpu } from './cpu.js';
+import type { LoadResult } from './load.js';
 import { adminClient, seedFlags } from './seed.js';
 
 export interface BenchUnleash {
@@ -13,6 +16,12 @@ export interface BenchUnleash {
   clientToken: string;
   /** Seconds the seeding took. */
   seededSeconds: number;
+  /**
+   * Whose CPU is Unleash's server CPU: its Node process and its PostgreSQL cluster (the
+   * postmaster and every backend and worker under it; the cluster serves this Unleash alone).
+   * Undefined where /proc does not show them.
+   */
+  processes: MeteredProcesses | undefined;
   stop(): Promise<void>;
 }
 
@@ -37,11 +46,18 @@ export async function startBenchUnleash(flags: number, log: (line: string) => vo
     })) as { secret: string };
     // Unleash serves the client API from a cache it refreshes in the background: wait until it holds every flag.
     await untilServes(unleash.url, token.secret, flags);
-    return { version: UNLEASH_VERSION, url: unleash.url, clientToken: token.secret, seededSeconds, stop };
+    return { version: UNLEASH_VERSION, url: unleash.url, clientToken: token.secret, seededSeconds, processes: serverProcesses(unleash.url, postgres.port), stop };
   } catch (error) {
     await stop();
     throw error;
   }
+}
+
+function serverProcesses(url: string, postgresPort: number): MeteredProcesses | undefined {
+  const node = pidListeningOn(Number(new URL(url).port));
+  const postmaster = postmasterOn(postgresPort);
+  if (node === undefined || postmaster === undefined) return undefined;
+  return { pids: [node, postmaster], childrenOf: [postmaster] };
 }
 
 async function untilServes(url: string, token: string, flags: number): Promise<void> {
@@ -63,6 +79,9 @@ export interface UnleashRun {
   requestsPerSecond: number;
   p50: number;
   p99: number;
+  load: LoadResult;
+  /** Its Node process's and PostgreSQL's CPU over the measured run (serverCpuMs NaN where /proc did not show them). */
+  cpu: RunCpu;
 }
 
 /**
@@ -79,14 +98,39 @@ export async function unleashHeaders(
   return answer.headers.etag ? { ...own, 'if-none-match': answer.headers.etag } : own;
 }
 
-/** Ours, Unleash and the bare reference per scenario: requests per second and their ratios, and each answer's bytes. */
-export function unleashTable(rows: { name: string; bytes: number; ours: number; bare: number; unleash: UnleashRun }[], version: string): string {
-  const header = ['scenario', 'ours req/s', `Unleash ${version} req/s`, 'bare Node, our bytes, req/s', 'ours/Unleash', 'ours/bare', 'our bytes', 'Unleash bytes', 'Unleash status', 'Unleash p99 ms'];
-  const whole = (n: number) => Math.round(n).toLocaleString('en');
-  const lines = rows.map((row) => [
-    row.name, whole(row.ours), whole(row.unleash.requestsPerSecond), whole(row.bare),
-    (row.ours / row.unleash.requestsPerSecond).toFixed(2), (row.ours / row.bare).toFixed(2),
-    row.bytes.toLocaleString('en'), row.unleash.bytes.toLocaleString('en'), String(row.unleash.status), row.unleash.p99.toFixed(0),
-  ]);
+export interface VersusUnleash {
+  name: string;
+  bytes: number;
+  ours: number;
+  bare: number;
+  oursCpu: RunCpu;
+  bareCpu: RunCpu;
+  unleash: UnleashRun;
+}
+
+/**
+ * Ours, Unleash and the bare reference per scenario: requests per second, server CPU per request
+ * and the ratios of both (how many of our answers per one of theirs: by CPU, theirs over ours),
+ * and each answer's bytes. The CPU ratios judge the servers whatever limited the runs.
+ */
+export function unleashTable(rows: VersusUnleash[], version: string): string {
+  const header = [
+    'scenario', 'ours req/s', `Unleash ${version} req/s`, 'bare Node, our bytes, req/s', 'ours/Unleash (req/s)', 'ours/bare (req/s)',
+    'ours CPU µs/req', 'Unleash CPU µs/req (Node + PostgreSQL)', 'bare CPU µs/req', 'ours/Unleash (CPU)', 'ours/bare (CPU)',
+    'our bytes', 'Unleash bytes', 'Unleash status', 'Unleash p99 ms',
+  ];
+  const whole = (n: number) => (Number.isNaN(n) ? '–' : Math.round(n).toLocaleString('en'));
+  const ratio = (n: number) => (Number.isNaN(n) ? '–' : n.toFixed(2));
+  const lines = rows.map((row) => {
+    const ours = serverMicrosPerRequest(row.oursCpu);
+    const theirs = serverMicrosPerRequest(row.unleash.cpu);
+    const bare = serverMicrosPerRequest(row.bareCpu);
+    return [
+      row.name, whole(row.ours), whole(row.unleash.requestsPerSecond), whole(row.bare),
+      ratio(row.ours / row.unleash.requestsPerSecond), ratio(row.ours / row.bare),
+      whole(ours), whole(theirs), whole(bare), ratio(theirs / ours), ratio(bare / ours),
+      row.bytes.toLocaleString('en'), row.unleash.bytes.toLocaleString('en'), String(row.unleash.status), row.unleash.p99.toFixed(0),
+    ];
+  });
   return [header, header.map(() => '---'), ...lines].map((cells) => `| ${cells.join(' | ')} |`).join('\n');
 }

@@ -45,7 +45,9 @@ import type { LoadJob, LoadResult } from '../../local/bench/load.js';
 import { capture, startBareServer } from '../../local/bench/reference.js';
 import { adminListTable, bundleTable, costLines, frontendLines, limitTable, machine, metricsTable, scenarioTable, type ScenarioResult } from '../../local/bench/report.js';
 import { adminClient } from '../../local/bench/seed.js';
-import { startBenchUnleash, unleashHeaders, unleashTable, type BenchUnleash, type UnleashRun } from '../../local/bench/unleash.js';
+import { startBenchUnleash, unleashHeaders, unleashTable, type BenchUnleash, type UnleashRun, type VersusUnleash } from '../../local/bench/unleash.js';
+import { ProcessCpuMeter, type MeteredProcesses } from '../../local/bench/process-cpu.js';
+import { loadTool } from '../../local/bench/wrk.js';
 import { localGatewayCost } from '../../local/bench/local-gateway.js';
 import { localApiGateway } from '../../local/http-server.js';
 
@@ -140,7 +142,7 @@ try {
     console.error(`Unleash could not be measured: ${String(error)}`);
     return undefined;
   });
-  const versusUnleash: { name: string; bytes: number; ours: number; bare: number; unleash: UnleashRun }[] = [];
+  const versusUnleash: VersusUnleash[] = [];
   const results: ScenarioResult[] = [];
   const handlerCost: string[] = [];
   let etag: string | undefined;
@@ -148,11 +150,15 @@ try {
     const headers = { authorization: clientToken, ...scenario.headers, ...(scenario.conditional && etag ? { 'if-none-match': etag } : {}) };
     const { result, answerEtag, unleashRun } = await runScenario(scenario, headers, unleash);
     results.push(result);
-    if (unleashRun) versusUnleash.push({ name: scenario.name, bytes: result.bytes, ours: result.ours.requestsPerSecond, bare: result.bare.requestsPerSecond, unleash: unleashRun });
+    if (unleashRun) {
+      versusUnleash.push({
+        name: scenario.name, bytes: result.bytes, ours: result.ours.requestsPerSecond, bare: result.bare.requestsPerSecond, oursCpu: result.oursCpu, bareCpu: result.bareCpu, unleash: unleashRun,
+      });
+    }
     handlerCost.push(`${scenario.name} ${(await handlerMicros(runtime.handlers.client, headers, handlerCalls(result.bytes))).toFixed(1)} µs`);
     etag = answerEtag;
   }
-  console.log(`\n## SDK poll, ${args.flags.toLocaleString('en')} flags, ${load.connections} connections, ${load.duration} s after ${load.warmup} s warm-up, best of ${load.rounds} rounds\n`);
+  console.log(`\n## SDK poll, ${args.flags.toLocaleString('en')} flags, ${load.connections} connections, ${load.duration} s after ${load.warmup} s warm-up, best of ${load.rounds} rounds, load from ${loadTool()}\n`);
   console.log(scenarioTable(results));
   console.log(`\nOur path per poll, in-process (API Gateway event to Lambda answer, no network): ${handlerCost.join(', ')}`);
   if (unleash) {
@@ -168,7 +174,7 @@ try {
   }
   console.log(`\nThe local server's CPU per request without sockets (local/bench/local-gateway.ts, best of 5 × 5,000): ${perRequest.join('; ')}`);
   console.log('\n## What limited each run (CPU over the measured run; a single-threaded process at ≥ 90% of a core is the limit)\n');
-  console.log(limitTable(results));
+  console.log(limitTable(results, new Map(versusUnleash.map((row) => [row.name, { load: row.unleash.load, cpu: row.unleash.cpu }]))));
   console.log('\n## One change\n');
   console.log(costLines(args.flags, cold, change, stored));
   if (frontend) {
@@ -215,11 +221,11 @@ async function runScenario(scenario: Scenario, headers: Record<string, string>, 
     for (let round = 0; round < load.rounds; round += 1) {
       ours = best(ours, await measure(url, headers, runtime.services.dynamoRequests));
       reference = best(reference, await measure(bare.url, headers));
-      if (unleashUrl && theirHeaders) theirs = best(theirs, await measure(unleashUrl, theirHeaders));
+      if (unleashUrl && theirHeaders) theirs = best(theirs, await measure(unleashUrl, theirHeaders, undefined, unleash.processes ?? 'unknown'));
     }
     const unleashRun: UnleashRun | undefined = theirs && theirAnswer && {
       name: scenario.name, status: theirAnswer.status, bytes: theirAnswer.body.length,
-      requestsPerSecond: theirs.result.requestsPerSecond, p50: theirs.result.p50, p99: theirs.result.p99,
+      requestsPerSecond: theirs.result.requestsPerSecond, p50: theirs.result.p50, p99: theirs.result.p99, load: theirs.result, cpu: theirs.cpu,
     };
     const result: ScenarioResult = {
       name: scenario.name, status: answer.status, bytes: answer.body.length, ours: ours!.result,
@@ -236,21 +242,26 @@ function best<T extends { result: LoadResult }>(kept: T | undefined, next: T): T
 }
 
 /**
- * Warm-up, then the measured run; DynamoDB requests and this process's CPU (the server's: both
- * servers run here, the load generator in its child) are counted over the measured run only.
+ * Warm-up, then the measured run; DynamoDB requests and the server's CPU are counted over the
+ * measured run only. The server's CPU is this process's (ours and the bare reference run here,
+ * the load generator in its child), or, for a server in other processes (Unleash and its
+ * PostgreSQL), theirs from /proc: NaN when they could not be found.
  */
-async function measure(url: string, headers: Record<string, string>, counter?: RequestCounter) {
+async function measure(url: string, headers: Record<string, string>, counter?: RequestCounter, elsewhere?: MeteredProcesses | 'unknown') {
   const job = { url, headers, connections: load.connections };
   await send(loader, { ...job, warmup: 0, duration: load.warmup });
   const before = counter?.snapshot();
+  const meter = typeof elsewhere === 'object' ? new ProcessCpuMeter(elsewhere) : undefined;
+  meter?.start();
   const cpuBefore = process.cpuUsage();
   const machineBefore = machineTicks();
   const result = await send(loader, { ...job, warmup: 0, duration: load.duration });
   const used = process.cpuUsage(cpuBefore);
+  const elsewhereMs = meter?.stop();
   const machineBusy = busyShare(machineBefore, machineTicks());
   const requests = before && counter ? countsSince(before, counter.snapshot()).total : 0;
   const cpu: RunCpu = {
-    serverCpuMs: (used.user + used.system) / 1000, loaderCpuMs: result.loaderCpuMs, wallMs: result.wallMs,
+    serverCpuMs: elsewhere === undefined ? (used.user + used.system) / 1000 : elsewhereMs ?? Number.NaN, loaderCpuMs: result.loaderCpuMs, wallMs: result.wallMs,
     requests: result.total, cores: cpus().length, machineBusy,
   };
   return { result, cpu, dynamoPerPoll: result.total > 0 ? requests / result.total : 0 };

@@ -3,6 +3,10 @@ import { parseBenchArgs } from '../../local/bench/args.js';
 import { busyShare, limitOf, machineTicks, serverMicrosPerRequest } from '../../local/bench/cpu.js';
 import { copyOfTemplate } from '../../local/bench/fast-seed.js';
 import { handlerCalls } from '../../local/bench/handler-cost.js';
+import { listeningInode, parseProcStat, pidListeningOn, ProcessCpuMeter } from '../../local/bench/process-cpu.js';
+import { parseWrkOutput } from '../../local/bench/wrk.js';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 
 // `npm run bench`'s pure parts (issue 14, deliverable 5); the bench itself is not a test.
 describe('npm run bench options', () => {
@@ -80,5 +84,67 @@ describe('in-process calls per batch', () => {
     expect(handlerCalls(0)).toBe(20_000);
     expect(handlerCalls(42_688)).toBe(4_685);
     expect(handlerCalls(20_000_000)).toBe(50);
+  });
+});
+
+describe('the CPU of processes other than the bench (Unleash and its PostgreSQL)', () => {
+  it('reads user + system time from a /proc/<pid>/stat line, whatever the command name holds', () => {
+    const line = '4242 (postgres: a (b) c) S 17 4242 4242 0 -1 4194560 100 0 0 0 250 50 7 3 20 0 1 0 900 1000 10';
+    expect(parseProcStat(line, 100)).toEqual({ pid: 4242, ppid: 17, cpuMs: 3000 });
+    expect(parseProcStat('garbage')).toBeUndefined();
+  });
+
+  it('finds the listening loopback socket of a port in /proc/net/tcp', () => {
+    const table = [
+      '  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode',
+      '   0: 0100007F:1F90 0100007F:C350 01 00000000:00000000 00:00000000 00000000     0        0 111 1',
+      '   1: 0100007F:1F90 00000000:0000 0A 00000000:00000000 00:00000000 00000000     0        0 222 1',
+    ].join('\n');
+    expect(listeningInode(table, 8080)).toBe('222');
+    expect(listeningInode(table, 8081)).toBeUndefined();
+  });
+
+  it('names this process as the one listening on its own server’s port', async () => {
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      expect(pidListeningOn((server.address() as AddressInfo).port)).toBe(process.pid);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it('meters the CPU a process spent between start and stop', () => {
+    const meter = new ProcessCpuMeter({ pids: [process.pid], childrenOf: [] });
+    meter.start();
+    const before = process.cpuUsage();
+    let spentMs = 0;
+    let sink = 0;
+    while (spentMs < 200) {
+      for (let i = 0; i < 100_000; i += 1) sink += Math.sqrt(i);
+      const used = process.cpuUsage(before);
+      spentMs = (used.user + used.system) / 1000;
+    }
+    const metered = meter.stop() as number;
+    expect(sink).toBeGreaterThan(0);
+    // /proc counts in clock ticks (10 ms): the metered time is this loop's, give or take a few ticks.
+    expect(metered).toBeGreaterThanOrEqual(spentMs - 30);
+    expect(metered).toBeLessThanOrEqual(spentMs + 60);
+  });
+});
+
+describe('wrk as the load generator', () => {
+  it('takes the summary line of wrk-summary.lua and wrk’s CPU from the shell’s times', () => {
+    const stdout = [
+      'Running 5s test @ http://127.0.0.1:4242/',
+      '  150278 requests in 5.01s, 3.39GB read',
+      '{"requests":150278,"durationMicros":5006151,"bytes":1,"connectErrors":0,"readErrors":0,"writeErrors":0,"statusErrors":2,"timeouts":0,"p50Micros":1252,"p99Micros":130770}',
+      '0m0.000000s 0m0.000000s',
+      '0m0.250000s 0m1.060000s',
+    ].join('\n');
+    const { summary, cpuMs } = parseWrkOutput(stdout);
+    expect(summary).toMatchObject({ requests: 150_278, durationMicros: 5_006_151, statusErrors: 2, p99Micros: 130_770 });
+    expect(cpuMs).toBeCloseTo(1310);
+    expect(() => parseWrkOutput('Running 5s test\n')).toThrow('wrk printed no summary');
   });
 });
