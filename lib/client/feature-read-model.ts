@@ -1,4 +1,5 @@
 import type { Feature } from '../features/model.js';
+import type { Segment } from '../segments/model.js';
 import type { FeatureSnapshots } from './feature-snapshots.js';
 import type { RevisionClock } from './revision-clock.js';
 
@@ -20,13 +21,30 @@ import type { RevisionClock } from './revision-clock.js';
  * The features are shared: callers must not change them.
  */
 export class FeatureReadModel {
+  private answered = false;
+
   constructor(
     private readonly snapshots: Pick<FeatureSnapshots, 'at'>,
     private readonly clock: Pick<RevisionClock, 'fresh'>,
   ) {}
 
   async everyFeature(): Promise<readonly Feature[]> {
+    return (await this.everything()).features;
+  }
+
+  /**
+   * Whether this read model answered in this process before: reading it again costs the revision
+   * check and what changed since, not the cold start from the stored snapshot.
+   */
+  isWarm(): boolean {
+    return this.answered;
+  }
+
+  /** Every feature and every segment, as of the same revision read (the feature search names segments from it). */
+  async everything(): Promise<{ features: readonly Feature[]; segmentsById: ReadonlyMap<number, Segment> }> {
     const { revision } = await this.clock.fresh();
-    return (await this.snapshots.at(revision)).features;
+    const { features, segmentsById } = await this.snapshots.at(revision);
+    this.answered = true;
+    return { features, segmentsById };
   }
 }

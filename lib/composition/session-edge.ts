@@ -13,11 +13,12 @@ import { PersonalTokenAuthenticator } from '../personal-access-tokens/authentica
 import { DynamoPersonalTokenStore } from '../personal-access-tokens/dynamo-store.js';
 import { keyMaterialSource } from '../secrets/key-source.js';
 import { SecretBox } from '../secrets/secret-box.js';
-import { DynamoSessionStore } from '../sessions/dynamo-store.js';
+import { DynamoSessionStore, sessionOfItem } from '../sessions/dynamo-store.js';
 import { sessionSettingsOf } from '../sessions/model.js';
 import { groupRootRolesOf, SessionService } from '../sessions/service.js';
 import { DynamoUserReader } from '../users/dynamo-reader.js';
 import { DynamoUserStore } from '../users/dynamo-store.js';
+import { keys } from '../store/table-design.js';
 import type { Composition } from './composition.js';
 
 /*
@@ -68,6 +69,10 @@ export function loginMethods(c: Composition): LoginMethods {
 export function sessions(c: Composition): SessionService {
   return new SessionService(c.once(sessionStore), {
     find: (id) => c.once(userReader).get(id),
+    sessionAndUser: async (userId, secretHash) => {
+      const { user, other } = await c.once(userReader).getWith(userId, keys.session(userId, secretHash));
+      return { user, session: other ? sessionOfItem(userId, secretHash, other) : undefined };
+    },
     groupRootRolesOf: async (id) => groupRootRolesOf(await c.once(groupReader).list(), id),
   }, sessionSettingsOf(c.config), c.once(loginMethods), c.now, new PersonalTokenAuthenticator(new DynamoPersonalTokenStore(c.store.db, c.store.tableName), c.now));
 }

@@ -5,7 +5,7 @@ import type { Caller } from '../http/caller.js';
 import type { Project } from '../projects/model.js';
 import type { Segment } from '../segments/model.js';
 import type { FeatureCreator } from './model.js';
-import type { EveryFeature } from './search-service.js';
+import type { EveryFeature, SearchReadModel } from './search-service.js';
 
 /**
  * What the feature services need to know about the rest of the catalogue. Its binding builds it
@@ -30,6 +30,11 @@ export interface FeatureCatalog {
 export interface LastSeenReader {
   forFeature(name: string): Promise<Record<string, string>>;
   forAll(): Promise<Map<string, Record<string, string>>>;
+  /**
+   * The times of these features in these environments only, read by key (a page's worth in one
+   * request); a feature never seen has no entry.
+   */
+  forFeatures(names: readonly string[], environments: readonly string[]): Promise<Map<string, Record<string, string>>>;
 }
 
 /** SDK usage counters (ADR 15) of one feature, by hour (`yyyy-mm-ddThh`, UTC). */
@@ -62,5 +67,7 @@ export interface FeaturePorts {
   metrics: LastSeenReader & UsageReader;
   /** Every feature, archived ones too, as the admin read model holds them: the unfiltered search reads it. */
   everyFeature: EveryFeature;
+  /** The same read model with its segments, and whether this process holds it yet: what the search filters. */
+  searchReadModel: SearchReadModel;
   people: FeaturePeople;
 }

@@ -1,5 +1,6 @@
 import type { Environment } from '../environments/model.js';
 import { matchesEquality } from '../http/query-filters.js';
+import type { Project } from '../projects/model.js';
 import { segmentIdsOf, type Feature, type FeatureTypeLifetimes } from './model.js';
 import type { FeatureCatalog, LastSeenReader } from './ports.js';
 import {
@@ -14,7 +15,7 @@ import {
   type SearchQuery,
 } from './search-model.js';
 import type { FeatureStore } from './store.js';
-import { lastSeenOfMany } from './views.js';
+import { lastSeenOfPage } from './views.js';
 import { currentStage } from './rules/lifecycle.js';
 
 /** One feature of the page with what its answer shows besides the aggregate. */
@@ -34,6 +35,14 @@ export interface SearchHit {
  */
 export type EveryFeature = () => Promise<readonly Feature[]>;
 
+/** The admin read model as the search reads it: every feature and segment of one revision. */
+export interface SearchReadModel {
+  /** Every feature (archived ones too) and segment, as of a revision read made by the call itself. */
+  everything(): Promise<{ features: readonly Feature[]; segmentsById: ReadonlyMap<number, { name: string }> }>;
+  /** Whether this process already holds the read model, so that reading it costs the revision check and what changed since. */
+  isWarm(): boolean;
+}
+
 export interface SearchResult {
   hits: SearchHit[];
   /** How many features match, over all pages. */
@@ -41,67 +50,81 @@ export interface SearchResult {
 }
 
 /**
- * GET /api/admin/search/features: filter, sort, then cut one page. What is read grows with what
- * is asked: environments of the projects met, segment names only for the segments met, and
- * last-seen times only for the page, unless a last-seen filter or sort needs them for every match.
+ * GET /api/admin/search/features: filter, sort, then cut one page. The features come from the
+ * admin read model (a revision check and what changed since) once this process holds it; the
+ * filters that need nothing else run first, so what is read besides grows with what is left:
+ * environments of the projects met, segment names only for the segments met (from the read model
+ * when it answered), and last-seen times only for the page, unless a last-seen filter or sort
+ * needs them for every match left.
  */
 export class FeatureSearchService {
   constructor(
     private readonly store: Pick<FeatureStore, 'listProject'>,
     private readonly catalog: FeatureCatalog,
     private readonly lastSeenReader: LastSeenReader,
-    private readonly everyFeature: EveryFeature,
+    private readonly readModel: SearchReadModel,
     /** The feature types' expected lifetimes as an admin set them: the potentially-stale state ages by them. */
     private readonly lifetimes: () => Promise<FeatureTypeLifetimes> = async () => ({}),
     private readonly now: () => Date = () => new Date(),
   ) {}
 
-  /** `favourites`: the caller's starred flags, for the favourite filter, favourites first and each hit's star. */
-  async search(query: SearchQuery, favourites: ReadonlySet<string> = new Set()): Promise<SearchResult> {
+  /**
+   * `favourites`: the caller's starred flags, for the favourite filter, favourites first and each
+   * hit's star; a promise, so that reading them overlaps reading the features.
+   */
+  async search(query: SearchQuery, favourites: ReadonlySet<string> | Promise<ReadonlySet<string>> = new Set()): Promise<SearchResult> {
     const now = this.now();
-    const reads = new RequestReads(this.catalog);
-    // The project filter comes first: it is the one a key design can answer by reading less.
-    const candidates = (await this.featuresOf(query))
-      .filter((feature) => feature.archived === query.archived && matchesEquality(query.project, feature.project));
+    // Read only when the state filter needs them (one small GetItem).
+    const [source, starred, lifetimes] = await Promise.all([
+      this.featuresOf(query), favourites, query.state ? this.lifetimes() : ({} satisfies FeatureTypeLifetimes),
+    ]);
+    const reads = new RequestReads(this.catalog, source.segmentsById);
+    // What the feature alone answers first: the rest is read only for the features left.
+    let matching = source.features.filter((feature) =>
+      feature.archived === query.archived
+      && matchesEquality(query.project, feature.project)
+      && matchesEquality(query.type, feature.type)
+      && matchesState(query.state, feature, now, lifetimes)
+      && matchesEquality(query.lifecycle, currentStage(feature).stage)
+      && matchesEquality(query.createdBy, feature.createdBy === undefined ? undefined : String(feature.createdBy.id))
+      && (query.favorite?.includes(starred.has(feature.name)) ?? true)
+      && matchesDate(query.createdAt, feature.createdAt)
+      && matchesTerms(query.terms, feature)
+      && matchesInclusion(query.tag, new Set(feature.tags.map((tag) => `${tag.type}:${tag.value}`))));
+    if (query.segment !== undefined) {
+      await reads.prepare(matching, { environments: false, segments: true });
+      matching = matching.filter((feature) => matchesInclusion(query.segment, new Set(reads.segmentNamesOf(feature))));
+    }
+    if (query.status.length > 0 || query.sortBy.field === 'environment') {
+      await reads.prepare(matching, { environments: true, segments: false });
+      matching = matching.filter((feature) => matchesStatus(query, feature, reads.environmentsOf(feature.project)));
+    }
     const needsAllLastSeen = query.lastSeenAt !== undefined || query.sortBy.field === 'lastSeenAt';
-    const lastSeenAll = needsAllLastSeen && candidates.length > 0 ? await lastSeenOfMany(this.lastSeenReader, candidates) : undefined;
-    const needsEnvironments = query.status.length > 0 || query.sortBy.field === 'environment';
-    const needsSegments = query.segment !== undefined;
-    await reads.prepare(candidates, { environments: needsEnvironments, segments: needsSegments });
+    const lastSeenAll = needsAllLastSeen && matching.length > 0
+      ? await lastSeenOfPage(this.lastSeenReader, matching, await reads.environmentNames())
+      : undefined;
+    if (query.lastSeenAt !== undefined) {
+      matching = matching.filter((feature) => matchesDate(query.lastSeenAt, lastSeenOf(lastSeenAll?.get(feature.name) ?? {})));
+    }
     const facts = (feature: Feature): SearchFacts => ({
       environments: reads.environmentsOf(feature.project),
       lastSeen: lastSeenAll?.get(feature.name) ?? {},
       segmentNames: reads.segmentNamesOf(feature),
       now,
     });
-
-    // Read only when the state filter needs them (one small GetItem).
-    const lifetimes = query.state ? await this.lifetimes() : {};
-    const matching = candidates.filter((feature) =>
-      matchesEquality(query.type, feature.type)
-      && matchesState(query.state, feature, now, lifetimes)
-      && matchesEquality(query.lifecycle, currentStage(feature).stage)
-      && matchesEquality(query.createdBy, feature.createdBy === undefined ? undefined : String(feature.createdBy.id))
-      && (query.favorite?.includes(favourites.has(feature.name)) ?? true)
-      && matchesDate(query.createdAt, feature.createdAt)
-      && matchesTerms(query.terms, feature)
-      && matchesInclusion(query.tag, new Set(feature.tags.map((tag) => `${tag.type}:${tag.value}`)))
-      && matchesInclusion(query.segment, new Set(facts(feature).segmentNames))
-      && matchesStatus(query, feature, facts(feature).environments)
-      && matchesDate(query.lastSeenAt, lastSeenOf(facts(feature).lastSeen)));
     const byQuery = compareFor(query.sortBy, query.sortOrder, facts);
     matching.sort(query.favoritesFirst
-      ? (a, b) => Number(favourites.has(b.name)) - Number(favourites.has(a.name)) || byQuery(a, b)
+      ? (a, b) => Number(starred.has(b.name)) - Number(starred.has(a.name)) || byQuery(a, b)
       : byQuery);
     const page = matching.slice(query.offset, query.offset + query.limit);
 
     await reads.prepare(page, { environments: true, segments: true });
-    const lastSeen = lastSeenAll ?? (await lastSeenOfMany(this.lastSeenReader, page));
+    const lastSeen = lastSeenAll ?? (page.length > 0 ? await lastSeenOfPage(this.lastSeenReader, page, await reads.environmentNames()) : new Map());
     return {
       total: matching.length,
       hits: page.map((feature) => ({
         feature,
-        favorite: favourites.has(feature.name),
+        favorite: starred.has(feature.name),
         environments: reads.environmentsOf(feature.project),
         lastSeen: lastSeen.get(feature.name) ?? {},
         segmentNames: reads.segmentNamesOf(feature),
@@ -110,17 +133,18 @@ export class FeatureSearchService {
   }
 
   /**
-   * An IS or IS_ANY_OF project filter (the admin UI's project page) reads just those projects'
-   * features (ADR 17); any other search filters every feature of the container's snapshot, which
-   * costs a revision read and what changed since (at 50,000 flags, reading them all was 16,000
-   * read units and over 10 s a page).
+   * Once this process holds the admin read model, every search filters it: a revision check and
+   * what changed since, whatever the filter. Before (a cold container), an IS or IS_ANY_OF project
+   * filter (the admin UI's project page) reads just those projects' features (ADR 17), so that a
+   * cold read of one project costs the same whatever the other projects hold; any other search
+   * reads the read model, from the stored snapshot (ADR 20).
    */
-  private async featuresOf(query: SearchQuery): Promise<readonly Feature[]> {
+  private async featuresOf(query: SearchQuery): Promise<{ features: readonly Feature[]; segmentsById?: ReadonlyMap<number, { name: string }> }> {
     const { project } = query;
-    if (!project || (project.operator !== 'IS' && project.operator !== 'IS_ANY_OF') || project.values.length > PROJECTS_READ_ONE_BY_ONE) {
-      return this.everyFeature();
+    if (this.readModel.isWarm() || !project || (project.operator !== 'IS' && project.operator !== 'IS_ANY_OF') || project.values.length > PROJECTS_READ_ONE_BY_ONE) {
+      return this.readModel.everything();
     }
-    return (await Promise.all([...new Set(project.values)].map((id) => this.store.listProject(id)))).flat();
+    return { features: (await Promise.all([...new Set(project.values)].map((id) => this.store.listProject(id)))).flat() };
   }
 }
 
@@ -132,31 +156,59 @@ function matchesStatus(query: SearchQuery, feature: Feature, environments: Envir
   return query.status.some(({ environment, enabled }) => enabledIn(feature, environment, environments) === enabled);
 }
 
-/** Environments per project and segment names per id, each read once per request, only when needed. */
+/**
+ * Environments per project and segment names per id, each read once per request, only when
+ * needed: every environment in one Query and each project met by key; segment names from the read
+ * model when it answered the features, else each segment met by key.
+ */
 class RequestReads {
-  private readonly environments = new Map<string, Environment[]>();
+  private readonly projects = new Map<string, Project | undefined>();
+  private readonly projectEnvironments = new Map<string, Environment[]>();
   private readonly segmentNames = new Map<number, string | undefined>();
+  private every: Promise<Environment[]> | undefined;
 
-  constructor(private readonly catalog: FeatureCatalog) {}
+  constructor(
+    private readonly catalog: FeatureCatalog,
+    private readonly segmentsById: ReadonlyMap<number, { name: string }> | undefined,
+  ) {}
+
+  /** Every environment, in sort order: one Query, at most once a request. */
+  private allEnvironments(): Promise<Environment[]> {
+    this.every ??= this.catalog.allEnvironments();
+    return this.every;
+  }
+
+  /** The names of every environment: where SDKs may have seen a feature. */
+  async environmentNames(): Promise<string[]> {
+    return (await this.allEnvironments()).map((environment) => environment.name);
+  }
 
   async prepare(features: Feature[], what: { environments: boolean; segments: boolean }): Promise<void> {
-    const projects = what.environments ? [...new Set(features.map((f) => f.project))].filter((p) => !this.environments.has(p)) : [];
-    const segments = what.segments ? [...new Set(features.flatMap((f) => [...segmentIdsOf(f)]))].filter((id) => !this.segmentNames.has(id)) : [];
-    await Promise.all([
+    const projects = what.environments ? [...new Set(features.map((f) => f.project))].filter((p) => !this.projects.has(p)) : [];
+    const segments = what.segments && !this.segmentsById
+      ? [...new Set(features.flatMap((f) => [...segmentIdsOf(f)]))].filter((id) => !this.segmentNames.has(id))
+      : [];
+    const [environments] = await Promise.all([
+      projects.length > 0 ? this.allEnvironments() : [],
       ...projects.map(async (id) => {
         // A feature whose project is gone still answers, with no environments.
-        const environments = await this.catalog.project(id).then((project) => this.catalog.environmentsOf(project), () => []);
-        this.environments.set(id, environments);
+        this.projects.set(id, await this.catalog.project(id).catch(() => undefined));
       }),
       ...segments.map(async (id) => this.segmentNames.set(id, (await this.catalog.segment(id))?.name)),
     ]);
+    for (const id of projects) {
+      const names = new Set(this.projects.get(id)?.environments ?? []);
+      this.projectEnvironments.set(id, environments.filter((environment) => names.has(environment.name)));
+    }
   }
 
-  environmentsOf(project: string): Environment[] {
-    return this.environments.get(project) ?? [];
+  /** The project's environments, in sort order; none for a project gone or not prepared. */
+  environmentsOf(projectId: string): Environment[] {
+    return this.projectEnvironments.get(projectId) ?? [];
   }
 
   segmentNamesOf(feature: Feature): string[] {
-    return [...segmentIdsOf(feature)].map((id) => this.segmentNames.get(id)).filter((name): name is string => name !== undefined);
+    const nameOf = (id: number) => (this.segmentsById ? this.segmentsById.get(id)?.name : this.segmentNames.get(id));
+    return [...segmentIdsOf(feature)].map(nameOf).filter((name): name is string => name !== undefined);
   }
 }

@@ -66,7 +66,7 @@ export function featureSlice({ now, store }: SliceContext, ports: FeaturePorts, 
 
 /** The feature services, sharing one optimistic-concurrency runner over the store; `now` is a test's clock for the usage reads, which name the current hour. */
 function featureServices(
-  featureStore: DynamoFeatureStore, featureTypeStore: FeatureTypeStore, { catalog, metrics, everyFeature, people }: FeaturePorts, now: (() => Date) | undefined,
+  featureStore: DynamoFeatureStore, featureTypeStore: FeatureTypeStore, { catalog, metrics, everyFeature, searchReadModel, people }: FeaturePorts, now: (() => Date) | undefined,
 ) {
   const featureTypes = new FeatureTypeService(featureTypeStore);
   const aggregates = new FeatureAggregates(featureStore);
@@ -82,7 +82,7 @@ function featureServices(
     links: new FeatureLinkService(aggregates),
     bulk: new FeatureBulkService(aggregates, strategies, relations),
     views: new FeatureViews(catalog, metrics),
-    search: new FeatureSearchService(featureStore, catalog, metrics, everyFeature, () => featureTypes.lifetimes()),
+    search: new FeatureSearchService(featureStore, catalog, metrics, searchReadModel, () => featureTypes.lifetimes()),
     featureTypes,
     usage: new FeatureUsageService(featureStore, metrics, now),
     people,

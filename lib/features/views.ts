@@ -54,3 +54,19 @@ export async function lastSeenOfMany(reader: LastSeenReader, features: readonly 
   if (features.length > LAST_SEEN_ONE_BY_ONE) return reader.forAll();
   return new Map(await Promise.all(features.map(async (f) => [f.name, await reader.forFeature(f.name)] as const)));
 }
+
+/** Last-seen items read by key at most: three BatchGetItems (100 keys each) sent at once. */
+const LAST_SEEN_KEYS_BY_KEY = 300;
+
+/**
+ * The last-seen times of these features in every environment: by key (feature × environment)
+ * when that is a few BatchGetItems, which is a search page's case (one request instead of a Query
+ * per feature); else one Query of every last-seen item.
+ */
+export async function lastSeenOfPage(
+  reader: LastSeenReader, features: readonly Feature[], environments: readonly string[],
+): Promise<Map<string, Record<string, string>>> {
+  if (features.length === 0) return new Map();
+  if (features.length * environments.length > LAST_SEEN_KEYS_BY_KEY) return reader.forAll();
+  return reader.forFeatures(features.map((feature) => feature.name), environments);
+}

@@ -47,12 +47,7 @@ export class DynamoSessionStore implements SessionStore {
     const { Item } = await this.db.send(
       new GetCommand({ TableName: this.tableName, Key: keys.session(userId, secretHash), ConsistentRead: true }),
     );
-    if (!Item) return undefined;
-    return {
-      userId, secretHash, createdAt: Item.createdAt as string, passwordVersion: (Item.passwordVersion as number | undefined) ?? 0,
-      expiresAt: (Item.expiresAt as number) * 1000,
-      ...(Item.sso === true ? { sso: true } : {}),
-    };
+    return Item ? sessionOfItem(userId, secretHash, Item) : undefined;
   }
 
   /** The session first: once it is gone nothing reads its ID token, which the TTL would end anyway. */
@@ -66,4 +61,13 @@ export class DynamoSessionStore implements SessionStore {
     await Promise.all(items.map((item) =>
       this.db.send(new DeleteCommand({ TableName: this.tableName, Key: { pk: item.pk as string, sk: item.sk as string } }))));
   }
+}
+
+/** A session as stored (its `expiresAt` in epoch seconds, the TTL attribute), for whoever reads its item. */
+export function sessionOfItem(userId: number, secretHash: string, item: Record<string, unknown>): Session {
+  return {
+    userId, secretHash, createdAt: item.createdAt as string, passwordVersion: (item.passwordVersion as number | undefined) ?? 0,
+    expiresAt: (item.expiresAt as number) * 1000,
+    ...(item.sso === true ? { sso: true } : {}),
+  };
 }

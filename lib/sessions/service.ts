@@ -10,6 +10,7 @@ import {
   SESSION_COOKIE,
   SESSION_TTL_MS,
   sessionCookie,
+  type Session,
   type SessionSettings,
   type UserCaller,
 } from './model.js';
@@ -19,6 +20,8 @@ import type { LoginDetails } from '../errors.js';
 /** What sessions need of users: the user a session stands for, and the root roles of their groups. */
 export interface SessionUsers {
   find(id: number): Promise<User | undefined>;
+  /** A stored session (ended or not) and the user it names, read together in one strongly consistent request. */
+  sessionAndUser(userId: number, secretHash: string): Promise<{ session: Session | undefined; user: User | undefined }>;
   groupRootRolesOf(userId: number): Promise<RootRoleId[]>;
 }
 
@@ -68,15 +71,21 @@ export class SessionService {
   }
 
   /** The user a request's cookies stand for; undefined without a live session. */
+  /**
+   * The user a request's cookies stand for; undefined without a live session. Every request reads
+   * the session, its user and the groups now (two requests at once, no cache), so a logout, a
+   * password change, a deleted user or a changed role holds on the next request, on every container.
+   */
   async callerOf(cookies: readonly string[]): Promise<UserCaller | undefined> {
     const named = this.sessionNamed(cookies);
     if (!named) return undefined;
-    const session = await this.store.get(named.userId, named.secretHash);
+    const [{ session, user }, groupRoles] = await Promise.all([
+      this.users.sessionAndUser(named.userId, named.secretHash), this.users.groupRootRolesOf(named.userId),
+    ]);
     if (!session || session.expiresAt <= this.now().getTime()) return undefined;
-    const person = await this.personOf(session.userId);
     // A password changed after the login ended the session.
-    if (!person || (person.user.passwordVersion ?? 0) !== session.passwordVersion) return undefined;
-    return person.caller;
+    if (!user || (user.passwordVersion ?? 0) !== session.passwordVersion) return undefined;
+    return callerOfUser(user, groupRoles);
   }
 
   /**
@@ -92,16 +101,7 @@ export class SessionService {
   /** A user and their strongest root role, read now, so a changed role holds at once. */
   private async personOf(userId: number): Promise<{ user: User; caller: UserCaller } | undefined> {
     const [user, groupRoles] = await Promise.all([this.users.find(userId), this.users.groupRootRolesOf(userId)]);
-    if (!user) return undefined;
-    const caller: UserCaller = Object.freeze({
-      tokenName: user.username ?? user.email ?? `user:${user.id}`,
-      type: 'admin',
-      environment: '*',
-      projects: Object.freeze(['*']) as string[],
-      userId: user.id,
-      rootRole: strongestRole([user.rootRole, ...groupRoles]),
-    });
-    return { user, caller };
+    return user ? { user, caller: callerOfUser(user, groupRoles) } : undefined;
   }
 
   /**
@@ -122,6 +122,18 @@ export class SessionService {
     const value = cookieValue(cookies, SESSION_COOKIE);
     return value ? parseSessionValue(value) : undefined;
   }
+}
+
+/** The caller a user stands for, with the strongest of their own root role and their groups'. */
+function callerOfUser(user: User, groupRoles: readonly RootRoleId[]): UserCaller {
+  return Object.freeze({
+    tokenName: user.username ?? user.email ?? `user:${user.id}`,
+    type: 'admin',
+    environment: '*',
+    projects: Object.freeze(['*']) as string[],
+    userId: user.id,
+    rootRole: strongestRole([user.rootRole, ...groupRoles]),
+  });
 }
 
 /** The root roles a user holds through their groups. */

@@ -1,5 +1,6 @@
 import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { keys } from '../store/table-design.js';
+import { batchGet } from '../store/batch-get.js';
+import { keys, type ItemKey } from '../store/table-design.js';
 import type { User } from './model.js';
 
 /**
@@ -16,6 +17,18 @@ export class DynamoUserReader {
   async get(id: number): Promise<User | undefined> {
     const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: keys.user(id), ConsistentRead: true }));
     return Item ? toUser(Item) : undefined;
+  }
+
+  /**
+   * The user and another item read with it, in one strongly consistent BatchGetItem: a session
+   * names its user, so resolving it is one request instead of two, and as fresh as two GetItems.
+   */
+  async getWith(id: number, other: ItemKey): Promise<{ user: User | undefined; other: Record<string, unknown> | undefined }> {
+    const userKey = keys.user(id);
+    const items = await batchGet(this.db, this.tableName, [userKey, other]);
+    const find = (key: ItemKey) => items.find((item) => item.pk === key.pk && item.sk === key.sk);
+    const user = find(userKey);
+    return { user: user ? toUser(user) : undefined, other: find(other) };
   }
 }
 

@@ -18,6 +18,7 @@ function featurePorts(c: Composition): FeaturePorts {
     catalog: featureCatalog(c),
     metrics: c.once(metricsStore),
     everyFeature: () => c.once(featureReadModel).everyFeature(),
+    searchReadModel: { everything: () => c.once(featureReadModel).everything(), isWarm: () => c.once(featureReadModel).isWarm() },
     people: featurePeople(c),
   };
 }

@@ -1,0 +1,118 @@
+import { randomUUID } from 'node:crypto';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Feature } from '../../lib/features/model.js';
+import { featureSearchQuerySchema } from '../../lib/features/search-schemas.js';
+import { toSearchItemWire } from '../../lib/features/search-wire.js';
+import { countsSince } from '../../lib/store/request-counter.js';
+import type { Services } from '../../local/app-services.js';
+import { seedFeatures } from '../support/seed-features.js';
+import { freshInstanceServices, servicesOn } from '../support/services.js';
+
+/*
+ * What one page of the feature search reads, on a table of its own (so no other test moves its
+ * revision between two counts): once the process holds the admin read model, the project flag
+ * list's page is the revision check, every environment, the project and the page's last-seen
+ * times by key, whatever the project holds; a cold process reads the project's copies instead
+ * (ADR 17) and answers the same.
+ */
+const FEATURES = 40;
+let services: Services;
+let segmentName: string;
+
+const query = (params: Record<string, string>) => featureSearchQuerySchema.parse(params);
+const PROJECT_PAGE = { project: 'IS:default', limit: '25', offset: '0', sortBy: 'createdAt', sortOrder: 'desc', favoritesFirst: 'true' };
+
+beforeAll(async () => {
+  services = await freshInstanceServices();
+  segmentName = `segment-${randomUUID().slice(0, 8)}`;
+  const segment = await services.segments.create({ name: segmentName, constraints: [] }, 'test');
+  const features: Feature[] = Array.from({ length: FEATURES }, (_, i) => ({
+    name: `page-${String(i).padStart(3, '0')}`, project: 'default', type: 'release', description: null, impressionData: false,
+    stale: false, archived: false, archivedAt: null, tags: [], dependencies: [], children: [], version: 1,
+    createdAt: new Date(Date.UTC(2026, 0, 1, 0, i)).toISOString(),
+    environments: {
+      development: {
+        enabled: i % 2 === 0, variants: [],
+        strategies: [{ id: randomUUID(), name: 'default', title: null, disabled: false, sortOrder: 0, constraints: [], parameters: {}, variants: [], segments: i % 3 === 0 ? [segment.id] : [] }],
+      },
+    },
+  }));
+  await seedFeatures(services.featureStore, features);
+  await services.metrics.markSeen(features.filter((_, i) => i % 4 === 0).map((f) => ({ feature: f.name, environment: 'development', at: '2026-02-01T10:00:00.000Z' })));
+});
+
+/** The search's answer as sent, with the DynamoDB requests it cost. */
+async function searched(on: Services, params: Record<string, string>, favourites: ReadonlySet<string> = new Set()) {
+  const before = on.dynamoRequests.snapshot();
+  const result = await on.features.search.search(query(params), favourites);
+  return {
+    total: result.total,
+    items: result.hits.map(toSearchItemWire),
+    requests: countsSince(before, on.dynamoRequests.snapshot()).byOperation,
+  };
+}
+
+describe("a page of the project's flag list", () => {
+  it('reads, once warm, the revision, every environment, the project and the page\'s last-seen times in one BatchGetItem', async () => {
+    const warm = servicesOn(services.config);
+    await searched(warm, { limit: '1' });
+
+    const page = await searched(warm, PROJECT_PAGE);
+
+    expect(page.total).toBe(FEATURES);
+    expect(page.items.map((item) => item.name)).toEqual(
+      Array.from({ length: 25 }, (_, i) => `page-${String(FEATURES - 1 - i).padStart(3, '0')}`));
+    // The revision check is one Query of its shards: nothing changed since the warm-up.
+    expect(page.requests).toEqual({ Query: 2, GetItem: 1, BatchGetItem: 1 });
+    const seen = page.items.find((item) => item.name === 'page-036');
+    expect(seen?.lastSeenAt).toBe('2026-02-01T10:00:00.000Z');
+    expect(seen?.environments.find((environment) => environment.name === 'development')?.lastSeenAt).toBe('2026-02-01T10:00:00.000Z');
+    expect(page.items.find((item) => item.name === 'page-039')?.segments).toEqual([segmentName]);
+    expect(page.items.find((item) => item.name === 'page-038')?.segments).toEqual([]);
+  });
+
+  it('answers a cold process, which reads the project\'s copies, exactly as a warm one', async () => {
+    const warm = servicesOn(services.config);
+    await searched(warm, { limit: '1' });
+    const cold = servicesOn(services.config);
+    const starred = new Set(['page-001', 'page-036']);
+
+    const fromCold = await searched(cold, PROJECT_PAGE, starred);
+    const fromWarm = await searched(warm, PROJECT_PAGE, starred);
+
+    expect(fromCold.items.slice(0, 2).map((item) => [item.name, item.favorite])).toEqual([['page-036', true], ['page-001', true]]);
+    expect(fromWarm.items).toEqual(fromCold.items);
+    expect(fromWarm.total).toBe(fromCold.total);
+  });
+
+  it('sees a change made on another process at once, as the project\'s own read did', async () => {
+    const warm = servicesOn(services.config);
+    await searched(warm, PROJECT_PAGE);
+    const name = `late-${randomUUID().slice(0, 8)}`;
+
+    await services.features.lifecycle.create('default', { name }, 'test');
+    const page = await searched(warm, { ...PROJECT_PAGE, query: name });
+
+    expect(page.items.map((item) => item.name)).toEqual([name]);
+  });
+
+  it("reads no last-seen time when the filters before it leave nothing (the project page's count of flags to clean up)", async () => {
+    const warm = servicesOn(services.config);
+    await searched(warm, { limit: '1' });
+
+    const count = await searched(warm, { project: 'IS:default', lifecycle: 'IS:completed', lastSeenAt: 'IS_BEFORE:2026-03-01', limit: '25', offset: '0' });
+
+    expect(count).toEqual({ total: 0, items: [], requests: { Query: 1 } });
+  });
+
+  it('filters by last seen with the times of the features left only, read by key', async () => {
+    const warm = servicesOn(services.config);
+    await searched(warm, { limit: '1' });
+
+    const stale = await searched(warm, { project: 'IS:default', lastSeenAt: 'IS_BEFORE:2026-03-01', limit: '25', offset: '0', sortBy: 'name', sortOrder: 'asc' });
+
+    expect(stale.total).toBe(FEATURES / 4);
+    expect(stale.items.map((item) => item.name)).toEqual(Array.from({ length: FEATURES / 4 }, (_, i) => `page-${String(i * 4).padStart(3, '0')}`));
+    expect(stale.requests).toEqual({ Query: 2, GetItem: 1, BatchGetItem: 1 });
+  });
+});
