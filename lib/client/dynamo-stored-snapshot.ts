@@ -2,7 +2,7 @@ import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/li
 import { batchGet } from '../store/batch-get.js';
 import { conditionalWrite } from '../store/dynamo-errors.js';
 import { keys, TTL_ATTRIBUTE } from '../store/table-design.js';
-import { REWRITE_POLICY, type StoredSnapshotHead, type StoredSnapshotStore } from './stored-snapshot.js';
+import { REWRITE_POLICY, type StoredScopePages, type StoredSnapshotHead, type StoredSnapshotStore } from './stored-snapshot.js';
 
 /**
  * The stored SDK snapshot in the table (ADR 20). Pages are written first, each in a partition of
@@ -27,11 +27,24 @@ export class DynamoStoredSnapshotStore implements StoredSnapshotStore {
       pages: Number(Item.pages),
       bytes: Number(Item.bytes),
       writtenAt: String(Item.writtenAt),
+      // A head written before ADR 25 has no scopes.
+      scopes: new Map(Object.entries((Item.scopes ?? {}) as Record<string, StoredScopePages>).map(([environment, where]) => [
+        environment, { first: Number(where.first), count: Number(where.count), bytes: Number(where.bytes) },
+      ])),
     };
   }
 
-  async pages(head: StoredSnapshotHead): Promise<Buffer[] | undefined> {
-    const wanted = Array.from({ length: head.pages }, (_, page) => keys.sdkSnapshotPage(head.id, page));
+  pages(head: StoredSnapshotHead): Promise<Buffer[] | undefined> {
+    return this.read(head.id, 0, head.pages);
+  }
+
+  async scopePages(head: StoredSnapshotHead, environment: string): Promise<Buffer[] | undefined> {
+    const where = head.scopes.get(environment);
+    return where ? this.read(head.id, where.first, where.count) : undefined;
+  }
+
+  private async read(id: string, first: number, count: number): Promise<Buffer[] | undefined> {
+    const wanted = Array.from({ length: count }, (_, page) => keys.sdkSnapshotPage(id, first + page));
     const items = await batchGet(this.db, this.tableName, wanted);
     const byPk = new Map(items.map((item) => [item.pk as string, item.data as Uint8Array | undefined]));
     const pages: Buffer[] = [];
@@ -51,7 +64,7 @@ export class DynamoStoredSnapshotStore implements StoredSnapshotStore {
       TableName: this.tableName,
       Item: {
         ...keys.sdkSnapshotHead(), id: head.id, format: head.format, revision: head.revision, shards: Object.fromEntries(head.shards),
-        pages: head.pages, bytes: head.bytes, writtenAt: head.writtenAt,
+        pages: head.pages, bytes: head.bytes, writtenAt: head.writtenAt, scopes: Object.fromEntries(head.scopes),
       },
       // Never back to an older revision; at the same revision only a later write (the daily refresh).
       ConditionExpression: 'attribute_not_exists(pk) OR revision < :revision OR (revision = :revision AND writtenAt < :writtenAt)',

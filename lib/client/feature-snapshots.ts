@@ -5,8 +5,11 @@ import type { SegmentStore } from '../segments/store.js';
 import { log } from '../log.js';
 import type { ClientSnapshot } from './payload.js';
 import type { RevisionClock } from './revision-clock.js';
-import { factsOf, type FeatureFacts, type VersionedSnapshot } from './snapshot.js';
-import { decodeSnapshot, encodeSnapshot, needsRewrite, STORED_SNAPSHOT_FORMAT, type StoredSnapshotStore } from './stored-snapshot.js';
+import type { Segment } from '../segments/model.js';
+import type { ChunkedPayload } from './payload-bytes.js';
+import { factsOf, stepsSince, type FeatureFacts, type VersionedSnapshot } from './snapshot.js';
+import { decodeSnapshot, encodeSnapshot, needsRewrite, STORED_SNAPSHOT_FORMAT, type StoredScopePages, type StoredSnapshotHead, type StoredSnapshotStore } from './stored-snapshot.js';
+import { buildStoredScope, decodeScope, encodeScope, environmentsOf, splicedScope, type StoredScope } from './stored-scopes.js';
 
 /** What changed between two readings of the revision (lib/store/revision-store.ts). */
 export interface ChangeLog {
@@ -15,6 +18,13 @@ export interface ChangeLog {
 
 /** How many steps a snapshot remembers: a scope further behind is built whole. */
 const REMEMBERED_STEPS = 64;
+
+/** A stored scope's answer and the revision reading it holds every write of (ADR 25). */
+export interface StoredScopeReading {
+  revision: number;
+  shards: ReadonlyMap<string, number>;
+  scope: StoredScope;
+}
 
 /** What the scheduled writer did: wrote a new stored snapshot, found one recent enough, or lost to a newer one. */
 export type StoreOutcome = 'written' | 'recent' | 'superseded';
@@ -29,6 +39,8 @@ export type StoreOutcome = 'written' | 'recent' | 'superseded';
 export class FeatureSnapshots {
   private snapshot: { state: RevisionState; data: Promise<VersionedSnapshot> } | undefined;
   private snapshotVersions = 0;
+  /** The writer's last stored scopes by environment, and the snapshot version they were built at. */
+  private readonly writerScopes = new Map<string, { version: number; chunked: ChunkedPayload }>();
 
   /** `stored`: the stored snapshot a cold process starts from and the scheduled writer replaces; without it, a cold process reads every feature. */
   constructor(
@@ -102,9 +114,7 @@ export class FeatureSnapshots {
         shards: head.shards,
         steps: [],
       };
-      // Shard by shard, not by their sums: two readings can have equal sums and different shards.
-      const holdsReading = [...state.shards].every(([shard, value]) => value <= (head.shards.get(shard) ?? 0));
-      if (holdsReading) return { ...base, revision: state.revision, shards: state.shards };
+      if (holdsReading(head.shards, state.shards)) return { ...base, revision: state.revision, shards: state.shards };
       return await this.updated(base, state);
     } catch (error) {
       // The stored snapshot only saves work: whatever is wrong with it, the whole read answers.
@@ -125,12 +135,65 @@ export class FeatureSnapshots {
     const entries = head && head.revision < state.revision ? await this.changeLog.changesSince(head.shards, state.shards) : [];
     if (!needsRewrite(head, state.revision, featuresNamedIn(entries)?.size, now.getTime())) return 'recent';
     const snapshot = await this.at(state.revision);
-    const pages = encodeSnapshot({ features: snapshot.features, segments: [...snapshot.segmentsById.values()] });
+    const segments = [...snapshot.segmentsById.values()];
+    const pages = encodeSnapshot({ features: snapshot.features, segments });
+    const scopes = new Map<string, StoredScopePages>();
+    const all = [...pages];
+    for (const environment of environmentsOf(snapshot.features)) {
+      const scopePages = encodeScope(this.writerScope(environment, snapshot, segments));
+      scopes.set(environment, { first: all.length, count: scopePages.length, bytes: scopePages.reduce((sum, page) => sum + page.length, 0) });
+      all.push(...scopePages);
+    }
     const written = await stored.save({
       id: randomUUID(), format: STORED_SNAPSHOT_FORMAT, revision: snapshot.revision, shards: snapshot.shards,
-      pages: pages.length, bytes: pages.reduce((sum, page) => sum + page.length, 0), writtenAt: now.toISOString(),
-    }, pages);
+      pages: pages.length, bytes: pages.reduce((sum, page) => sum + page.length, 0), writtenAt: now.toISOString(), scopes,
+    }, all);
     return written ? 'written' : 'superseded';
+  }
+
+  /** The writer's stored scope of `environment` at `snapshot`: only the chunks of what changed since its last one are built again. */
+  private writerScope(environment: string, snapshot: VersionedSnapshot, segments: readonly Segment[]): StoredScope {
+    const previous = this.writerScopes.get(environment);
+    const steps = previous ? stepsSince(snapshot, previous.version) : undefined;
+    const scope = buildStoredScope(environment, snapshot.features, segments, previous?.chunked, steps?.names);
+    this.writerScopes.set(environment, { version: snapshot.version, chunked: scope.chunked });
+    return scope;
+  }
+
+  /**
+   * A cold container's answer for a stored scope at `revision` (ADR 25), without decoding the
+   * snapshot: the stored chunks when the head holds that reading, else spliced with the features
+   * the change log names since. Undefined (build as before) when there is no stored scope of
+   * `environment`, a page is missing, the log cannot tell or names a segment change. `from`: an
+   * answer this container served before, followed the same way instead of the stored one.
+   */
+  async storedScope(environment: string, revision: number, from?: StoredScopeReading): Promise<StoredScopeReading | undefined> {
+    const stored = this.stored;
+    if (!stored) return undefined;
+    try {
+      const [state, head] = await Promise.all([this.clock.state(revision), from ? undefined : stored.head()]);
+      if (!from && (!head || head.format !== STORED_SNAPSHOT_FORMAT || !head.scopes.has(environment))) return undefined;
+      const shards = from?.shards ?? (head as StoredSnapshotHead).shards;
+      let names: ReadonlySet<string> = new Set();
+      if (!holdsReading(shards, state.shards)) {
+        const entries = await this.changeLog.changesSince(shards, state.shards);
+        const named = featuresNamedIn(entries);
+        if (!named || entries?.some(({ change }) => 'segments' in change && change.segments === true)) return undefined;
+        names = named;
+      }
+      const [scope, changed] = await Promise.all([
+        from ? from.scope : stored.scopePages(head as StoredSnapshotHead, environment).then((pages) => pages && decodeScope(pages)),
+        names.size > 0 ? this.featureStore.getMany([...names]) : [],
+      ]);
+      if (!scope) return undefined;
+      if (names.size === 0) return { revision: state.revision, shards, scope };
+      const spliced = splicedScope(scope, names, changed);
+      // Read after the revision read, the changed features hold every write up to `state`: it is the reading they answer.
+      return spliced && { revision: state.revision, shards: state.shards, scope: spliced };
+    } catch (error) {
+      log.warn('stored SDK scope not usable; building it', { error: String(error) });
+      return undefined;
+    }
   }
 
   /** `base` moved on to `state` by the changes in between, or undefined when only a whole read will do. */
@@ -170,6 +233,11 @@ export class FeatureSnapshots {
     nameIndexes.set(snapshot, byName);
     return snapshot;
   }
+}
+
+/** Whether a snapshot read at `held` holds every write up to `reading`: shard by shard, not by their sums (two readings can have equal sums and different shards). */
+function holdsReading(held: ReadonlyMap<string, number>, reading: ReadonlyMap<string, number>): boolean {
+  return [...reading].every(([shard, value]) => value <= (held.get(shard) ?? 0));
 }
 
 /** The features the change-log entries name, or undefined when they cannot tell (missing entries, or an "everything" change). */

@@ -8,8 +8,9 @@ import { featureText, isServed, PAYLOAD_HEAD, payloadTail, segmentsText, selectF
 import { resolveQuery, scopeKeyOf, shortHashOf, type ClientQuery, type ClientRequest } from './query.js';
 import type { RevisionClock } from './revision-clock.js';
 import type { ClientFeature } from './schemas.js';
-import { featuresByName, type FeatureSnapshots, type StoreOutcome } from './feature-snapshots.js';
+import { featuresByName, type FeatureSnapshots, type StoredScopeReading, type StoreOutcome } from './feature-snapshots.js';
 import { changesSince, stepsSince } from './snapshot.js';
+import { isStoredScope, storedScopeSegmentsText } from './stored-scopes.js';
 
 /** One scope's payload at one revision, serialized and compressed once and then replayed. */
 export interface ServedPayload {
@@ -35,6 +36,8 @@ interface CachedPayload extends ServedPayload {
   chunked: ChunkedPayload;
   /** The segments it lists, as JSON text (undefined when inlined): the delta's hydration lists them too. */
   segmentsText: string | undefined;
+  /** A stored scope's answer it was served from (ADR 25): the next change is spliced into it. */
+  stored?: StoredScopeReading;
 }
 
 export type FeaturesAnswer = { modified: false; etag: string } | { modified: true; payload: ServedPayload };
@@ -44,6 +47,9 @@ export type DeltaAnswer =
   | { modified: false; etag: string }
   | { modified: true; etag: string; events: string }
   | { modified: true; etag: string; payload: ServedPayload };
+
+/** The snapshot version of a payload no snapshot of this process built (a stored scope's): no steps lead from it. */
+const NO_SNAPSHOT = -1;
 
 /** Delta answers kept per process: many SDKs of a scope ask for the same change. */
 const DELTA_CACHE = { maxEntries: 200, maxWeight: 4 * 1024 * 1024 };
@@ -88,7 +94,7 @@ export class ClientFeatureService {
 
   /** `snapshots`: every feature and segment at a revision (shared with the admin read model); `clock`: the revision this process last read. */
   constructor(
-    private readonly snapshots: Pick<FeatureSnapshots, 'at' | 'store'>,
+    private readonly snapshots: Pick<FeatureSnapshots, 'at' | 'store' | 'storedScope'>,
     private readonly clock: Pick<RevisionClock, 'current'>,
     { limits = DEFAULT_PAYLOAD_CACHE, shortHash = shortHashOf }: ClientFeatureServiceOptions = {},
   ) {
@@ -193,15 +199,26 @@ export class ClientFeatureService {
    * builds whole.
    */
   private async build(scope: Scope, revision: number): Promise<CachedPayload> {
-    const snapshot = await this.snapshots.at(revision);
     const etag = etagOf(scope.hash, revision);
     const meta = { revisionId: revision, etag, queryHash: scope.hash };
+    const previous = this.payloads.get(scope.key);
+    if ((!previous || previous.stored) && isStoredScope(scope.query)) {
+      // A cold container's answers of a stored scope (ADR 25): the stored chunks, then the changes
+      // since spliced in, without decoding a feature the change log does not name.
+      const stored = await this.snapshots.storedScope(scope.query.environment, revision, previous?.stored);
+      if (stored) {
+        const segments = storedScopeSegmentsText(stored.scope);
+        const gzipped = stored.scope.chunked.gzip(PAYLOAD_HEAD, payloadTail(segments, scope.query, meta));
+        // No snapshot of this process built it: if a change cannot be spliced, the scope is built from the snapshot.
+        return this.keep(scope, servedBytes(revision, etag, gzipped, { snapshotVersion: NO_SNAPSHOT, chunked: stored.scope.chunked, segmentsText: segments, stored }));
+      }
+    }
+    const snapshot = await this.snapshots.at(revision);
     const index = featuresByName(snapshot);
     const fragmentOf = (name: string): string | undefined => {
       const feature = index.get(name);
       return feature && isServed(feature, scope.query) ? featureText(feature, scope.query, snapshot.segmentsById) : undefined;
     };
-    const previous = this.payloads.get(scope.key);
     const steps = previous ? stepsSince(snapshot, previous.snapshotVersion) : undefined;
     const reusable = previous && steps && !(steps.segments && scope.query.inlineSegmentConstraints);
     const chunked =
@@ -209,10 +226,13 @@ export class ClientFeatureService {
       ChunkedPayload.build(selectFeatures(snapshot.features, scope.query).map((feature) => feature.name), fragmentOf);
     const segments = segmentsText(snapshot, scope.query);
     const gzipped = chunked.gzip(PAYLOAD_HEAD, payloadTail(segments, scope.query, meta));
-    const payload = servedBytes(revision, etag, gzipped, { snapshotVersion: snapshot.version, chunked, segmentsText: segments });
-    // A slower build of an older revision must not replace a newer entry.
+    return this.keep(scope, servedBytes(revision, etag, gzipped, { snapshotVersion: snapshot.version, chunked, segmentsText: segments }));
+  }
+
+  /** Caches a built payload unless a newer one is there: a slower build of an older revision must not replace it. */
+  private keep(scope: Scope, payload: CachedPayload): CachedPayload {
     const latest = this.payloads.get(scope.key);
-    if (!latest || latest.revision < revision) this.payloads.set(scope.key, payload);
+    if (!latest || latest.revision < payload.revision) this.payloads.set(scope.key, payload);
     return payload;
   }
 

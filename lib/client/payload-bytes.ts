@@ -62,8 +62,67 @@ export interface GzipPayload {
   quotedJsonBytes: number;
 }
 
+/**
+ * A payload's chunks as the stored SDK snapshot keeps them (ADR 25): everything the gzip member
+ * needs, without the windows (they are recovered by one inflate of the chunks when a change
+ * touches the payload), and the last chunk's window the tail is compressed with.
+ */
+export interface StoredChunks {
+  chunks: readonly StoredChunk[];
+  /** The last WINDOW_BYTES of the whole text: the tail's dictionary. */
+  lastWindow: Buffer;
+}
+
+export interface StoredChunk extends Piece {
+  names: readonly string[];
+  sizes: readonly number[];
+  lead: boolean;
+}
+
 export class ChunkedPayload {
-  private constructor(private readonly chunks: readonly Chunk[]) {}
+  /** Restored chunks keep no windows until an update needs them; `stored` is what they came from. */
+  private materialized: readonly Chunk[] | undefined;
+
+  private constructor(chunks: readonly Chunk[] | undefined, private readonly stored?: StoredChunks) {
+    this.materialized = chunks;
+  }
+
+  /** What the stored SDK snapshot keeps of this payload. */
+  toStored(): StoredChunks {
+    const chunks = this.chunks;
+    return {
+      chunks: chunks.map(({ names, sizes, lead, deflated, crc, length, jsonExtra }) => ({ names, sizes, lead, deflated, crc, length, jsonExtra })),
+      lastWindow: chunks.at(-1)?.window ?? Buffer.alloc(0),
+    };
+  }
+
+  /**
+   * A payload from stored chunks: served as it is, and inflated once (every chunk's window) only
+   * when a change touches it.
+   */
+  static restore(stored: StoredChunks): ChunkedPayload {
+    return new ChunkedPayload(undefined, stored);
+  }
+
+  /** The chunks with their windows; a restored payload inflates its text once to recover them. */
+  private get chunks(): readonly Chunk[] {
+    if (this.materialized) return this.materialized;
+    const stored = this.stored as StoredChunks;
+    const chunks: Chunk[] = [];
+    for (const piece of stored.chunks) {
+      const dictionary = chunks.at(-1)?.window;
+      const text = inflateRawSync(piece.deflated, { finishFlush: constants.Z_SYNC_FLUSH, ...(dictionary ? { dictionary } : {}) });
+      chunks.push({ ...piece, dictionary, window: Buffer.from(text.subarray(Math.max(0, text.length - WINDOW_BYTES))) });
+    }
+    this.materialized = chunks;
+    return chunks;
+  }
+
+  /** Pieces and the last window for the gzip member, without materializing a restored payload. */
+  private get servedPieces(): { pieces: readonly Piece[]; lastWindow: Buffer | undefined } {
+    if (this.materialized || !this.stored) return { pieces: this.chunks, lastWindow: this.chunks.at(-1)?.window };
+    return { pieces: this.stored.chunks, lastWindow: this.stored.chunks.length > 0 ? this.stored.lastWindow : undefined };
+  }
 
   /** Chunks over `names` (served, in payload order). */
   static build(names: readonly string[], fragmentOf: FragmentOf): ChunkedPayload {
@@ -91,8 +150,9 @@ export class ChunkedPayload {
    * The payload after the features `changed` changed (added, edited, no longer served), each
    * looked up again with `fragmentOf` (and only they: the other fragments of a touched chunk come
    * from its own text); undefined when a chunk grew too large and all should be built again.
+   * `replaced` hears each changed name's fragment before the change, when it had one.
    */
-  updated(changed: Iterable<string>, fragmentOf: FragmentOf): ChunkedPayload | undefined {
+  updated(changed: Iterable<string>, fragmentOf: FragmentOf, replaced?: (name: string, before: string) => void): ChunkedPayload | undefined {
     const touched = new Map<number, Set<string>>();
     for (const name of changed) {
       const index = this.chunkOf(name);
@@ -106,6 +166,8 @@ export class ChunkedPayload {
       if (!names) return undefined;
       const fragments = fragmentsOf(chunk);
       for (const name of names) {
+        const before = fragments.get(name);
+        if (replaced && before !== undefined) replaced(name, before);
         const fragment = fragmentOf(name);
         if (fragment === undefined) fragments.delete(name);
         else fragments.set(name, fragment);
@@ -142,8 +204,9 @@ export class ChunkedPayload {
 
   /** The whole gzip member: `head`, the chunks' features separated by commas, `tail`. */
   gzip(head: string, tail: string): GzipPayload {
-    const pieces: Piece[] = [textPiece(head, constants.Z_SYNC_FLUSH, undefined), ...this.chunks];
-    pieces.push(textPiece(tail, constants.Z_FINISH, this.chunks.at(-1)?.window));
+    const served = this.servedPieces;
+    const pieces: Piece[] = [textPiece(head, constants.Z_SYNC_FLUSH, undefined), ...served.pieces];
+    pieces.push(textPiece(tail, constants.Z_FINISH, served.lastWindow));
     let crc = 0;
     let length = 0;
     let jsonExtra = 0;
@@ -164,7 +227,8 @@ export class ChunkedPayload {
 
   /** Bytes held, for the cache's weight. */
   get weight(): number {
-    return this.chunks.reduce((sum, chunk) => sum + chunk.deflated.length + chunk.window.length + chunk.names.length * 24, 0);
+    const chunks: readonly { deflated: Buffer; names: readonly string[]; window?: Buffer }[] = this.materialized ?? this.stored?.chunks ?? [];
+    return chunks.reduce((sum, chunk) => sum + chunk.deflated.length + (chunk.window?.length ?? 0) + chunk.names.length * 24, 0);
   }
 
   /** The chunk `name` is in or would go into: the last whose first name is not after it. */

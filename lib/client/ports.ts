@@ -8,7 +8,7 @@ export interface ClientPorts {
    * Every feature and segment at a revision, followed through the change log: the process's one
    * copy, shared with the admin read model where both are served.
    */
-  snapshots: Pick<FeatureSnapshots, 'at' | 'store'>;
+  snapshots: Pick<FeatureSnapshots, 'at' | 'store' | 'storedScope'>;
   /** The revision as this process last read it: the clock the token check reads too. */
   revision: Pick<RevisionClock, 'current'>;
   /** Where SDK usage reports wait to be summed (ADR 15). */

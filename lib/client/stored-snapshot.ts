@@ -43,11 +43,24 @@ export interface StoredSnapshotHead {
   revision: number;
   /** Each revision shard's value at the reading it answers (ADR 16). */
   shards: ReadonlyMap<string, number>;
+  /** The snapshot's own pages, numbered from 0. */
   pages: number;
-  /** Compressed bytes, all pages together. */
+  /** Compressed bytes of the snapshot's pages. */
   bytes: number;
+  /**
+   * The served answers stored beside it (ADR 25), by environment: their pages follow the
+   * snapshot's. A head written before them has none, and readers then build as before.
+   */
+  scopes: ReadonlyMap<string, StoredScopePages>;
   /** ISO time, set by the writer. */
   writtenAt: string;
+}
+
+/** Where one stored scope's bytes are: `count` pages from page `first`. */
+export interface StoredScopePages {
+  first: number;
+  count: number;
+  bytes: number;
 }
 
 export interface SnapshotContent {
@@ -60,7 +73,9 @@ export interface StoredSnapshotStore {
   head(): Promise<StoredSnapshotHead | undefined>;
   /** The head's pages in order, or undefined when one is missing (past its time to live). */
   pages(head: StoredSnapshotHead): Promise<Buffer[] | undefined>;
-  /** Writes the pages, then the head unless a newer one is there; false when it was. */
+  /** One stored scope's pages in order (ADR 25), or undefined when the head has none for it or one is missing. */
+  scopePages(head: StoredSnapshotHead, environment: string): Promise<Buffer[] | undefined>;
+  /** Writes the pages (the snapshot's, then the scopes'), then the head unless a newer one is there; false when it was. */
   save(head: StoredSnapshotHead, pages: readonly Buffer[]): Promise<boolean>;
 }
 

@@ -1,0 +1,147 @@
+import { deflateRawSync, gunzipSync, gzipSync, inflateRawSync } from 'node:zlib';
+import type { Feature } from '../features/model.js';
+import type { Segment } from '../segments/model.js';
+import { ChunkedPayload, type FragmentOf, type StoredChunk } from './payload-bytes.js';
+import { featureText, isServed, segmentIdsOf, segmentList, selectFeatures } from './payload.js';
+import type { ClientQuery } from './query.js';
+import { PAGE_BYTES } from './stored-snapshot.js';
+
+/**
+ * The served answers kept beside the stored SDK snapshot (ADR 25): per environment, the payload
+ * chunks of the scope most SDKs poll (every project, segments listed, no filters), so that a
+ * cold container serves them without decoding or serializing a feature, and follows a change by
+ * reading only the features it names.
+ */
+
+/** The scope stored for `environment`: a `*:<environment>` token's SDK speaking spec 4.2.0 or later, without filters. */
+export function storedScopeQuery(environment: string): ClientQuery {
+  return { environment, inlineSegmentConstraints: false };
+}
+
+/** Whether `query` is a stored scope: only then may its answer come from the stored chunks. */
+export function isStoredScope(query: ClientQuery): boolean {
+  return !query.projects && !query.namePrefix && !query.tags && !query.inlineSegmentConstraints;
+}
+
+/** One environment's stored answer: its chunks, and what its segment list is kept from. */
+export interface StoredScope {
+  environment: string;
+  chunked: ChunkedPayload;
+  /** How many served features' enabled strategies refer to each segment: the list names those above zero. */
+  segmentUses: ReadonlyMap<number, number>;
+  /** Every segment at the snapshot: a changed feature's references are listed from them. */
+  segments: readonly Segment[];
+}
+
+/** The stored scope's answer after `changed` features (read again; absent: deleted) replaced theirs; undefined when it cannot be told without every feature. */
+export function splicedScope(scope: StoredScope, names: ReadonlySet<string>, changed: readonly Feature[]): StoredScope | undefined {
+  const query = storedScopeQuery(scope.environment);
+  const byName = new Map(changed.map((feature) => [feature.name, feature]));
+  const segmentsById = new Map(scope.segments.map((segment) => [segment.id, segment]));
+  const uses = new Map(scope.segmentUses);
+  const count = (id: number, by: number) => uses.set(id, (uses.get(id) ?? 0) + by);
+  const fragmentOf: FragmentOf = (name) => {
+    const feature = byName.get(name);
+    return feature && isServed(feature, query) ? featureText(feature, query, segmentsById) : undefined;
+  };
+  for (const feature of byName.values()) {
+    if (!isServed(feature, query)) continue;
+    const ids = segmentIdsOf(feature, query);
+    // A segment made after the snapshot is not among the stored ones: the change log names it (a segment change), so this only guards.
+    if (ids.some((id) => !segmentsById.has(id))) return undefined;
+    for (const id of ids) count(id, 1);
+  }
+  const chunked = scope.chunked.updated(names, fragmentOf, (_name, before) => {
+    for (const id of segmentIdsInFragment(before)) count(id, -1);
+  });
+  if (!chunked) return undefined;
+  return { ...scope, chunked, segmentUses: uses };
+}
+
+/** The scope's segment list as the payload writes it. */
+export function storedScopeSegmentsText(scope: StoredScope): string {
+  const used = new Set([...scope.segmentUses].filter(([, uses]) => uses > 0).map(([id]) => id));
+  return JSON.stringify(segmentList(used, new Map(scope.segments.map((segment) => [segment.id, segment]))));
+}
+
+/** The stored scope of `environment` built from every feature (the writer's first build, or after a whole read). */
+export function buildStoredScope(environment: string, features: readonly Feature[], segments: readonly Segment[], previous?: ChunkedPayload, changed?: ReadonlySet<string>): StoredScope {
+  const query = storedScopeQuery(environment);
+  const segmentsById = new Map(segments.map((segment) => [segment.id, segment]));
+  const served = selectFeatures(features, query);
+  const byName = new Map(served.map((feature) => [feature.name, feature]));
+  const fragmentOf: FragmentOf = (name) => {
+    const feature = byName.get(name);
+    return feature ? featureText(feature, query, segmentsById) : undefined;
+  };
+  const chunked = (previous && changed ? previous.updated(changed, fragmentOf) : undefined) ?? ChunkedPayload.build(served.map((feature) => feature.name), fragmentOf);
+  const segmentUses = new Map<number, number>();
+  for (const feature of served) for (const id of segmentIdsOf(feature, query)) segmentUses.set(id, (segmentUses.get(id) ?? 0) + 1);
+  return { environment, chunked, segmentUses, segments };
+}
+
+/** The environments a stored snapshot's features are in: one stored scope each. */
+export function environmentsOf(features: readonly Feature[]): string[] {
+  const environments = new Set<string>();
+  for (const feature of features) for (const environment of Object.keys(feature.environments)) environments.add(environment);
+  return [...environments].sort();
+}
+
+interface Manifest {
+  environment: string;
+  chunks: (Omit<StoredChunk, 'deflated'> & { bytes: number })[];
+  windowBytes: number;
+  segmentUses: [number, number][];
+  segments: readonly Segment[];
+}
+
+/**
+ * A stored scope as bytes cut into pages: the manifest's length (4 bytes), the manifest (gzip
+ * JSON: the chunks' names, sizes and checksums, the segments), the last window (raw deflate),
+ * then every chunk's deflated bytes as served.
+ */
+export function encodeScope(scope: StoredScope): Buffer[] {
+  const { chunks, lastWindow } = scope.chunked.toStored();
+  const window = deflateRawSync(lastWindow);
+  const manifest: Manifest = {
+    environment: scope.environment,
+    chunks: chunks.map(({ deflated, ...rest }) => ({ ...rest, bytes: deflated.length })),
+    windowBytes: window.length,
+    segmentUses: [...scope.segmentUses].filter(([, uses]) => uses > 0),
+    segments: scope.segments,
+  };
+  const manifestBytes = gzipSync(JSON.stringify(manifest));
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(manifestBytes.length, 0);
+  const whole = Buffer.concat([length, manifestBytes, window, ...chunks.map((chunk) => chunk.deflated)]);
+  const pages: Buffer[] = [];
+  for (let start = 0; start < whole.length; start += PAGE_BYTES) pages.push(whole.subarray(start, start + PAGE_BYTES));
+  return pages;
+}
+
+export function decodeScope(pages: readonly Buffer[]): StoredScope {
+  const whole = pages.length === 1 ? (pages[0] as Buffer) : Buffer.concat(pages);
+  const manifestLength = whole.readUInt32BE(0);
+  const manifest = JSON.parse(gunzipSync(whole.subarray(4, 4 + manifestLength)).toString('utf8')) as Manifest;
+  let at = 4 + manifestLength;
+  const lastWindow = inflateRawSync(whole.subarray(at, at + manifest.windowBytes));
+  at += manifest.windowBytes;
+  const chunks: StoredChunk[] = manifest.chunks.map(({ bytes, ...rest }) => {
+    const deflated = whole.subarray(at, at + bytes);
+    at += bytes;
+    return { ...rest, deflated };
+  });
+  if (at !== whole.length) throw new Error('stored SDK scope of another length than its manifest says');
+  return {
+    environment: manifest.environment,
+    chunked: ChunkedPayload.restore({ chunks, lastWindow }),
+    segmentUses: new Map(manifest.segmentUses),
+    segments: manifest.segments,
+  };
+}
+
+/** The segment ids a feature's served text refers to (its strategies are only the enabled ones). */
+function segmentIdsInFragment(fragment: string): number[] {
+  const feature = JSON.parse(fragment) as { strategies?: { segments?: number[] }[] };
+  return (feature.strategies ?? []).flatMap((strategy) => strategy.segments ?? []);
+}
