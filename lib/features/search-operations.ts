@@ -6,7 +6,7 @@ import { toSearchItemWire } from './search-wire.js';
 /** The feature search (search-routes.ts). */
 export const featureSearchOperations = ({ features }: { features: FeatureServices }): OperationsFor<typeof featureSearchRoutes> => ({
   searchFeatures: async ({ query, caller }) => {
-    const { hits, total } = await features.search.search(query, features.people.favouriteFeaturesOf(caller));
+    const { hits, total } = await features.search.search(query, () => features.people.favouriteFeaturesOf(caller));
     return { body: { features: hits.map(toSearchItemWire), total } };
   },
 });

@@ -70,14 +70,18 @@ export class FeatureSearchService {
 
   /**
    * `favourites`: the caller's starred flags, for the favourite filter, favourites first and each
-   * hit's star; a promise, so that reading them overlaps reading the features.
+   * hit's star. Read while the features are when the filter or the order needs them, else only
+   * for a page that holds a feature (a count asks for none).
    */
-  async search(query: SearchQuery, favourites: ReadonlySet<string> | Promise<ReadonlySet<string>> = new Set()): Promise<SearchResult> {
+  async search(query: SearchQuery, favourites: ReadonlySet<string> | (() => Promise<ReadonlySet<string>>) = new Set()): Promise<SearchResult> {
     const now = this.now();
+    const readFavourites = typeof favourites === 'function' ? favourites : async () => favourites;
+    const favouritesNeeded = query.favorite !== undefined || query.favoritesFirst;
     // Read only when the state filter needs them (one small GetItem).
-    const [source, starred, lifetimes] = await Promise.all([
-      this.featuresOf(query), favourites, query.state ? this.lifetimes() : ({} satisfies FeatureTypeLifetimes),
+    const [source, early, lifetimes] = await Promise.all([
+      this.featuresOf(query), favouritesNeeded ? readFavourites() : undefined, query.state ? this.lifetimes() : ({} satisfies FeatureTypeLifetimes),
     ]);
+    const starred = early ?? new Set<string>();
     const reads = new RequestReads(this.catalog, source.segmentsById);
     // What the feature alone answers first: the rest is read only for the features left.
     let matching = source.features.filter((feature) =>
@@ -118,13 +122,16 @@ export class FeatureSearchService {
       : byQuery);
     const page = matching.slice(query.offset, query.offset + query.limit);
 
-    await reads.prepare(page, { environments: true, segments: true });
-    const lastSeen = lastSeenAll ?? (page.length > 0 ? await lastSeenOfPage(this.lastSeenReader, page, await reads.environmentNames()) : new Map());
+    const [, lastSeen, stars] = await Promise.all([
+      reads.prepare(page, { environments: true, segments: true }),
+      lastSeenAll ?? (page.length > 0 ? reads.environmentNames().then((names) => lastSeenOfPage(this.lastSeenReader, page, names)) : new Map<string, Record<string, string>>()),
+      early ?? (page.length > 0 ? readFavourites() : starred),
+    ]);
     return {
       total: matching.length,
       hits: page.map((feature) => ({
         feature,
-        favorite: starred.has(feature.name),
+        favorite: stars.has(feature.name),
         environments: reads.environmentsOf(feature.project),
         lastSeen: lastSeen.get(feature.name) ?? {},
         segmentNames: reads.segmentNamesOf(feature),

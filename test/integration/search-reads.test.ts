@@ -42,7 +42,7 @@ beforeAll(async () => {
 });
 
 /** The search's answer as sent, with the DynamoDB requests it cost. */
-async function searched(on: Services, params: Record<string, string>, favourites: ReadonlySet<string> = new Set()) {
+async function searched(on: Services, params: Record<string, string>, favourites: ReadonlySet<string> | (() => Promise<ReadonlySet<string>>) = new Set()) {
   const before = on.dynamoRequests.snapshot();
   const result = await on.features.search.search(query(params), favourites);
   return {
@@ -96,13 +96,23 @@ describe("a page of the project's flag list", () => {
     expect(page.items.map((item) => item.name)).toEqual([name]);
   });
 
-  it("reads no last-seen time when the filters before it leave nothing (the project page's count of flags to clean up)", async () => {
+  it("reads no last-seen time nor the caller's favourites when the filters before them leave nothing (the project page's count of flags to clean up)", async () => {
     const warm = servicesOn(services.config);
     await searched(warm, { limit: '1' });
+    let favouriteReads = 0;
+    const favourites = async () => {
+      favouriteReads += 1;
+      return new Set(['page-000']);
+    };
 
-    const count = await searched(warm, { project: 'IS:default', lifecycle: 'IS:completed', lastSeenAt: 'IS_BEFORE:2026-03-01', limit: '25', offset: '0' });
+    const count = await searched(warm, { project: 'IS:default', lifecycle: 'IS:completed', lastSeenAt: 'IS_BEFORE:2026-03-01', limit: '25', offset: '0' }, favourites);
+    const readsForCount = favouriteReads;
+    const page = await searched(warm, { project: 'IS:default', limit: '25', offset: '0', sortBy: 'name', sortOrder: 'asc' }, favourites);
 
     expect(count).toEqual({ total: 0, items: [], requests: { Query: 1 } });
+    expect(readsForCount).toBe(0);
+    expect(favouriteReads).toBe(1);
+    expect(page.items.filter((item) => item.favorite).map((item) => item.name)).toEqual(['page-000']);
   });
 
   it('filters by last seen with the times of the features left only, read by key', async () => {
