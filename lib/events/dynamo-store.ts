@@ -35,6 +35,33 @@ export class DynamoEventStore implements EventReader {
     return events;
   }
 
+  /**
+   * Month after month back from `to`, each read backwards (ScanIndexForward false). The first
+   * page is small, as the newest few are what most callers want; each further one four times
+   * larger, up to DynamoDB's own page (a megabyte read), so reading far back costs a few more
+   * Queries than reading the months whole.
+   */
+  async *newestFirst(from: Date, to: Date): AsyncGenerator<ChangeEvent[]> {
+    let limit: number | undefined = NEWEST_FIRST_PAGE;
+    for (const month of monthsBetween(from, to).reverse()) {
+      let startKey: Record<string, unknown> | undefined;
+      do {
+        const page = await this.db.send(new QueryCommand({
+          TableName: this.tableName,
+          KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+          ExpressionAttributeValues: { ':pk': keys.eventsOfMonth(month).pk, ...timeRange(from, to) },
+          ScanIndexForward: false,
+          Limit: limit,
+          ExclusiveStartKey: startKey,
+        }));
+        startKey = page.LastEvaluatedKey;
+        limit = limit !== undefined && limit * 4 <= NEWEST_FIRST_LARGEST_LIMITED_PAGE ? limit * 4 : undefined;
+        const events = (page.Items ?? []).map(toEvent);
+        if (events.length > 0) yield events;
+      } while (startKey);
+    }
+  }
+
   async ofFeature(featureName: string, from: Date, to: Date): Promise<ChangeEvent[]> {
     const { partitionKey, sortKey, name } = INDEXES.eventsByFeature;
     return this.readAll({
@@ -56,6 +83,11 @@ export class DynamoEventStore implements EventReader {
     return events;
   }
 }
+
+/** The first page of a newest-first read: the personal dashboard's project card wants ten, the event log's first page 25. */
+const NEWEST_FIRST_PAGE = 25;
+/** Past this many items a newest-first page is DynamoDB's own (a megabyte read, some thousands of events). */
+const NEWEST_FIRST_LARGEST_LIMITED_PAGE = 1600;
 
 /** Sort keys are `<time>#<id>`, so every event before `to` sorts below the bare time. */
 function timeRange(from: Date, to: Date) {

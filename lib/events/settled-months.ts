@@ -51,6 +51,44 @@ export class SettledMonths implements EventReader {
     return this.store.ofFeature(featureName, from, to);
   }
 
+  /**
+   * Newest first, month after month back from `to`: a kept month from memory (after its few
+   * fresh events), any other straight from the store newest first, so a caller that wants the
+   * newest few reads a page of them, not the month. A month read through to its first event is
+   * kept as a read by time keeps it.
+   */
+  async *newestFirst(from: Date, to: Date): AsyncGenerator<ChangeEvent[]> {
+    const fromIso = from.toISOString();
+    const toIso = to.toISOString();
+    const inWindow = (event: ChangeEvent) => event.createdAt >= fromIso && event.createdAt < toIso;
+    for (const [start, end] of monthsOverlapping(from, to).reverse()) {
+      if (this.months.has(start.toISOString())) {
+        const events = (await this.month(start, end)).filter(inWindow).reverse();
+        if (events.length > 0) yield events;
+        continue;
+      }
+      const settledBefore = this.now().getTime() - SETTLE_MS;
+      const whole: ChangeEvent[] = [];
+      // The whole month, not the window's part of it, so that it can be kept once read through.
+      for await (const page of this.store.newestFirst(start, end)) {
+        whole.push(...page);
+        const events = page.filter(inWindow);
+        if (events.length > 0) yield events;
+      }
+      this.keepReadMonth(start, whole.reverse(), settledBefore);
+    }
+  }
+
+  /** A month read whole (oldest first), unless another read kept it meanwhile or the container keeps enough. */
+  private keepReadMonth(start: Date, events: ChangeEvent[], settledBefore: number): void {
+    const key = start.toISOString();
+    if (this.months.has(key)) return;
+    const settled = events.filter((event) => Date.parse(event.createdAt) < settledBefore);
+    if (this.kept + settled.length > MAX_KEPT_EVENTS) return;
+    this.months.set(key, { events: settled, settledBefore });
+    this.kept += settled.length;
+  }
+
   /** The month's events up to now: what is kept, and what the store holds past it. */
   private async month(start: Date, end: Date): Promise<ChangeEvent[]> {
     const key = start.toISOString();

@@ -10,4 +10,10 @@ export interface EventReader {
    * eventually consistent, so an event can show here a moment after its change answered.
    */
   ofFeature(featureName: string, from: Date, to: Date): Promise<ChangeEvent[]>;
+  /**
+   * Events with from <= createdAt < to, newest first (of one time, the larger id first, as the
+   * sort keys order them), a page at a time: a caller that wants the newest few stops iterating
+   * and nothing older is read.
+   */
+  newestFirst(from: Date, to: Date): AsyncIterable<ChangeEvent[]>;
 }

@@ -1,6 +1,7 @@
 import { NotFound } from '../errors.js';
 import { unleashEvents, type UnleashEvent } from '../events/wire.js';
 import { personOf } from '../favourites/model.js';
+import type { Feature } from '../features/model.js';
 import type { Caller } from '../http/caller.js';
 import { isPotentiallyStale, projectHealth } from '../projects/health.js';
 import { onboardingStatus } from '../projects/onboarding.js';
@@ -29,7 +30,7 @@ export class PersonalDashboardService {
     const { userId } = personOf(caller);
     const [favourites, features, users] = await Promise.all([this.ports.favouritesOf(userId), this.ports.everyFeature(), this.ports.users()]);
     const ids = [...new Set([DEFAULT_PROJECT, ...favourites.projects])];
-    const projects = (await Promise.all(ids.map((id) => this.projectCard(id)))).filter((card) => card !== undefined);
+    const projects = (await Promise.all(ids.map((id) => this.projectCard(id, features)))).filter((card) => card !== undefined);
     return {
       projects: projects.sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id)),
       flags: personalFlags(features, userId, favourites.features),
@@ -44,7 +45,7 @@ export class PersonalDashboardService {
     const project = await this.ports.project(projectId);
     if (!project) throw new NotFound(`No project with id "${projectId}" exists.`);
     const now = this.now();
-    const features = await this.ports.projectFeatures(projectId);
+    const features = ofProject(await this.ports.everyFeature(), projectId);
     const active = features.filter((feature) => !feature.archived);
     const [onboarding, latestEvents, history] = await Promise.all([
       onboardingStatus(active, this.ports.lastSeen),
@@ -90,30 +91,38 @@ export class PersonalDashboardService {
     };
   }
 
-  /** The project's newest events, one per action as the event log lists them, reading month by month back from now. */
+  /**
+   * The project's newest events, one per action as the event log lists them, newest first
+   * (the actions of one recorded change by id, descending), read back from now until there are
+   * enough: the first page of the newest events when the project is busy, more pages and months
+   * when it is quiet, at most EVENT_MONTHS months.
+   */
   private async latestEvents(projectId: string): Promise<UnleashEvent[]> {
     const now = this.now();
+    const from = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - (EVENT_MONTHS - 1), 1));
     const found: UnleashEvent[] = [];
-    let to = new Date(now.getTime() + 1);
-    for (let month = 0; month < EVENT_MONTHS && found.length < LATEST_EVENTS; month += 1) {
-      const from = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - month, 1));
-      const events = await this.ports.eventsBetween(from, to);
-      found.push(...events.filter((event) => event.project === projectId).flatMap(unleashEvents));
-      to = from;
+    for await (const page of this.ports.newestEvents(from, new Date(now.getTime() + 1))) {
+      for (const event of page) {
+        if (event.project === projectId) found.push(...unleashEvents(event).sort((a, b) => (a.id < b.id ? 1 : -1)));
+      }
+      if (found.length >= LATEST_EVENTS) break;
     }
-    return found
-      .sort((a, b) => (a.createdAt === b.createdAt ? (a.id < b.id ? 1 : -1) : a.createdAt < b.createdAt ? 1 : -1))
-      .slice(0, LATEST_EVENTS);
+    return found.slice(0, LATEST_EVENTS);
   }
 
-  private async projectCard(projectId: string) {
+  private async projectCard(projectId: string, everyFeature: readonly Feature[]) {
     const project = await this.ports.project(projectId);
     if (!project) return undefined;
-    const features = await this.ports.projectFeatures(projectId);
+    const features = ofProject(everyFeature, projectId);
     const health = projectHealth(features, this.now());
     return {
       id: project.id, name: project.name, health, technicalDebt: 100 - health,
       memberCount: 0, featureCount: features.filter((feature) => !feature.archived).length,
     };
   }
+}
+
+/** One project's flags, archived ones too, of every flag the admin read model holds. */
+function ofProject(features: readonly Feature[], projectId: string): Feature[] {
+  return features.filter((feature) => feature.project === projectId);
 }

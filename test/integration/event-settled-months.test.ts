@@ -19,6 +19,10 @@ class RecordedReads implements EventReader {
   ofFeature(featureName: string, from: Date, to: Date) {
     return this.store.ofFeature(featureName, from, to);
   }
+  newestFirst(from: Date, to: Date) {
+    this.asked.push([from.toISOString(), to.toISOString()]);
+    return this.store.newestFirst(from, to);
+  }
 }
 
 /**
