@@ -50,8 +50,13 @@ export const featureOperations = ({ features }: { features: FeatureServices }): 
         lifecycle.clone(params.projectId, params.featureName, body, caller.tokenName, await people.creatorOf(caller))),
     }),
     getFeature: async ({ params, caller }) => {
+      // The view's context (the project's environments, the last-seen times) is read alongside the
+      // feature rather than after it, so the flag page waits for the reads of the context alone; a
+      // feature that is not in the project still answers the feature's own 404.
+      const context = views.contextFor(params.projectId, params.featureName);
+      context.catch(() => undefined);
       const [feature, favourites] = await Promise.all([lifecycle.get(params.projectId, params.featureName), people.favouriteFeaturesOf(caller)]);
-      return { body: { ...(await wire.read(feature)), favorite: favourites.has(feature.name) } };
+      return { body: { ...toFeatureWire(feature, await context), favorite: favourites.has(feature.name) } };
     },
     updateFeature: async ({ params, body, caller }) => {
       if (body.name !== undefined && body.name !== params.featureName) {
