@@ -118,7 +118,9 @@ class LocalContext implements Context {
   succeed(): void {}
 }
 
+/** The path as API Gateway decodes it; without a `%` there is nothing to decode. */
 function safeDecodePath(path: string): string {
+  if (!path.includes('%')) return path;
   try {
     return decodeURI(path);
   } catch {

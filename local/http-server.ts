@@ -8,6 +8,7 @@ import { localContext, toApiGatewayEvent } from './api-gateway-event.js';
 import { matchRoute, parseApiMappingKey, pathUnderMapping } from './match-route.js';
 import { log, REDACTED, redact } from '../lib/log.js';
 import type { UiSite } from '../lib/ui/site.js';
+import { isApiPath } from '../lib/ui/paths.js';
 import { FUNCTION_TIMEOUT_MS } from '../lib/time-budget.js';
 import type { ApiThrottling } from '../infra/throttling.js';
 import {
@@ -114,11 +115,13 @@ async function serve(handlers: Record<Group, LambdaHandler>, mappingKey: string 
     return send(res, GATEWAY_ANSWERS.headersTooLarge);
   }
   const method = (req.method ?? 'GET').toUpperCase();
-  const url = (req.url ?? '/').replace(/\/{2,}/g, '/');
+  const raw = req.url ?? '/';
+  const url = raw.includes('//') ? raw.replace(/\/{2,}/g, '/') : raw;
   // API Gateway picks the API mapping first, then the route below it; the event keeps the whole path.
   const routed = pathUnderMapping(url.split('?')[0] ?? '/', mappingKey);
   // CloudFront sends what is not the API's to the UI's bucket; here the UI is served beside it.
-  const page = routed === undefined || !ui ? undefined : await ui.answer(method, routed, req.headers as Record<string, string | undefined>);
+  // An API path is never the UI's (the site answers nothing for one), so it is not asked.
+  const page = routed === undefined || !ui || isApiPath(routed) ? undefined : await ui.answer(method, routed, req.headers as Record<string, string | undefined>);
   if (page) {
     req.resume();
     if (answeredBytes.has(res)) answeredBytes.set(res, page.body.length);
@@ -184,40 +187,47 @@ type Outcome =
  * (`release`) is given back when the function ends or reaches its own timeout, as Lambda's is,
  * not when API Gateway stops waiting.
  */
-async function invoke(handler: LambdaHandler, event: Parameters<LambdaHandler>[0], functionName: string, limits: Limits, release: () => void): Promise<Outcome> {
+function invoke(handler: LambdaHandler, event: Parameters<LambdaHandler>[0], functionName: string, limits: Limits, release: () => void): Promise<Outcome> {
   const functionEnds = limits.functionTimeoutMs <= limits.integrationTimeoutMs;
   const cutOffMs = Math.min(limits.functionTimeoutMs, limits.integrationTimeoutMs);
-  let timer: NodeJS.Timeout | undefined;
-  const cutOff = new Promise<Outcome>((resolve) => {
-    timer = setTimeout(() => {
+  // One promise settled by whichever comes first, the function's end or the cut-off: this runs
+  // on every request, so no race between two promises and no chain of three more.
+  return new Promise<Outcome>((resolve, reject) => {
+    let cutOff = false;
+    const timer = setTimeout(() => {
+      cutOff = true;
       // When the function's timeout comes first, one timer serves both: its slot is given back as the client is answered.
       if (functionEnds) release();
       resolve({ kind: functionEnds ? 'function timeout' : 'integration timeout' });
     }, cutOffMs);
+    const functionTimer = functionEnds ? undefined : setTimeout(release, limits.functionTimeoutMs);
+    functionTimer?.unref();
+    const ended = () => {
+      clearTimeout(functionTimer);
+      clearTimeout(timer);
+      release();
+    };
+    let running: Promise<APIGatewayProxyResultV2>;
+    try {
+      running = handler(event, localContext(functionName, limits.functionTimeoutMs));
+    } catch (error) {
+      ended();
+      reject(error);
+      return;
+    }
+    running.then(
+      (result) => {
+        ended();
+        if (cutOff) log.warn('local Lambda: a function finished after it was cut off; its answer was dropped', { functionName });
+        else resolve({ kind: 'answer', result });
+      },
+      (error: unknown) => {
+        ended();
+        log.error('local Lambda: the function failed', { functionName, error: String(error) });
+        resolve({ kind: 'function error' });
+      },
+    );
   });
-  const functionTimer = functionEnds ? undefined : setTimeout(release, limits.functionTimeoutMs);
-  functionTimer?.unref();
-  let late = false;
-  const running = handler(event, localContext(functionName, limits.functionTimeoutMs)).finally(() => {
-    clearTimeout(functionTimer);
-    release();
-  }).then(
-    (result): Outcome => {
-      if (late) log.warn('local Lambda: a function finished after it was cut off; its answer was dropped', { functionName });
-      return { kind: 'answer', result };
-    },
-    (error: unknown): Outcome => {
-      log.error('local Lambda: the function failed', { functionName, error: String(error) });
-      return { kind: 'function error' };
-    },
-  );
-  try {
-    const outcome = await Promise.race([running, cutOff]);
-    if (outcome.kind.endsWith('timeout')) late = true;
-    return outcome;
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 /** Requests being logged, with the `appName` their body names (registrations and metrics carry it there). */
