@@ -14,14 +14,16 @@ export interface InsightCatalog {
   /** Every feature, archived ones included. */
   allFeatures(): Promise<readonly Feature[]>;
   /** Every feature of one project, archived ones included, reading only that project's items. */
-  projectFeatures(projectId: string): Promise<Feature[]>;
+  projectFeatures(projectId: string): Promise<readonly Feature[]>;
   projects(): Promise<Project[]>;
   environments(): Promise<Environment[]>;
   /** Change events with from <= createdAt < to, oldest first. */
   eventsBetween(from: Date, to: Date): Promise<ChangeEvent[]>;
+  /** One feature's change events with from <= createdAt < to, oldest first (its own partition of the events index). */
+  featureEventsBetween(featureName: string, from: Date, to: Date): Promise<ChangeEvent[]>;
   /** SDK usage counts of one UTC day (`yyyy-mm-dd`). */
   usage(day: string): Promise<UsageCount[]>;
 }
 
 /** The part of the catalogue one project's statistics read. */
-export type ProjectStatsCatalog = Pick<InsightCatalog, 'projectFeatures' | 'environments' | 'eventsBetween'>;
+export type ProjectStatsCatalog = Pick<InsightCatalog, 'projectFeatures' | 'environments' | 'eventsBetween' | 'featureEventsBetween'>;

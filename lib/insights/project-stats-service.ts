@@ -1,7 +1,15 @@
+import type { ChangeEvent } from '../events/model.js';
+import type { Feature } from '../features/model.js';
 import type { ProjectStatsCatalog } from './ports.js';
-import { projectStats, WINDOW_DAYS, type ProjectStats } from './project-stats.js';
+import { enabledFirstInCurrentWindow, enablesInProduction, projectStats, WINDOW_DAYS, type ProjectStats } from './project-stats.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+/**
+ * Up to this many features first enabled in production in the current window, each one's older
+ * history is one small Query of its own partition of the events index, all at once; above, the
+ * instance's events back to the project's oldest feature are read (kept per container after).
+ */
+const LOOKED_UP_ONE_BY_ONE = 25;
 
 export class ProjectStatsService {
   constructor(
@@ -10,16 +18,38 @@ export class ProjectStatsService {
   ) {}
 
   /**
-   * Reads the project's history back to its oldest feature (at least both 30-day windows), so
-   * a feature's first production enabling is told apart from a later re-enabling.
+   * The figures count the events of both 30-day windows. Time to production also needs to tell a
+   * feature's first production enabling from a later one, which history back to the project's
+   * oldest feature decides: it is looked up only for the features whose first enabling in the
+   * windows falls in the current one (none, mostly), so a cold container reads two months of
+   * events, not years, and reads them while the features are read. `features`: the project's
+   * features (archived ones too) when the caller reads them anyway.
    */
-  async forProject(projectId: string): Promise<ProjectStats> {
+  async forProject(projectId: string, features?: readonly Feature[] | Promise<readonly Feature[]>): Promise<ProjectStats> {
     const now = this.now();
-    const [own, environments] = await Promise.all([this.catalog.projectFeatures(projectId), this.catalog.environments()]);
-    const windows = now.getTime() - 2 * WINDOW_DAYS * DAY_MS;
-    const since = own.reduce((earliest, feature) => Math.min(earliest, Date.parse(feature.createdAt)), windows);
-    const events = await this.catalog.eventsBetween(new Date(since), now);
+    const windowsStart = now.getTime() - 2 * WINDOW_DAYS * DAY_MS;
+    const [own, environments, events] = await Promise.all([
+      features ?? this.catalog.projectFeatures(projectId), this.catalog.environments(), this.catalog.eventsBetween(new Date(windowsStart), now),
+    ]);
+    const since = own.reduce((earliest, feature) => Math.min(earliest, Date.parse(feature.createdAt)), windowsStart);
     const production = new Set(environments.filter((e) => e.type === 'production').map((e) => e.name));
-    return projectStats(projectId, own, events, production, now);
+    const candidates = since < windowsStart ? enabledFirstInCurrentWindow(projectId, own, events, production, now) : [];
+    const enabledBefore = candidates.length === 0
+      ? new Set<string>()
+      : await this.enabledInProductionBetween(projectId, candidates, production, new Date(since), new Date(windowsStart));
+    return projectStats(projectId, own, events, production, now, enabledBefore);
+  }
+
+  /** Which of `names` the project's events of [from, to) show enabled in production. */
+  private async enabledInProductionBetween(
+    projectId: string, names: readonly string[], production: ReadonlySet<string>, from: Date, to: Date,
+  ): Promise<Set<string>> {
+    const wanted = new Set(names);
+    const older: readonly ChangeEvent[] = names.length <= LOOKED_UP_ONE_BY_ONE
+      ? (await Promise.all(names.map((name) => this.catalog.featureEventsBetween(name, from, to)))).flat()
+      : await this.catalog.eventsBetween(from, to);
+    return new Set(older
+      .filter((event) => event.project === projectId && wanted.has(event.featureName as string) && enablesInProduction(event, production))
+      .map((event) => event.featureName as string));
   }
 }

@@ -7,7 +7,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  * Average days from a feature's creation to its first enabling in a production-type
  * environment, over the features that got there (0 when none did), as Unleash reports it.
  */
-export function averageDaysToProduction(features: Feature[], events: ChangeEvent[], productionEnvironments: Set<string>): number {
+export function averageDaysToProduction(features: readonly Feature[], events: readonly ChangeEvent[], productionEnvironments: ReadonlySet<string>): number {
   const firstEnabled = new Map<string, number>();
   for (const event of events) {
     if (!event.featureName || firstEnabled.has(event.featureName)) continue;

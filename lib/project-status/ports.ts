@@ -14,7 +14,7 @@ export interface ProjectStatusPorts {
   /** Resolves for a project that exists; NotFound in the projects' words otherwise. */
   ensureProject(projectId: string): Promise<void>;
   /** The project's flags, archived ones too, from its own partition. */
-  projectFeatures(projectId: string): Promise<Feature[]>;
+  projectFeatures(projectId: string): Promise<readonly Feature[]>;
   /** The stages a flag entered (lib/features records them with the changes that define them). */
   stagesOf(feature: Feature): readonly EnteredStage[];
   /** When each of the project's change events happened, one time per action as Unleash's event log lists them, within [from, to). */

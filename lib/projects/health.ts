@@ -8,7 +8,7 @@ export { isPotentiallyStale };
  * potentially stale shares. Unleash stores it hourly; computing it on read gives the same
  * number without a scheduled job.
  */
-export function projectHealth(features: Feature[], now: Date): number {
+export function projectHealth(features: readonly Feature[], now: Date): number {
   const active = features.filter((feature) => !feature.archived);
   if (active.length === 0) return 100;
   const stale = active.filter((feature) => feature.stale).length;

@@ -37,20 +37,26 @@ export function projectOperations(
       };
     },
     getProjectOverview: async ({ params, query, caller }) => {
-      const overview = await projects.overview(params.projectId, { archived: query.archived });
-      const [seen, stats, favourites] = await Promise.all([
-        overview.features.length > 0 ? lastSeenOf(overview.features) : new Map<string, Record<string, string>>(),
-        projectStats(overview.project.id),
+      const reading = projects.overview(params.projectId, { archived: query.archived });
+      // The statistics read their events while the overview reads the features; an unknown project fails every read.
+      const [overview, stats, favourites, seen] = await Promise.all([
+        reading,
+        projectStats(params.projectId, reading.then(({ allFeatures }) => allFeatures)),
         favouriteProjectsOf(caller),
+        reading.then(({ features }) => (features.length > 0 ? lastSeenOf(features) : new Map<string, Record<string, string>>())),
       ]);
       // Every listed feature is the project's own, so each is shown in the project's environments.
       const contexts = overview.features.map((feature) => ({ environments: overview.environments, lastSeen: seen.get(feature.name) ?? {} }));
       return { body: { stats, ...toProjectOverviewWire(overview, contexts), favorite: favourites.has(overview.project.id) } };
     },
     getProjectSummary: async ({ params, query, caller }) => {
-      const overview = await projects.overview(params.projectId, { archived: query.archived });
-      const [onboarding, stats, favourites] = await Promise.all([
-        onboardingStatus(overview.active, lastSeen), projectStats(overview.project.id), favouriteProjectsOf(caller),
+      const reading = projects.overview(params.projectId, { archived: query.archived });
+      // The statistics read their events while the overview reads the features; an unknown project fails every read.
+      const [overview, stats, favourites, onboarding] = await Promise.all([
+        reading,
+        projectStats(params.projectId, reading.then(({ allFeatures }) => allFeatures)),
+        favouriteProjectsOf(caller),
+        reading.then(({ active }) => onboardingStatus(active, lastSeen)),
       ]);
       return { body: { stats, ...toProjectSummaryWire(overview, onboarding), favorite: favourites.has(overview.project.id) } };
     },

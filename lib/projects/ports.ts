@@ -12,7 +12,7 @@ export interface ProjectFeatureReads {
   /** Every feature, archived ones too (each project's health in the list). */
   everyFeature(): Promise<readonly Feature[]>;
   /** One project's features, archived ones too, read strongly consistent (its overview, and its delete, refused while any is left). */
-  projectFeatures(projectId: string): Promise<Feature[]>;
+  projectFeatures(projectId: string): Promise<readonly Feature[]>;
 }
 
 /** What projects read of other resources. */
@@ -24,8 +24,11 @@ export interface ProjectPorts {
   lastSeen: LastSeenReader;
   /** When SDKs last reported each of these features, by feature name (the overview's rows). */
   lastSeenOf(features: readonly Feature[]): Promise<Map<string, Record<string, string>>>;
-  /** The project's statistics over the last two 30-day windows (overview and summary). */
-  projectStats(projectId: string): Promise<ProjectStatsWire>;
+  /**
+   * The project's statistics over the last two 30-day windows (overview and summary), from its
+   * features (archived ones too) as the caller reads them: the events are read meanwhile.
+   */
+  projectStats(projectId: string, features: Promise<readonly Feature[]>): Promise<ProjectStatsWire>;
   /** The projects the caller starred (lib/favourites); none for an API token. */
   favouriteProjectsOf(caller: Caller): Promise<ReadonlySet<string>>;
 }

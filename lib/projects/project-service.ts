@@ -43,6 +43,8 @@ export interface ProjectOverview {
   features: Feature[];
   /** Its features that are not archived, whichever are listed. */
   active: Feature[];
+  /** All its features, archived ones too (its statistics read them). */
+  allFeatures: readonly Feature[];
   health: number;
   /** No member model exists yet (admin tokens only), so this is always 0. */
   members: number;
@@ -81,7 +83,7 @@ export class ProjectService {
     const [environments, ofProject] = await Promise.all([this.environmentsOfProject(project), this.features.projectFeatures(project.id)]);
     const features = ofProject.filter((feature) => feature.archived === archived);
     const active = ofProject.filter((feature) => !feature.archived);
-    return { project, environments, features, active, health: projectHealth(ofProject, this.now()), members: 0 };
+    return { project, environments, features, active, allFeatures: ofProject, health: projectHealth(ofProject, this.now()), members: 0 };
   }
 
   /** Every environment, whether the project uses it and how many of its features are on there (its copies only, ADR 17). */

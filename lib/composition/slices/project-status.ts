@@ -4,8 +4,9 @@ import type { ProjectStatusPorts } from '../../project-status/ports.js';
 import { projectStatusSlice } from '../../project-status/slice.js';
 import type { Composition } from '../composition.js';
 import { apiTokenStore } from '../edge.js';
-import { clientApplicationStore, eventStore, featureStore, segmentStore } from '../stores.js';
+import { clientApplicationStore, eventStore, segmentStore } from '../stores.js';
 import { projectOf } from './catalog-reads.js';
+import { projectFeaturesOf } from './project-features.js';
 
 /** The project status slice, once per composition, on its ports. */
 export const projectStatus = (c: Composition) => projectStatusSlice(c, projectStatusPorts(c));
@@ -21,7 +22,7 @@ function projectStatusPorts(c: Composition): ProjectStatusPorts {
     ensureProject: async (projectId) => {
       await projectOf(c, projectId);
     },
-    projectFeatures: (projectId) => c.once(featureStore).listProject(projectId),
+    projectFeatures: (projectId) => projectFeaturesOf(c, projectId),
     stagesOf,
     projectEventTimes: async (projectId, from, to) => (await c.once(eventStore).between(from, to))
       .filter((event) => event.project === projectId)

@@ -3,9 +3,10 @@ import type { ProjectPorts } from '../../projects/ports.js';
 import { projectSlice } from '../../projects/slice.js';
 import type { Composition } from '../composition.js';
 import { featureReadModel } from '../read-model.js';
-import { featureStore, metricsStore } from '../stores.js';
+import { metricsStore } from '../stores.js';
 import { strategyTypeExists } from './catalog-reads.js';
 import { favourites } from './favourites.js';
+import { projectFeaturesOf } from './project-features.js';
 import { insights } from './insights.js';
 
 /** The projects' slice, once per composition, on its ports. */
@@ -17,12 +18,12 @@ function projectPorts(c: Composition): ProjectPorts {
   return {
     features: {
       everyFeature: () => c.once(featureReadModel).everyFeature(),
-      projectFeatures: (projectId) => c.once(featureStore).listProject(projectId),
+      projectFeatures: (projectId) => projectFeaturesOf(c, projectId),
     },
     strategyTypeExists: (name) => strategyTypeExists(c, name),
     lastSeen,
     lastSeenOf: (features) => lastSeenOfMany(lastSeen, features),
-    projectStats: (projectId) => c.once(insights).projectStats.forProject(projectId),
+    projectStats: (projectId, features) => c.once(insights).projectStats.forProject(projectId, features),
     favouriteProjectsOf: async (caller) => (await c.once(favourites).favourites.of(caller)).projects,
   };
 }
