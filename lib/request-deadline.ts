@@ -22,22 +22,12 @@ interface RequestWrites {
 const requests = new AsyncLocalStorage<RequestWrites>();
 
 /**
- * Requests running with a deadline now. When the last one ends, the storage is disabled, which
- * turns the async hooks off again: they cost every promise in the process, and where one process
- * serves the SDK API beside the admin API (the local server), one admin request would otherwise
- * tax every later poll. Nothing awaited by a running request loses its deadline, since none is
- * running then; the next request turns them back on.
- */
-let running = 0;
-
-/**
  * Runs `work` with `deadline` (epoch milliseconds at which the function is stopped). A 503
  * "nothing was changed" thrown after one of its writes landed is answered as what it is: some
  * of the change was stored (a read after the commit failed, or a later batch could not be written).
  */
 export async function runWithDeadline<T>(deadline: number, work: () => Promise<T>): Promise<T> {
   const request: RequestWrites = { deadline, landed: false };
-  running += 1;
   try {
     return await requests.run(request, work);
   } catch (error) {
@@ -45,9 +35,6 @@ export async function runWithDeadline<T>(deadline: number, work: () => Promise<T
       throw new WrittenBeforeFailure(error);
     }
     throw error;
-  } finally {
-    running -= 1;
-    if (running === 0) requests.disable();
   }
 }
 

@@ -1,17 +1,5 @@
-import { executionAsyncResource } from 'node:async_hooks';
 import { describe, expect, it } from 'vitest';
 import { runWithDeadline, timeLeft } from '../../lib/request-deadline.js';
-
-/**
- * Whether promises are tracked by async hooks now: with the hooks on, each await resumes in its
- * own promise's resource; with them off, every await resumes in the same outer resource.
- */
-async function promiseHooksOn(): Promise<boolean> {
-  await null;
-  const first = executionAsyncResource();
-  await null;
-  return first !== executionAsyncResource();
-}
 
 describe('the request deadline’s async context', () => {
   it('keeps each running request’s deadline while others start and end, and none outside them', async () => {
@@ -37,15 +25,5 @@ describe('the request deadline’s async context', () => {
     expect(seenByLong).toHaveLength(2);
     for (const left of seenByLong) expect(left).toBeGreaterThan(30_000);
     expect(timeLeft()).toBeUndefined();
-  });
-
-  it('turns the async hooks on for a request and off again once no request runs, so later work pays nothing for them', async () => {
-    expect(await promiseHooksOn()).toBe(false);
-    let during: boolean | undefined;
-    await runWithDeadline(Date.now() + 60_000, async () => {
-      during = await promiseHooksOn();
-    });
-    expect(during).toBe(true);
-    expect(await promiseHooksOn()).toBe(false);
   });
 });
