@@ -12,11 +12,19 @@ export interface NewDependency {
 
 const refuse = (message: string) => new PermissionDenied('UPDATE_FEATURE_DEPENDENCY', message);
 
+/**
+ * One project's features, archived ones too, holding every write acknowledged before the call:
+ * the project page's reads bind it to the admin read model once the process holds it (a revision
+ * check instead of the project's whole partition), else to the project's copies (ADR 17).
+ */
+export type ProjectFeatures = (projectId: string) => Promise<readonly Feature[]>;
+
 /** Parent/child dependencies and tags: the changes that touch more than one aggregate or catalogue. */
 export class FeatureRelationService {
   constructor(
     private readonly aggregates: FeatureAggregates,
     private readonly catalog: FeatureCatalog,
+    private readonly projectFeatures: ProjectFeatures = (projectId) => aggregates.store.listProject(projectId),
   ) {}
 
   /**
@@ -66,11 +74,11 @@ export class FeatureRelationService {
 
   /**
    * Who `childName` may depend on, as Unleash offers them: the other active features of its
-   * project that have no parent themselves, by name. Reads the project's copies only (ADR 17).
+   * project that have no parent themselves, by name. Reads that project's features only (ADR 17).
    */
   async parentOptions(projectId: string, childName: string): Promise<string[]> {
     const child = await this.aggregates.activeFeature(projectId, childName);
-    const ofProject = await this.aggregates.store.listProject(child.project);
+    const ofProject = await this.projectFeatures(child.project);
     return ofProject
       .filter((f) => f.name !== childName && !f.archived && f.dependencies.length === 0)
       .map((f) => f.name)
@@ -94,11 +102,12 @@ export class FeatureRelationService {
 
   /**
    * Whether any feature of the project depends on another. Unleash answers for the whole
-   * instance; the question is asked for one project's list, so only its copies are read (ADR 17).
+   * instance; the question is asked for one project's list, so only its features are read (ADR 17).
+   * The project and its features are read at once: a missing project's features are none.
    */
   async projectHasDependencies(projectId: string): Promise<boolean> {
-    const project = await this.catalog.project(projectId);
-    return (await this.aggregates.store.listProject(project.id)).some((f) => !f.archived && f.dependencies.length > 0);
+    const [project, ofProject] = await Promise.all([this.catalog.project(projectId), this.projectFeatures(projectId)]);
+    return ofProject.some((f) => f.project === project.id && !f.archived && f.dependencies.length > 0);
   }
 
   async tags(featureName: string): Promise<Tag[]> {
