@@ -52,41 +52,45 @@ export class SettledMonths implements EventReader {
   }
 
   /**
-   * Newest first, month after month back from `to`: a kept month from memory (after its few
-   * fresh events), any other straight from the store newest first, so a caller that wants the
-   * newest few reads a page of them, not the month. A month read through to its first event is
-   * kept as a read by time keeps it.
+   * Newest first, month after month back from `to`. A kept month comes from memory (after its
+   * few fresh events); any other month's first page comes straight from the store, newest first,
+   * so a caller that wants the newest few reads a page of them, not the month. A caller that
+   * wants more of that month gets the rest from the month read whole and kept, as a read by time
+   * keeps it: a quiet project's card, whose events lie under thousands of others, reads back
+   * through them once per container, not on every visit.
    */
   async *newestFirst(from: Date, to: Date): AsyncGenerator<ChangeEvent[]> {
     const fromIso = from.toISOString();
     const toIso = to.toISOString();
     const inWindow = (event: ChangeEvent) => event.createdAt >= fromIso && event.createdAt < toIso;
     for (const [start, end] of monthsOverlapping(from, to).reverse()) {
-      if (this.months.has(start.toISOString())) {
-        const events = (await this.month(start, end)).filter(inWindow).reverse();
-        if (events.length > 0) yield events;
+      if (!this.months.has(start.toISOString())) {
+        const settledBefore = this.now().getTime() - SETTLE_MS;
+        const pages = this.store.newestFirst(start, end)[Symbol.asyncIterator]();
+        const first = await pages.next();
+        await pages.return?.();
+        if (first.done) {
+          // Nothing in the month at all: kept empty, so it is not asked again.
+          this.keepEmptyMonth(start, settledBefore);
+          continue;
+        }
+        const page = first.value.filter(inWindow);
+        if (page.length > 0) yield page;
+        // The caller wants more: what is older than the page, from the month read whole.
+        const last = first.value.at(-1) as ChangeEvent;
+        const older = (await this.month(start, end)).filter((event) => inWindow(event) && isOlder(event, last)).reverse();
+        if (older.length > 0) yield older;
         continue;
       }
-      const settledBefore = this.now().getTime() - SETTLE_MS;
-      const whole: ChangeEvent[] = [];
-      // The whole month, not the window's part of it, so that it can be kept once read through.
-      for await (const page of this.store.newestFirst(start, end)) {
-        whole.push(...page);
-        const events = page.filter(inWindow);
-        if (events.length > 0) yield events;
-      }
-      this.keepReadMonth(start, whole.reverse(), settledBefore);
+      const events = (await this.month(start, end)).filter(inWindow).reverse();
+      if (events.length > 0) yield events;
     }
   }
 
-  /** A month read whole (oldest first), unless another read kept it meanwhile or the container keeps enough. */
-  private keepReadMonth(start: Date, events: ChangeEvent[], settledBefore: number): void {
+  /** A month found empty, kept as read at `settledBefore`, unless another read kept it meanwhile. */
+  private keepEmptyMonth(start: Date, settledBefore: number): void {
     const key = start.toISOString();
-    if (this.months.has(key)) return;
-    const settled = events.filter((event) => Date.parse(event.createdAt) < settledBefore);
-    if (this.kept + settled.length > MAX_KEPT_EVENTS) return;
-    this.months.set(key, { events: settled, settledBefore });
-    this.kept += settled.length;
+    if (!this.months.has(key)) this.months.set(key, { events: [], settledBefore });
   }
 
   /** The month's events up to now: what is kept, and what the store holds past it. */
@@ -118,4 +122,9 @@ function monthsOverlapping(from: Date, to: Date): Array<[Date, Date]> {
     start = end;
   }
   return months;
+}
+
+/** Whether `event` comes before `than` in the order of the sort keys (`<createdAt>#<id>`). */
+function isOlder(event: ChangeEvent, than: ChangeEvent): boolean {
+  return event.createdAt < than.createdAt || (event.createdAt === than.createdAt && event.id < than.id);
 }

@@ -15,8 +15,8 @@ import { unique } from '../support/services.js';
 /**
  * The personal dashboard's project card reads its newest events newest first and stops once it
  * has ten: a busy project's card is one Query of events, not its month read whole. A quiet
- * project's card reads back through the months and keeps what it read in the container, so it
- * is read once. On a table of its own, with events in 2001 (a clock the test sets).
+ * project's card reads back through the months and keeps them in the container, so they are
+ * read once. On a table of its own, with events in 2001 (a clock the test sets).
  */
 describe("the dashboard's project card reads the newest events first", () => {
   const endpoint = inject('dynamodb').endpoint;
@@ -110,10 +110,10 @@ describe("the dashboard's project card reads the newest events first", () => {
     expect(expected.length).toBeGreaterThan(0);
     expect(listed(cold.latestEvents)).toEqual(expected);
     expect(listed(warm.latestEvents)).toEqual(expected);
-    // Each month newest first from a page of 25, then up to 100: March's 42 events and
-    // February's 30 in two Queries each, January and the nine empty months before it in one
-    // each; all settled long ago, so the warm card reads none again.
-    expect([cold.eventQueries, cold.eventsRead]).toEqual([2 + 2 + 1 + 9, 42 + 30 + 4]);
+    // Each month's first page of 25 newest, then, as the card wants more, the month read whole
+    // and kept: March's 42, February's 30 and January's 4 in two Queries each; the nine empty
+    // months before them in one each, kept empty. All settled long ago: the warm card reads none.
+    expect([cold.eventQueries, cold.eventsRead]).toEqual([2 + 2 + 2 + 9, (25 + 42) + (25 + 30) + (4 + 4)]);
     expect([warm.eventQueries, warm.eventsRead]).toEqual([0, 0]);
   });
 
