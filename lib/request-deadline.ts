@@ -22,12 +22,28 @@ interface RequestWrites {
 const requests = new AsyncLocalStorage<RequestWrites>();
 
 /**
+ * Requests running with a deadline now. Once none runs, the storage is disabled, which turns
+ * the async hooks off again: they cost every promise in the process, and where one process
+ * serves the SDK API beside the admin API (the local server), one admin request would otherwise
+ * tax every later poll. Nothing awaited by a running request loses its deadline, since none is
+ * running then, and the next request turns the hooks back on. The disabling waits for the event
+ * loop's next turn (an immediate), outside every promise callback, rather than happening in the
+ * last request's own continuation, whose bookkeeping the hooks are in the middle of.
+ */
+let running = 0;
+
+function disableWhenIdle(): void {
+  if (running === 0) requests.disable();
+}
+
+/**
  * Runs `work` with `deadline` (epoch milliseconds at which the function is stopped). A 503
  * "nothing was changed" thrown after one of its writes landed is answered as what it is: some
  * of the change was stored (a read after the commit failed, or a later batch could not be written).
  */
 export async function runWithDeadline<T>(deadline: number, work: () => Promise<T>): Promise<T> {
   const request: RequestWrites = { deadline, landed: false };
+  running += 1;
   try {
     return await requests.run(request, work);
   } catch (error) {
@@ -35,6 +51,9 @@ export async function runWithDeadline<T>(deadline: number, work: () => Promise<T
       throw new WrittenBeforeFailure(error);
     }
     throw error;
+  } finally {
+    running -= 1;
+    if (running === 0) setImmediate(disableWhenIdle);
   }
 }
 
