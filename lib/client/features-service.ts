@@ -10,7 +10,7 @@ import type { RevisionClock } from './revision-clock.js';
 import type { ClientFeature } from './schemas.js';
 import { featuresByName, type FeatureSnapshots, type StoredScopeReading, type StoreOutcome } from './feature-snapshots.js';
 import { changesSince, stepsSince } from './snapshot.js';
-import { isStoredScope, storedScopeSegmentsText } from './stored-scopes.js';
+import { isStoredScope, storedScopeQuery, storedScopeSegmentsText } from './stored-scopes.js';
 
 /** One scope's payload at one revision, serialized and compressed once and then replayed. */
 export interface ServedPayload {
@@ -252,7 +252,18 @@ export class ClientFeatureService {
    */
   async servedNames(caller: Caller, request: ClientRequest, names: readonly string[]): Promise<Set<string>> {
     const query = { ...resolveQuery(caller, request), namePrefix: undefined, tags: undefined };
-    const index = featuresByName(await this.snapshots.at(await this.clock.current()));
+    const revision = await this.clock.current();
+    if (!query.projects) {
+      // Every project: what the environment's stored scope serves (every feature not archived). A
+      // cold container answering it from the stored answer (ADR 25) then decodes no snapshot for metrics.
+      const scopeQuery = storedScopeQuery(query.environment);
+      const key = scopeKeyOf(scopeQuery);
+      if (this.payloads.get(key)?.stored) {
+        const payload = await this.payloadAt({ query: scopeQuery, key, hash: this.shortHash(key) }, revision);
+        if (payload.stored) return new Set(names.filter((name) => payload.chunked.serves(name)));
+      }
+    }
+    const index = featuresByName(await this.snapshots.at(revision));
     return new Set(names.filter((name) => {
       const feature = index.get(name);
       return feature !== undefined && isServed(feature, query);

@@ -231,17 +231,38 @@ export class ChunkedPayload {
     return chunks.reduce((sum, chunk) => sum + chunk.deflated.length + (chunk.window?.length ?? 0) + chunk.names.length * 24, 0);
   }
 
-  /** The chunk `name` is in or would go into: the last whose first name is not after it. */
-  private chunkOf(name: string): number {
+  /** Whether the payload serves `name` (looked up in the chunks' names; a restored payload is not inflated). */
+  serves(name: string): boolean {
+    const chunks = this.materialized ?? this.stored?.chunks ?? [];
+    const names = chunks[chunkIndexOf(chunks, name)]?.names ?? [];
     let low = 0;
-    let high = this.chunks.length - 1;
-    while (low < high) {
-      const middle = (low + high + 1) >> 1;
-      if (compareText(this.chunks[middle]?.names[0] as string, name) <= 0) low = middle;
+    let high = names.length - 1;
+    while (low <= high) {
+      const middle = (low + high) >> 1;
+      const order = compareText(names[middle] as string, name);
+      if (order === 0) return true;
+      if (order < 0) low = middle + 1;
       else high = middle - 1;
     }
-    return Math.max(0, low);
+    return false;
   }
+
+  /** The chunk `name` is in or would go into. */
+  private chunkOf(name: string): number {
+    return chunkIndexOf(this.chunks, name);
+  }
+}
+
+/** The chunk `name` is in or would go into: the last whose first name is not after it. */
+function chunkIndexOf(chunks: readonly { names: readonly string[] }[], name: string): number {
+  let low = 0;
+  let high = chunks.length - 1;
+  while (low < high) {
+    const middle = (low + high + 1) >> 1;
+    if (compareText(chunks[middle]?.names[0] as string, name) <= 0) low = middle;
+    else high = middle - 1;
+  }
+  return Math.max(0, low);
 }
 
 /** A gzip header: deflate, no name or time, unknown OS (RFC 1952). */

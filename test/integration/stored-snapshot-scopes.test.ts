@@ -134,6 +134,13 @@ describe('a cold SDK container with stored scopes', () => {
     expect(served.features.some((f) => f.name === flagName(1) || f.name === flagName(2))).toBe(false);
     expect(served.features.at(-1)?.name).toBe('zz-made-after-the-snapshot');
 
+    // The metrics path's name check answers from the same stored answer, still decoding nothing.
+    const asked = [flagName(0), flagName(1), flagName(2), flagName(7), 'zz-made-after-the-snapshot', 'never-made'];
+    const namesServed = await fromScope.service.servedNames(caller, { environment: 'production' }, asked);
+    expect([...namesServed]).toEqual([...(await cold(false).service.servedNames(caller, { environment: 'production' }, asked))]);
+    expect([...namesServed]).toEqual([flagName(0), flagName(7), 'zz-made-after-the-snapshot']);
+    expect(fromScope.counts).toEqual({ snapshotPages: 0, wholeReads: 0 });
+
     // Later changes are spliced in the same way: the snapshot is still not decoded.
     await edit(flagName(8), (f) => ({ ...f, stale: true, version: f.version + 1 }));
     await edit(flagName(11), (f) => withSegments(f, []));
