@@ -5,6 +5,7 @@ import type { Caller } from '../http/caller.js';
 import type { Project } from '../projects/model.js';
 import type { Segment } from '../segments/model.js';
 import type { FeatureCreator } from './model.js';
+import type { ProjectFeatures } from './relation-service.js';
 import type { EveryFeature, SearchReadModel } from './search-service.js';
 
 /**
@@ -70,4 +71,6 @@ export interface FeaturePorts {
   /** The same read model with its segments, and whether this process holds it yet: what the search filters. */
   searchReadModel: SearchReadModel;
   people: FeaturePeople;
+  /** One project's features (its dependency options and whether any depends on another). */
+  projectFeatures: ProjectFeatures;
 }

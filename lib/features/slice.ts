@@ -66,12 +66,12 @@ export function featureSlice({ now, store }: SliceContext, ports: FeaturePorts, 
 
 /** The feature services, sharing one optimistic-concurrency runner over the store; `now` is a test's clock for the usage reads, which name the current hour. */
 function featureServices(
-  featureStore: DynamoFeatureStore, featureTypeStore: FeatureTypeStore, { catalog, metrics, everyFeature, searchReadModel, people }: FeaturePorts, now: (() => Date) | undefined,
+  featureStore: DynamoFeatureStore, featureTypeStore: FeatureTypeStore, { catalog, metrics, everyFeature, searchReadModel, people, projectFeatures }: FeaturePorts, now: (() => Date) | undefined,
 ) {
   const featureTypes = new FeatureTypeService(featureTypeStore);
   const aggregates = new FeatureAggregates(featureStore);
   const strategies = new FeatureStrategyService(aggregates, catalog);
-  const relations = new FeatureRelationService(aggregates, catalog);
+  const relations = new FeatureRelationService(aggregates, catalog, projectFeatures);
   return {
     aggregates,
     lifecycle: new FeatureLifecycleService(aggregates, catalog),

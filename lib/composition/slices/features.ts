@@ -8,6 +8,7 @@ import { contextFieldStore, featureStore, metricsStore, projectStore, segmentSto
 import { userReader } from '../session-edge.js';
 import { projectOf, sortedEnvironments, strategyTypeExists } from './catalog-reads.js';
 import { favourites } from './favourites.js';
+import { projectFeaturesOf } from './project-features.js';
 
 /** The feature slice, once per composition, on its ports. */
 export const features = (c: Composition) => featureSlice(c, featurePorts(c), c.once(featureStore));
@@ -20,6 +21,7 @@ function featurePorts(c: Composition): FeaturePorts {
     everyFeature: () => c.once(featureReadModel).everyFeature(),
     searchReadModel: { everything: () => c.once(featureReadModel).everything(), isWarm: () => c.once(featureReadModel).isWarm() },
     people: featurePeople(c),
+    projectFeatures: (projectId) => projectFeaturesOf(c, projectId),
   };
 }
 
