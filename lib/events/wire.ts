@@ -47,6 +47,16 @@ const ENVIRONMENT_ACTIONS: Record<string, { type: string; label: string; verb: s
 const UNKNOWN_ACTION = { type: 'feature-updated', label: 'Flag updated', verb: 'changed' };
 
 /**
+ * How many events `unleashEvents` makes of `event`, without making them: counting a project's
+ * activity by day reads a year of events on every visit of its status page, and making each
+ * one's summaries cost several times the rest of that page's work.
+ */
+export function unleashEventCount(event: ChangeEvent): number {
+  if (event.type !== 'feature-changed' || !event.featureName) return 1;
+  return event.changes?.length ? event.changes.length : 1;
+}
+
+/**
  * One recorded event as Unleash's event log lists it. A feature event names every change of one
  * write (`enabled:production`, `strategies:production`), where Unleash records an event per
  * action, so it becomes one Unleash event per change, each with its type and environment.

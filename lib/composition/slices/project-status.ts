@@ -1,4 +1,4 @@
-import { unleashEvents } from '../../events/wire.js';
+import { unleashEventCount } from '../../events/wire.js';
 import { stagesOf } from '../../features/rules/lifecycle.js';
 import type { ProjectStatusPorts } from '../../project-status/ports.js';
 import { projectStatusSlice } from '../../project-status/slice.js';
@@ -24,9 +24,14 @@ function projectStatusPorts(c: Composition): ProjectStatusPorts {
     },
     projectFeatures: (projectId) => projectFeaturesOf(c, projectId),
     stagesOf,
-    projectEventTimes: async (projectId, from, to) => (await c.once(eventStore).between(from, to))
-      .filter((event) => event.project === projectId)
-      .flatMap((event) => unleashEvents(event).map((action) => action.createdAt)),
+    projectEventTimes: async (projectId, from, to) => {
+      const times: string[] = [];
+      for (const event of await c.once(eventStore).between(from, to)) {
+        if (event.project !== projectId) continue;
+        for (let action = unleashEventCount(event); action > 0; action -= 1) times.push(event.createdAt);
+      }
+      return times;
+    },
     projectApiTokenCount: async (projectId) => (await c.once(apiTokenStore).list()).filter((token) => token.projects.includes(projectId)).length,
     projectSegmentCount: async (projectId) => (await c.once(segmentStore).list()).filter((segment) => segment.project === projectId).length,
     registeredApplications: () => c.once(clientApplicationStore).list(c.now?.() ?? new Date()),
