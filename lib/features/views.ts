@@ -9,14 +9,19 @@ export class FeatureViews {
     private readonly lastSeen: LastSeenReader,
   ) {}
 
-  /** The context of one feature of `projectId` (NotFound when the project is missing). */
+  /**
+   * The context of one feature of `projectId` (NotFound when the project is missing). The
+   * project, every environment and the last-seen times are read at once, one round of reads
+   * (the flag page waits for it), and the environments kept are the project's, in sort order.
+   */
   async contextFor(projectId: string, featureName: string): Promise<FeatureViewContext> {
-    const project = await this.catalog.project(projectId);
-    const [environments, lastSeen] = await Promise.all([
-      this.catalog.environmentsOf(project),
+    const [project, all, lastSeen] = await Promise.all([
+      this.catalog.project(projectId),
+      this.catalog.allEnvironments(),
       this.lastSeen.forFeature(featureName),
     ]);
-    return { environments, lastSeen };
+    const used = new Set(project.environments);
+    return { environments: all.filter((environment) => used.has(environment.name)), lastSeen };
   }
 
   /** Contexts for many features at once (lists), in the features' order. */

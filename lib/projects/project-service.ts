@@ -88,9 +88,9 @@ export class ProjectService {
 
   /** Every environment, whether the project uses it and how many of its features are on there (its copies only, ADR 17). */
   async environmentUse(id: string): Promise<{ project: Project; uses: EnvironmentUse[] }> {
-    const project = await this.getProject(id);
-    const [all, ofProject] = await Promise.all([this.listEnvironments(), this.features.projectFeatures(project.id)]);
-    const active = ofProject.filter((feature) => !feature.archived);
+    // One round of reads: a missing project's features are none, and its NotFound is the answer.
+    const [project, all, ofProject] = await Promise.all([this.getProject(id), this.listEnvironments(), this.features.projectFeatures(id)]);
+    const active = ofProject.filter((feature) => !feature.archived && feature.project === project.id);
     const used = new Set(project.environments);
     const uses = all.map((environment) => ({
       environment,
