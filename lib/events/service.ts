@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { matchesEquality, type Filter } from '../http/query-filters.js';
 import type { ChangeEvent } from './model.js';
 import type { EventReader } from './store.js';
-import { unleashEvents, type UnleashEvent } from './wire.js';
+import { unleashEventCount, unleashEvents, type UnleashEvent } from './wire.js';
 
 type Equality = Filter<'IS' | 'IS_ANY_OF'>;
 
@@ -115,19 +115,13 @@ function pageOfEvery(stored: readonly ChangeEvent[], { offset, limit }: EventSea
   const events: UnleashEvent[] = [];
   let total = 0;
   for (const event of stored) {
-    const actions = actionCount(event);
+    const actions = unleashEventCount(event);
     if (events.length < limit && total + actions > offset) {
       events.push(...unleashEvents(event).slice(Math.max(0, offset - total)).slice(0, limit - events.length));
     }
     total += actions;
   }
   return { events, total };
-}
-
-/** How many of the event log's events `unleashEvents` makes of `event` (one per action). */
-function actionCount(event: ChangeEvent): number {
-  if (event.type !== 'feature-changed' || !event.featureName) return 1;
-  return event.changes?.length ? event.changes.length : 1;
 }
 
 function matchesSearch(event: UnleashEvent, search: EventSearch): boolean {
