@@ -143,20 +143,29 @@ export class FeatureSearchService {
    * Once this process holds the admin read model, every search filters it: a revision check and
    * what changed since, whatever the filter. Before (a cold container), an IS or IS_ANY_OF project
    * filter (the admin UI's project page) reads just those projects' features (ADR 17), so that a
-   * cold read of one project costs the same whatever the other projects hold; any other search
-   * reads the read model, from the stored snapshot (ADR 20).
+   * cold read of a small project costs the same whatever the other projects hold; when that read
+   * was large, the read model is read too (from the stored snapshot, ADR 20, a fraction of a large
+   * project's items) and answers, so that the next pages cost the revision check instead of the
+   * whole project again. Any other search reads the read model.
    */
   private async featuresOf(query: SearchQuery): Promise<{ features: readonly Feature[]; segmentsById?: ReadonlyMap<number, { name: string }> }> {
     const { project } = query;
     if (this.readModel.isWarm() || !project || (project.operator !== 'IS' && project.operator !== 'IS_ANY_OF') || project.values.length > PROJECTS_READ_ONE_BY_ONE) {
       return this.readModel.everything();
     }
-    return { features: (await Promise.all([...new Set(project.values)].map((id) => this.store.listProject(id)))).flat() };
+    const features = (await Promise.all([...new Set(project.values)].map((id) => this.store.listProject(id)))).flat();
+    return features.length >= WARM_AFTER_PROJECT_FEATURES ? this.readModel.everything() : { features };
   }
 }
 
 /** Up to this many projects in a project filter are read one by one; more, and every feature is read once. */
 const PROJECTS_READ_ONE_BY_ONE = 10;
+
+/**
+ * A cold project read of at least this many features starts the read model: its next pages then
+ * cost a revision check, not this many items again. Smaller projects stay cheaper read whole.
+ */
+const WARM_AFTER_PROJECT_FEATURES = 250;
 
 function matchesStatus(query: SearchQuery, feature: Feature, environments: Environment[]): boolean {
   if (query.status.length === 0) return true;

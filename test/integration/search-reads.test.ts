@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Feature } from '../../lib/features/model.js';
+import { featureReadModel } from '../../lib/composition/read-model.js';
 import { featureSearchQuerySchema } from '../../lib/features/search-schemas.js';
 import { toSearchItemWire } from '../../lib/features/search-wire.js';
 import { countsSince } from '../../lib/store/request-counter.js';
@@ -16,6 +17,8 @@ import { freshInstanceServices, servicesOn } from '../support/services.js';
  * (ADR 17) and answers the same.
  */
 const FEATURES = 40;
+/** A project large enough that its first cold read starts the read model (WARM_AFTER_PROJECT_FEATURES). */
+const LARGE = 260;
 let services: Services;
 let segmentName: string;
 
@@ -38,6 +41,10 @@ beforeAll(async () => {
     },
   }));
   await seedFeatures(services.featureStore, features);
+  await services.projects.create({ id: 'large', name: 'Large' }, 'test');
+  await seedFeatures(services.featureStore, Array.from({ length: LARGE }, (_, i) => ({
+    ...(features[0] as Feature), name: `large-${String(i).padStart(3, '0')}`, project: 'large', createdAt: new Date(Date.UTC(2026, 0, 2, 0, i)).toISOString(),
+  })));
   await services.metrics.markSeen(features.filter((_, i) => i % 4 === 0).map((f) => ({ feature: f.name, environment: 'development', at: '2026-02-01T10:00:00.000Z' })));
 });
 
@@ -124,5 +131,28 @@ describe("a page of the project's flag list", () => {
     expect(stale.total).toBe(FEATURES / 4);
     expect(stale.items.map((item) => item.name)).toEqual(Array.from({ length: FEATURES / 4 }, (_, i) => `page-${String(i * 4).padStart(3, '0')}`));
     expect(stale.requests).toEqual({ Query: 2, GetItem: 1, BatchGetItem: 1 });
+  });
+});
+
+describe('a cold process', () => {
+  const isWarm = (on: Services) => on.composition.once(featureReadModel).isWarm();
+
+  it("reads a small project's copies on every page, and starts the read model on a large project's first page", async () => {
+    const cold = servicesOn(services.config);
+
+    await searched(cold, PROJECT_PAGE);
+    const smallAgain = await searched(cold, PROJECT_PAGE);
+    const stillCold = isWarm(cold);
+    const largeFirst = await searched(cold, { ...PROJECT_PAGE, project: 'IS:large' });
+    const largeNext = await searched(cold, { ...PROJECT_PAGE, project: 'IS:large' });
+
+    expect(stillCold).toBe(false);
+    // The project's copies (one Query page for 40 features) in place of the revision check, and
+    // the page's one segment by key, as the read model's segments are not there.
+    expect(smallAgain.requests).toEqual({ Query: 2, GetItem: 2, BatchGetItem: 1 });
+    expect(isWarm(cold)).toBe(true);
+    expect(largeFirst.total).toBe(LARGE);
+    expect(largeNext.items).toEqual(largeFirst.items);
+    expect(largeNext.requests).toEqual({ Query: 2, GetItem: 1, BatchGetItem: 1 });
   });
 });
