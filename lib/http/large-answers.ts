@@ -90,6 +90,9 @@ export function lambdaPayloadBytes(result: HttpResult, bodySize?: JsonSize): num
   const body = result.body ?? '';
   if (bodySize || result.isBase64Encoded) {
     const quoted = bodySize ? bodySize.quotedBytes : body.length + 2;
+    // Far from the limit an upper bound of the rest does (every poll gets here); near it, exactly.
+    const restBound = answerWithoutBodyBound(result);
+    if (restBound + quoted <= LAMBDA_MAX_RESPONSE_BYTES) return restBound + quoted;
     // Everything but the body, exactly, and the body's known size in place of its empty string's two quotes.
     return Buffer.byteLength(JSON.stringify({ ...result, body: '' }), 'utf8') - 2 + quoted;
   }
@@ -97,6 +100,18 @@ export function lambdaPayloadBytes(result: HttpResult, bodySize?: JsonSize): num
   const bound = body.length * 6;
   if (bound + headerBytes <= LAMBDA_MAX_RESPONSE_BYTES) return bound + headerBytes;
   return Buffer.byteLength(JSON.stringify(result), 'utf8');
+}
+
+/**
+ * An upper bound of an answer's JSON without its body: a header or cookie character is at most
+ * six bytes of JSON (`\u0000`), plus its quotes and separators, and the status, the base64 flag
+ * and the field names fit in the fixed part.
+ */
+function answerWithoutBodyBound(result: HttpResult): number {
+  let chars = 0;
+  for (const name in result.headers) chars += name.length + String(result.headers[name]).length + 6;
+  for (const cookie of result.cookies ?? []) chars += cookie.length + 3;
+  return 6 * chars + 256;
 }
 
 function tooLargeMessage(bytes: number, compressed: boolean, pagedAlternative: string | undefined): string {
