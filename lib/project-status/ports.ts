@@ -13,8 +13,13 @@ export interface RegisteredApplication {
 export interface ProjectStatusPorts {
   /** Resolves for a project that exists; NotFound in the projects' words otherwise. */
   ensureProject(projectId: string): Promise<void>;
-  /** The project's flags, archived ones too, from its own partition. */
+  /** The project's flags, archived ones too, as of every change acknowledged before the call. */
   projectFeatures(projectId: string): Promise<readonly Feature[]>;
+  /**
+   * The same from the project's own partition, with the lifecycle stages SDK metrics wrote: those
+   * move no revision, so a read model kept by revision shows them only from the next change.
+   */
+  projectFeaturesWithMetricsStages(projectId: string): Promise<readonly Feature[]>;
   /** The stages a flag entered (lib/features records them with the changes that define them). */
   stagesOf(feature: Feature): readonly EnteredStage[];
   /** When each of the project's change events happened, one time per action as Unleash's event log lists them, within [from, to). */

@@ -20,7 +20,8 @@ export class ProjectStatusService {
     await this.ports.ensureProject(projectId);
     const now = this.now();
     const [features, eventTimes, apiTokens, segments] = await Promise.all([
-      this.ports.projectFeatures(projectId),
+      // The lifecycle summary counts the stages SDK metrics moved flags to as soon as they are written.
+      this.ports.projectFeaturesWithMetricsStages(projectId),
       // Unleash counts the project's events of the last year, by day.
       this.ports.projectEventTimes(projectId, new Date(now.getTime() - YEAR_MS), new Date(now.getTime() + 1)),
       this.ports.projectApiTokenCount(projectId),

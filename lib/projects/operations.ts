@@ -37,7 +37,7 @@ export function projectOperations(
       };
     },
     getProjectOverview: async ({ params, query, caller }) => {
-      const reading = projects.overview(params.projectId, { archived: query.archived });
+      const reading = projects.overview(params.projectId, { archived: query.archived, listed: true });
       // The statistics read their events while the overview reads the features; an unknown project fails every read.
       const [overview, stats, favourites, seen] = await Promise.all([
         reading,

@@ -11,8 +11,13 @@ export type ProjectStatsWire = z.infer<typeof projectStatsSchema>;
 export interface ProjectFeatureReads {
   /** Every feature, archived ones too (each project's health in the list). */
   everyFeature(): Promise<readonly Feature[]>;
-  /** One project's features, archived ones too, read strongly consistent (its overview, and its delete, refused while any is left). */
+  /** One project's features, archived ones too, as of every change acknowledged before the call (its overview, and its delete, refused while any is left). */
   projectFeatures(projectId: string): Promise<readonly Feature[]>;
+  /**
+   * The same from the project's own partition, with the lifecycle stages SDK metrics wrote: those
+   * move no revision, so a read model kept by revision shows them only from the next change.
+   */
+  projectFeaturesWithMetricsStages(projectId: string): Promise<readonly Feature[]>;
 }
 
 /** What projects read of other resources. */

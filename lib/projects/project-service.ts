@@ -77,10 +77,16 @@ export class ProjectService {
     return project;
   }
 
-  /** Health always covers the active features, whichever ones are listed. */
-  async overview(id: string, { archived = false } = {}): Promise<ProjectOverview> {
+  /**
+   * Health always covers the active features, whichever ones are listed. `listed`: the answer
+   * shows each listed feature's lifecycle stage, so it is read with the stages SDK metrics wrote.
+   */
+  async overview(id: string, { archived = false, listed = false } = {}): Promise<ProjectOverview> {
     const project = await this.getProject(id);
-    const [environments, ofProject] = await Promise.all([this.environmentsOfProject(project), this.features.projectFeatures(project.id)]);
+    const [environments, ofProject] = await Promise.all([
+      this.environmentsOfProject(project),
+      listed ? this.features.projectFeaturesWithMetricsStages(project.id) : this.features.projectFeatures(project.id),
+    ]);
     const features = ofProject.filter((feature) => feature.archived === archived);
     const active = ofProject.filter((feature) => !feature.archived);
     return { project, environments, features, active, allFeatures: ofProject, health: projectHealth(ofProject, this.now()), members: 0 };

@@ -8,8 +8,10 @@ import { featureStore } from '../stores.js';
  * its statistics read them. Once this process holds the admin read model, from it: a revision
  * check and what changed since, where the project's partition is a thousand items (a megabyte or
  * more) read again on every visit. Before that, from the project's own partition (ADR 17), so a
- * cold container reads the project only. Both hold every write acknowledged before the call. The
- * features may be the read model's own: callers must not change them.
+ * cold container reads the project only. Both hold every write acknowledged before the call,
+ * except the lifecycle stages SDK metrics write, which move no revision: the read model shows
+ * them from the next change, so a reader that answers stages reads the partition
+ * (`featureStore.listProject`). The features may be the read model's own: callers must not change them.
  */
 export async function projectFeaturesOf(c: Composition, projectId: string): Promise<readonly Feature[]> {
   const readModel = c.once(featureReadModel);

@@ -4,7 +4,7 @@ import type { ProjectStatusPorts } from '../../project-status/ports.js';
 import { projectStatusSlice } from '../../project-status/slice.js';
 import type { Composition } from '../composition.js';
 import { apiTokenStore } from '../edge.js';
-import { clientApplicationStore, eventStore, segmentStore } from '../stores.js';
+import { clientApplicationStore, eventStore, featureStore, segmentStore } from '../stores.js';
 import { projectOf } from './catalog-reads.js';
 import { projectFeaturesOf } from './project-features.js';
 
@@ -13,7 +13,8 @@ export const projectStatus = (c: Composition) => projectStatusSlice(c, projectSt
 
 /**
  * What a project's status reads: the project (one GetItem), its flags from its own partition
- * (ADR 17), the flags' recorded lifecycle stages, the change events of the year by month (the
+ * (ADR 17) with their recorded lifecycle stages (the flag creators from the admin read model
+ * once the container holds it), the change events of the year by month (the
  * event log's own partitions, filtered to the project), and the tokens, segments and SDK
  * registrations, each a Query of its small collection.
  */
@@ -23,6 +24,7 @@ function projectStatusPorts(c: Composition): ProjectStatusPorts {
       await projectOf(c, projectId);
     },
     projectFeatures: (projectId) => projectFeaturesOf(c, projectId),
+    projectFeaturesWithMetricsStages: (projectId) => c.once(featureStore).listProject(projectId),
     stagesOf,
     projectEventTimes: async (projectId, from, to) => {
       const times: string[] = [];
