@@ -31,6 +31,7 @@ export class DynamoStoredSnapshotStore implements StoredSnapshotStore {
       scopes: new Map(Object.entries((Item.scopes ?? {}) as Record<string, StoredScopePages>).map(([environment, where]) => [
         environment, { first: Number(where.first), count: Number(where.count), bytes: Number(where.bytes) },
       ])),
+      scopesFormat: Number(Item.scopesFormat ?? 0),
     };
   }
 
@@ -64,7 +65,7 @@ export class DynamoStoredSnapshotStore implements StoredSnapshotStore {
       TableName: this.tableName,
       Item: {
         ...keys.sdkSnapshotHead(), id: head.id, format: head.format, revision: head.revision, shards: Object.fromEntries(head.shards),
-        pages: head.pages, bytes: head.bytes, writtenAt: head.writtenAt, scopes: Object.fromEntries(head.scopes),
+        pages: head.pages, bytes: head.bytes, writtenAt: head.writtenAt, scopes: Object.fromEntries(head.scopes), scopesFormat: head.scopesFormat,
       },
       // Never back to an older revision; at the same revision only a later write (the daily refresh).
       ConditionExpression: 'attribute_not_exists(pk) OR revision < :revision OR (revision = :revision AND writtenAt < :writtenAt)',

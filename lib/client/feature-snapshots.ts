@@ -8,7 +8,7 @@ import type { RevisionClock } from './revision-clock.js';
 import type { Segment } from '../segments/model.js';
 import type { ChunkedPayload } from './payload-bytes.js';
 import { factsOf, stepsSince, type FeatureFacts, type VersionedSnapshot } from './snapshot.js';
-import { decodeSnapshot, encodeSnapshot, needsRewrite, STORED_SNAPSHOT_FORMAT, type StoredScopePages, type StoredSnapshotHead, type StoredSnapshotStore } from './stored-snapshot.js';
+import { decodeSnapshot, encodeSnapshot, needsRewrite, STORED_SCOPES_FORMAT, STORED_SNAPSHOT_FORMAT, type StoredScopePages, type StoredSnapshotHead, type StoredSnapshotStore } from './stored-snapshot.js';
 import { buildStoredScope, decodeScope, encodeScope, environmentsOf, splicedScope, type StoredScope } from './stored-scopes.js';
 
 /** What changed between two readings of the revision (lib/store/revision-store.ts). */
@@ -146,7 +146,7 @@ export class FeatureSnapshots {
     }
     const written = await stored.save({
       id: randomUUID(), format: STORED_SNAPSHOT_FORMAT, revision: snapshot.revision, shards: snapshot.shards,
-      pages: pages.length, bytes: pages.reduce((sum, page) => sum + page.length, 0), writtenAt: now.toISOString(), scopes,
+      pages: pages.length, bytes: pages.reduce((sum, page) => sum + page.length, 0), writtenAt: now.toISOString(), scopes, scopesFormat: STORED_SCOPES_FORMAT,
     }, all);
     return written ? 'written' : 'superseded';
   }
@@ -172,7 +172,8 @@ export class FeatureSnapshots {
     if (!stored) return undefined;
     try {
       const [state, head] = await Promise.all([this.clock.state(revision), from ? undefined : stored.head()]);
-      if (!from && (!head || head.format !== STORED_SNAPSHOT_FORMAT || !head.scopes.has(environment))) return undefined;
+      const usable = head && head.format === STORED_SNAPSHOT_FORMAT && head.scopesFormat === STORED_SCOPES_FORMAT && head.scopes.has(environment);
+      if (!from && !usable) return undefined;
       const shards = from?.shards ?? (head as StoredSnapshotHead).shards;
       let names: ReadonlySet<string> = new Set();
       if (!holdsReading(shards, state.shards)) {

@@ -16,6 +16,14 @@ import type { Segment } from '../segments/model.js';
  */
 export const STORED_SNAPSHOT_FORMAT = 2;
 
+/**
+ * The form of the stored answers (ADR 25): the SDK payload's text of a feature, the chunks'
+ * layout and the manifest. Bump it whenever any of them changes: a reader serves only stored
+ * answers of its own form (others build from the snapshot), and the writer rewrites a head whose
+ * answers are of another. The fingerprint test (test/unit/stored-scopes.test.ts) fails until it is.
+ */
+export const STORED_SCOPES_FORMAT = 1;
+
 /** Compressed bytes per page item: DynamoDB's item limit is 400 KB, keys and attributes included. */
 export const PAGE_BYTES = 350 * 1024;
 
@@ -52,6 +60,8 @@ export interface StoredSnapshotHead {
    * snapshot's. A head written before them has none, and readers then build as before.
    */
   scopes: ReadonlyMap<string, StoredScopePages>;
+  /** STORED_SCOPES_FORMAT of the writer of `scopes` (0 when it wrote none). */
+  scopesFormat: number;
   /** ISO time, set by the writer. */
   writtenAt: string;
 }
@@ -94,7 +104,7 @@ export function decodeSnapshot(pages: readonly Buffer[]): SnapshotContent {
 
 /** Whether the writer should replace `head`, given how many features changed since (undefined: the log cannot tell). */
 export function needsRewrite(head: StoredSnapshotHead | undefined, currentRevision: number, changedFeatures: number | undefined, now: number): boolean {
-  if (!head || head.format !== STORED_SNAPSHOT_FORMAT) return true;
+  if (!head || head.format !== STORED_SNAPSHOT_FORMAT || head.scopesFormat !== STORED_SCOPES_FORMAT) return true;
   const age = now - Date.parse(head.writtenAt);
   if (!(age >= 0) || age >= REWRITE_POLICY.unchangedAfterMs) return true;
   if (head.revision >= currentRevision) return false;

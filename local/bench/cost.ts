@@ -91,7 +91,9 @@ export async function storedSnapshotStart(runtime: { clientFeatures: Pick<Client
     return {
       writer: {
         outcome, cpuMs: (used.user + used.system) / 1000, wallMs, writeUnits: units && after ? after.write - units.write : undefined,
-        pages: head?.pages ?? 0, bytes: head?.bytes ?? 0,
+        // The snapshot's pages and the stored answers' (ADR 25) together: what the writer wrote.
+        pages: (head?.pages ?? 0) + [...(head?.scopes.values() ?? [])].reduce((sum, scope) => sum + scope.count, 0),
+        bytes: (head?.bytes ?? 0) + [...(head?.scopes.values() ?? [])].reduce((sum, scope) => sum + scope.bytes, 0),
       },
       polls: await coldPolls(groupHandlerOf(clientFunction, fresh), dynamo, token),
     };

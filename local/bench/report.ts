@@ -71,8 +71,8 @@ export function costLines(flags: number, colds: PollCost[], change: PollCost | u
   return [
     ...colds.map(coldLine),
     ...(stored && w ? [
-      `- the stored snapshot's writer (ADR 20, on the warm container): ${w.outcome}, ${w.pages} page(s), ${w.bytes.toLocaleString('en')} bytes gzip, ${w.cpuMs.toFixed(0)} ms CPU, ${w.wallMs.toFixed(0)} ms wall, ${w.writeUnits === undefined ? 'write units not counted' : `${w.writeUnits.toLocaleString('en')} write units`}`,
-      ...stored.polls.map((poll, attempt) => coldLine(poll, attempt).replace(`a cold container (reads all ${flags.toLocaleString('en')} flags,`, 'a cold container from the stored snapshot (reads its pages and the change log,')),
+      `- the stored snapshot's writer (ADR 20, with each environment's stored answer, ADR 25; on the warm container): ${w.outcome}, ${w.pages} page(s), ${w.bytes.toLocaleString('en')} bytes, ${w.cpuMs.toFixed(0)} ms CPU, ${w.wallMs.toFixed(0)} ms wall, ${w.writeUnits === undefined ? 'write units not counted' : `${w.writeUnits.toLocaleString('en')} write units`}`,
+      ...stored.polls.map((poll, attempt) => coldLine(poll, attempt).replace(`a cold container (reads all ${flags.toLocaleString('en')} flags,`, 'a cold container from the stored snapshot (reads its scope\'s stored answer and the change log,')),
     ] : []),
     change === undefined
       ? '- one change: not measured, no cold poll was answered 200'

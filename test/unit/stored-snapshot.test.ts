@@ -47,7 +47,7 @@ describe('a cold container starting from the stored snapshot', () => {
     // The stored snapshot holds shard A's second change but not shard B's; this container's
     // reading holds B's and not A's: the sums are equal (3), the contents are not.
     const head: StoredSnapshotHead = {
-      id: 'h', format: STORED_SNAPSHOT_FORMAT, revision: 3, shards: new Map([['A', 2], ['B', 1]]), pages: 1, bytes: 1, writtenAt: new Date().toISOString(), scopes: new Map(),
+      id: 'h', format: STORED_SNAPSHOT_FORMAT, revision: 3, shards: new Map([['A', 2], ['B', 1]]), pages: 1, bytes: 1, writtenAt: new Date().toISOString(), scopes: new Map(), scopesFormat: 0,
     };
     const pages = encodeSnapshot({ features: [flag('before B')], segments: [] });
     const reading: RevisionState = { revision: 3, tokenChanges: 0, shards: new Map([['A', 1], ['B', 2]]) };
