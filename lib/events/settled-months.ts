@@ -28,6 +28,8 @@ interface KeptMonth {
  */
 export class SettledMonths implements EventReader {
   private readonly months = new Map<string, KeptMonth>();
+  /** The read of each month in flight, by the month's first instant: the next caller of that month waits for it. */
+  private readonly reading = new Map<string, Promise<unknown>>();
   private kept = 0;
 
   constructor(
@@ -93,9 +95,30 @@ export class SettledMonths implements EventReader {
     if (!this.months.has(key)) this.months.set(key, { events: [], settledBefore });
   }
 
-  /** The month's events up to now: what is kept, and what the store holds past it. */
+  /**
+   * The month's events up to now: what is kept, and what the store holds past it. One read of a
+   * month at a time: a caller that comes while another reads the month waits for it and then
+   * reads only what is past what it kept. A cold container's project page asks for the same
+   * months at once (its header's two months, its status's year), and each read the current month
+   * whole, thousands of events, the same ones twice.
+   */
   private async month(start: Date, end: Date): Promise<ChangeEvent[]> {
     const key = start.toISOString();
+    const before = this.reading.get(key);
+    const read = (async () => {
+      // Whether the earlier read failed or not, this one reads what it needs.
+      await before?.catch(() => undefined);
+      return this.readMonth(key, start, end);
+    })();
+    this.reading.set(key, read);
+    try {
+      return await read;
+    } finally {
+      if (this.reading.get(key) === read) this.reading.delete(key);
+    }
+  }
+
+  private async readMonth(key: string, start: Date, end: Date): Promise<ChangeEvent[]> {
     const kept = this.months.get(key);
     const readFrom = kept ? new Date(Math.max(start.getTime(), kept.settledBefore)) : start;
     const settledBefore = this.now().getTime() - SETTLE_MS;

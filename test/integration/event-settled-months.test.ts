@@ -68,6 +68,20 @@ describe('the event log keeps settled months', () => {
     ]);
   });
 
+  it('reads a month once for callers that ask at the same time, the later one only past what the first kept', async () => {
+    const store = new RecordedReads(new DynamoEventStore(db, tableName));
+    const months = new SettledMonths(store, () => clock);
+    const window = [new Date('2001-03-01T00:00:00.000Z'), new Date('2001-03-21T00:00:00.000Z')] as const;
+
+    // A project page's header and status, asked at once of a new container.
+    const [header, status] = await Promise.all([months.between(...window), months.between(...window)]);
+
+    expect(projects(header)).toEqual(['a', 'b', 'fresh', 'later']);
+    expect(projects(status)).toEqual(projects(header));
+    const settled = new Date(clock.getTime() - SETTLE_MS).toISOString();
+    expect(store.asked).toEqual([['2001-03-01T00:00:00.000Z', '2001-04-01T00:00:00.000Z'], [settled, '2001-04-01T00:00:00.000Z']]);
+  });
+
   it('reads each month of a longer window, kept apart', async () => {
     const store = new RecordedReads(new DynamoEventStore(db, tableName));
     const months = new SettledMonths(store, () => clock);
