@@ -72,6 +72,12 @@ export async function lastSeenOfPage(
   reader: LastSeenReader, features: readonly Feature[], environments: readonly string[],
 ): Promise<Map<string, Record<string, string>>> {
   if (features.length === 0) return new Map();
-  if (features.length * environments.length > LAST_SEEN_KEYS_BY_KEY) return reader.forAll();
-  return reader.forFeatures(features.map((feature) => feature.name), environments);
+  if (features.length * environments.length <= LAST_SEEN_KEYS_BY_KEY) {
+    return reader.forFeatures(features.map((feature) => feature.name), environments);
+  }
+  // Only the environments that exist, as the read by key sees: a last-seen item left by a deleted
+  // environment must not count towards a flag's lastSeenAt on a large page and not on a small one.
+  const existing = new Set(environments);
+  const every = await reader.forAll();
+  return new Map([...every].map(([name, times]) => [name, Object.fromEntries(Object.entries(times).filter(([env]) => existing.has(env)))]));
 }

@@ -156,3 +156,23 @@ describe('a cold process', () => {
     expect(largeNext.requests).toEqual({ Query: 2, GetItem: 1, BatchGetItem: 1 });
   });
 });
+
+describe('last-seen times of an environment that no longer exists', () => {
+  it('count towards lastSeenAt neither on a page read by key nor on a filter that reads every last-seen item', async () => {
+    // A last-seen item left by a deleted environment, newer than the flag's only real one.
+    await services.metrics.markSeen([
+      { feature: 'large-000', environment: 'development', at: '2026-02-01T10:00:00.000Z' },
+      { feature: 'large-000', environment: 'removed-environment', at: '2026-06-01T10:00:00.000Z' },
+    ]);
+    const on = servicesOn(services.config);
+
+    const page = await searched(on, { project: 'IS:large', limit: '25', offset: '0', sortBy: 'name', sortOrder: 'asc' });
+    // Every seen feature of the large project (260 × its environments: past the read by key).
+    const filtered = await searched(on, { project: 'IS:large', lastSeenAt: 'IS_BEFORE:2026-03-01', limit: '25', offset: '0', sortBy: 'name', sortOrder: 'asc' });
+
+    expect(page.items[0]?.name).toBe('large-000');
+    expect(page.items[0]?.lastSeenAt).toBe('2026-02-01T10:00:00.000Z');
+    expect(filtered.items.map((item) => item.name)).toEqual(['large-000']);
+    expect(filtered.items[0]?.lastSeenAt).toBe('2026-02-01T10:00:00.000Z');
+  });
+});
