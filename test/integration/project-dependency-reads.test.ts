@@ -5,7 +5,7 @@ import { prepareLocalTable } from '../../lib/store/create-table.js';
 import { countsSince } from '../../lib/store/request-counter.js';
 import { DynamoRevisionStore } from '../../lib/store/revision-store.js';
 import { keys } from '../../lib/store/table-design.js';
-import { apiClient } from '../support/api.js';
+import { apiClient, resendWhileUnavailable } from '../support/api.js';
 import { featureSteps } from '../support/features.js';
 import { projectSteps } from '../support/projects.js';
 import { adminToken, servicesOn, unique } from '../support/services.js';
@@ -49,7 +49,8 @@ describe("a project's dependency reads", () => {
     const warm = await get(dependencies);
     const options = await get(parents);
     const dependent = copies[0] as string;
-    await call({ method: 'POST', path: `/api/admin/projects/${project}/features/${dependent}/dependencies`, token, body: { feature: parent } });
+    const added = await resendWhileUnavailable(() => call({ method: 'POST', path: `/api/admin/projects/${project}/features/${dependent}/dependencies`, token, body: { feature: parent } }));
+    expect(added.status).toBe(200);
     const firstAfterWrite = await get(dependencies);
     const afterWrite = await get(dependencies);
     const optionsAfterWrite = await get(parents);

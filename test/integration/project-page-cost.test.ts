@@ -4,7 +4,7 @@ import { startAwsLikeDynamoDb, type AwsLikeEngine } from '../../local/aws-like-d
 import { prepareLocalTable } from '../../lib/store/create-table.js';
 import { countsSince } from '../../lib/store/request-counter.js';
 import { apiClient } from '../support/api.js';
-import { seedFeatures, storedFeature } from '../support/seed-features.js';
+import { resendWhileThrottled, seedFeatures, storedFeature } from '../support/seed-features.js';
 import { adminToken, servicesOn, testConfig, unique } from '../support/services.js';
 
 // The project page (its header and flag creators) once the container holds the admin
@@ -22,13 +22,13 @@ beforeAll(async () => {
   const services = newContainer();
   await services.firstStart.ensure();
   for (const [id, count, description] of [['small', 120, null], ['large', 300, 'x'.repeat(1000)]] as const) {
-    await services.projects.create({ id, name: id }, 'test');
+    await resendWhileThrottled(() => services.projects.create({ id, name: id }, 'test'));
     // Names whose order by code unit differs from a locale's, and one archived feature.
     const names = Array.from({ length: count }, (_, i) => `${i % 2 === 0 ? 'Flag' : 'flag'}-${id}-${String(i).padStart(3, '0')}`);
     await seedFeatures(services.featureStore, names.map((name, i) => storedFeature(name, id, {
       description, archived: i === 1, archivedAt: i === 1 ? new Date().toISOString() : null,
     })));
-    await services.features.lifecycle.create(id, { name: `made-in-${id}` }, 'test');
+    await resendWhileThrottled(() => services.features.lifecycle.create(id, { name: `made-in-${id}` }, 'test'));
   }
 }, 120_000);
 

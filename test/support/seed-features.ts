@@ -32,7 +32,11 @@ export async function seedFeatures(store: FeatureStore, features: Feature[], { p
   await Promise.all(Array.from({ length: parallel }, worker));
 }
 
-async function resendWhileThrottled<T>(commit: () => Promise<T>): Promise<T> {
+/**
+ * Calls `commit` again while it throws ServiceUnavailable, which a throttled or cancelled write
+ * throws having written nothing: for a test's setup, whose writes must land, not be measured.
+ */
+export async function resendWhileThrottled<T>(commit: () => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt += 1) {
     try {
       return await commit();
