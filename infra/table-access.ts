@@ -37,6 +37,8 @@ export const GROUP_TABLE_ACCESS: Record<Group, TableAccess> = {
     reads: READS,
     writes: ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'],
     writablePartitions: [keys.instance().pk, keys.clientApps().pk, keys.integrations().pk, keys.counter('integration').pk, keys.eventPartitions(),
+      // Each transaction that writes events moves a counter of their month (ADR 26).
+      keys.eventCountPartitions(),
       // Maintenance mode's setting, and the last use of a personal access token a person calls with.
       keys.maintenanceSettings().pk, keys.personalTokenPartitions()],
   },

@@ -1,8 +1,9 @@
 import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { ChangeEvent } from './model.js';
-import type { EventReader } from './store.js';
-import { INDEXES, keys } from '../store/table-design.js';
+import { EVENT_COUNTED_ATTRIBUTE, INDEXES, keys } from '../store/table-design.js';
+import { queryCollection } from '../store/query.js';
 import type { TransactWriteItem } from '../store/transact.js';
+import type { CountedEventReader, CountedEvents, WrittenEventCount } from './store.js';
 
 /**
  * The transaction item that records an event alongside the change it tells of. An event about a
@@ -14,7 +15,7 @@ export function eventItem(tableName: string, event: ChangeEvent): TransactWriteI
   return { Put: { TableName: tableName, Item: { ...keys.event(event.createdAt, event.id), ...byFeature, ...event } } };
 }
 
-export class DynamoEventStore implements EventReader {
+export class DynamoEventStore implements CountedEventReader {
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly tableName: string,
@@ -25,14 +26,28 @@ export class DynamoEventStore implements EventReader {
    * that start at their oldest feature, and all at once those months would be a burst of Queries.
    */
   async between(from: Date, to: Date): Promise<ChangeEvent[]> {
-    const events: ChangeEvent[] = [];
+    return (await this.betweenCounted(from, to)).events;
+  }
+
+  async betweenCounted(from: Date, to: Date, consistent = false): Promise<CountedEvents> {
+    const items: Record<string, unknown>[] = [];
     for (const month of monthsBetween(from, to)) {
-      events.push(...(await this.readAll({
+      items.push(...(await this.readItems({
         KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
         ExpressionAttributeValues: { ':pk': keys.eventsOfMonth(month).pk, ...timeRange(from, to) },
+        ...(consistent ? { ConsistentRead: true } : {}),
       })));
     }
-    return events;
+    return { events: items.map(toEvent), counted: items.map((item) => item[EVENT_COUNTED_ATTRIBUTE] === true) };
+  }
+
+  async writtenCount(month: string): Promise<WrittenEventCount> {
+    const shards = await queryCollection(this.db, this.tableName, keys.eventCountShards(month));
+    const since = shards.map((shard) => Number(shard.countingSince)).filter((time) => Number.isFinite(time));
+    return {
+      written: shards.reduce((sum, shard) => sum + Number(shard.written ?? 0), 0),
+      countingSince: since.length > 0 ? Math.min(...since) : undefined,
+    };
   }
 
   /**
@@ -73,14 +88,18 @@ export class DynamoEventStore implements EventReader {
   }
 
   private async readAll(query: Omit<ConstructorParameters<typeof QueryCommand>[0], 'TableName' | 'ExclusiveStartKey'>): Promise<ChangeEvent[]> {
-    const events: ChangeEvent[] = [];
+    return (await this.readItems(query)).map(toEvent);
+  }
+
+  private async readItems(query: Omit<ConstructorParameters<typeof QueryCommand>[0], 'TableName' | 'ExclusiveStartKey'>): Promise<Record<string, unknown>[]> {
+    const items: Record<string, unknown>[] = [];
     let startKey: Record<string, unknown> | undefined;
     do {
       const page = await this.db.send(new QueryCommand({ ...query, TableName: this.tableName, ExclusiveStartKey: startKey }));
-      for (const item of page.Items ?? []) events.push(toEvent(item));
+      items.push(...(page.Items ?? []));
       startKey = page.LastEvaluatedKey;
     } while (startKey);
-    return events;
+    return items;
   }
 }
 
@@ -95,7 +114,7 @@ function timeRange(from: Date, to: Date) {
 }
 
 function toEvent(item: Record<string, unknown>): ChangeEvent {
-  const { pk: _pk, sk: _sk, [INDEXES.eventsByFeature.partitionKey]: _gpk, [INDEXES.eventsByFeature.sortKey]: _gsk, ...event } = item;
+  const { pk: _pk, sk: _sk, [INDEXES.eventsByFeature.partitionKey]: _gpk, [INDEXES.eventsByFeature.sortKey]: _gsk, [EVENT_COUNTED_ATTRIBUTE]: _counted, ...event } = item;
   return event as unknown as ChangeEvent;
 }
 

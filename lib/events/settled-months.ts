@@ -1,5 +1,5 @@
 import type { ChangeEvent } from './model.js';
-import type { EventReader } from './store.js';
+import type { CountedEventReader, CountedEvents, EventReader } from './store.js';
 
 /**
  * How long after its `createdAt` an event may still appear: the event is written in its
@@ -15,6 +15,14 @@ interface KeptMonth {
   /** Every event of the month created before `settledBefore`, oldest first. */
   events: ChangeEvent[];
   settledBefore: number;
+  /** How many of `events` their transactions counted (ADR 26). */
+  counted: number;
+  /**
+   * The month's events from `settledBefore` on as the last read found them, oldest first, and
+   * whether the month's counters can tell that nothing joined them since (the read came when
+   * every writer counted).
+   */
+  fresh?: { events: ChangeEvent[]; countedFlags: boolean[]; counted: number; checkable: boolean } | undefined;
 }
 
 /**
@@ -92,7 +100,7 @@ export class SettledMonths implements EventReader {
   /** A month found empty, kept as read at `settledBefore`, unless another read kept it meanwhile. */
   private keepEmptyMonth(start: Date, settledBefore: number): void {
     const key = start.toISOString();
-    if (!this.months.has(key)) this.months.set(key, { events: [], settledBefore });
+    if (!this.months.has(key)) this.months.set(key, { events: [], settledBefore, counted: 0 });
   }
 
   /**
@@ -118,20 +126,104 @@ export class SettledMonths implements EventReader {
     }
   }
 
+  /**
+   * The month's events now. A month with no unsettled part is memory alone. Otherwise, when the
+   * store counts events (ADR 26), the month's counters are read first (one BatchGetItem): if they
+   * sum to the counted events held, every committed event is held (the held set only grows from
+   * reads of the table, and counters commit with their events, so equal counts mean equal sets)
+   * and nothing is queried. Else the part past the settled events is read again as before; if
+   * it still holds fewer counted events than the counters say, a strongly consistent read
+   * follows, and if even that misses some, the whole month: a counted event whose createdAt was
+   * older than SETTLE_MS when it committed is found too.
+   */
   private async readMonth(key: string, start: Date, end: Date): Promise<ChangeEvent[]> {
     const kept = this.months.get(key);
-    const readFrom = kept ? new Date(Math.max(start.getTime(), kept.settledBefore)) : start;
     const settledBefore = this.now().getTime() - SETTLE_MS;
-    const fresh = readFrom < end ? await this.store.between(readFrom, end) : [];
-    const earlier = kept?.events ?? [];
-    const newlySettled = fresh.filter((event) => Date.parse(event.createdAt) < settledBefore);
-    if (kept || this.kept + newlySettled.length <= MAX_KEPT_EVENTS) {
-      // Kept events and fresh ones do not overlap: the fresh ones were read from where the kept ones end.
-      this.months.set(key, { events: [...earlier, ...newlySettled], settledBefore: Math.max(settledBefore, kept?.settledBefore ?? 0) });
-      this.kept += newlySettled.length;
+    const readFrom = kept ? new Date(Math.max(start.getTime(), kept.settledBefore)) : start;
+    if (readFrom >= end) return kept?.events ?? [];
+    const counts = isCounting(this.store) && end.getTime() > settledBefore ? await this.store.writtenCount(key.slice(0, 7)) : undefined;
+    const written = counts?.written;
+    if (kept?.fresh?.checkable && written === kept.counted + kept.fresh.counted) {
+      return this.answerHeld(key, kept, settledBefore);
     }
-    return [...earlier, ...fresh];
+    // Counters are trusted for reads made SETTLE_MS after the month's counting began: no writer
+    // that does not count commits any more (ADR 26).
+    const checkable = counts?.countingSince !== undefined && settledBefore > counts.countingSince;
+    let read = await this.readStore(readFrom, end);
+    if (written !== undefined && (kept?.counted ?? 0) + countOf(read) < written) read = await this.readStore(readFrom, end, true);
+    if (written !== undefined && kept && readFrom > start && kept.counted + countOf(read) < written) {
+      // A counted event the settled part lacks: created before it settled, committed after. Read the month again, whole.
+      this.forget(key);
+      return this.readMonth(key, start, end);
+    }
+    return this.keep(key, start, kept, read, settledBefore, checkable);
   }
+
+  /** The store's events of [from, to), with whether each was counted (none when the store does not count). */
+  private async readStore(from: Date, to: Date, consistent = false): Promise<CountedEvents> {
+    if (isCounting(this.store)) return this.store.betweenCounted(from, to, consistent);
+    const events = await this.store.between(from, to);
+    return { events, counted: events.map(() => false) };
+  }
+
+  /** Nothing committed since the last read: what is held, with the events settled since moved to the settled part. */
+  private answerHeld(key: string, kept: KeptMonth, settledBefore: number): ChangeEvent[] {
+    const fresh = kept.fresh as NonNullable<KeptMonth['fresh']>;
+    const answer = [...kept.events, ...fresh.events];
+    const settledIso = new Date(settledBefore).toISOString();
+    const firstFresh = fresh.events.findIndex((event) => event.createdAt >= settledIso);
+    const moved = firstFresh < 0 ? fresh.events.length : firstFresh;
+    if (settledBefore > kept.settledBefore) {
+      this.months.set(key, {
+        events: moved > 0 ? answer.slice(0, kept.events.length + moved) : kept.events,
+        settledBefore,
+        counted: kept.counted + fresh.countedFlags.slice(0, moved).filter(Boolean).length,
+        fresh: heldFresh(fresh.events.slice(moved), fresh.countedFlags.slice(moved), fresh.checkable),
+      });
+    }
+    return answer;
+  }
+
+  /** Keeps what was read past the settled part, when there is room, and answers the month. */
+  private keep(key: string, start: Date, kept: KeptMonth | undefined, read: CountedEvents, settledBefore: number, checkable: boolean): ChangeEvent[] {
+    const earlier = kept?.events ?? [];
+    const settledIso = new Date(settledBefore).toISOString();
+    // The store answers in the order of the sort keys, oldest first; kept events and fresh ones
+    // do not overlap: the fresh ones were read from where the kept ones end.
+    const firstFresh = read.events.findIndex((event) => event.createdAt >= settledIso);
+    const settling = firstFresh < 0 ? read.events.length : firstFresh;
+    const answer = [...earlier, ...read.events];
+    const heldBefore = kept ? kept.events.length + (kept.fresh?.events.length ?? 0) : 0;
+    if (kept || this.kept + answer.length <= MAX_KEPT_EVENTS) {
+      this.months.set(key, {
+        events: answer.slice(0, earlier.length + settling),
+        settledBefore: Math.max(settledBefore, kept?.settledBefore ?? start.getTime()),
+        counted: (kept?.counted ?? 0) + read.counted.slice(0, settling).filter(Boolean).length,
+        fresh: heldFresh(read.events.slice(settling), read.counted.slice(settling), checkable),
+      });
+      this.kept += answer.length - heldBefore;
+    }
+    return answer;
+  }
+
+  private forget(key: string): void {
+    const kept = this.months.get(key);
+    if (!kept) return;
+    this.kept -= kept.events.length + (kept.fresh?.events.length ?? 0);
+    this.months.delete(key);
+  }
+}
+
+function isCounting(store: EventReader): store is CountedEventReader {
+  return 'writtenCount' in store && 'betweenCounted' in store;
+}
+
+function heldFresh(events: ChangeEvent[], countedFlags: boolean[], checkable: boolean): NonNullable<KeptMonth['fresh']> {
+  return { events, countedFlags, counted: countedFlags.filter(Boolean).length, checkable };
+}
+
+function countOf(read: CountedEvents): number {
+  return read.counted.filter(Boolean).length;
 }
 
 /** [first instant, first instant of the next month) of every month overlapping [from, to). */

@@ -17,3 +17,26 @@ export interface EventReader {
    */
   newestFirst(from: Date, to: Date): AsyncIterable<ChangeEvent[]>;
 }
+
+/** Events read by time, each with whether its transaction counted it (ADR 26). */
+export interface CountedEvents {
+  events: ChangeEvent[];
+  /** `counted[i]`: whether `events[i]` was counted. */
+  counted: boolean[];
+}
+
+/** What a month's counters say (ADR 26). */
+export interface WrittenEventCount {
+  /** How many of the month's events committed with a count: the sum of its shards. */
+  written: number;
+  /** When the month's first counted event was created (epoch ms), if any was. */
+  countingSince: number | undefined;
+}
+
+/** An EventReader that also reads the events' counters: a reader holding every counted event of a month knows it without reading the month. */
+export interface CountedEventReader extends EventReader {
+  /** `between`, with which events were counted; `consistent` reads them strongly consistently. */
+  betweenCounted(from: Date, to: Date, consistent?: boolean): Promise<CountedEvents>;
+  /** The counters of a month (`yyyy-mm`), strongly consistent: one Query. */
+  writtenCount(month: string): Promise<WrittenEventCount>;
+}

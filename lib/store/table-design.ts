@@ -67,6 +67,7 @@
  * | one user's seen splashes and feedback | pk = USER_UI#<user id, 10 digits>, sk = SPLASH / FEEDBACK | table |
  * | change events of a month, by time  | pk = EVENTS#<yyyy-mm>, sk between <from> and <to>  | table |
  * | one feature's change events, by time | gsi1pk = FEATURE_EVENTS#<name>, gsi1sk between <from> and <to> | eventsByFeature |
+ * | how many events of a month were committed (ADR 26) | pk = EVENT_COUNTS#<yyyy-mm> (every shard, SHARD#<0..7>, one Query) | table |
  * | one user's favourite flags and projects | pk = FAVOURITES#<user id, 10 digits>, sk = FAVOURITE#FEATURE#<name> / FAVOURITE#PROJECT#<id> | table |
  * | daily insight snapshots, by date   | pk = SNAPSHOTS, sk = SNAPSHOT#<yyyy-mm-dd> / …     | table |
  * | the stored SDK snapshot's head     | pk = SDK_SNAPSHOT, sk = HEAD                       | table |
@@ -90,6 +91,11 @@ export const DATA_MIGRATIONS = { projectCopies: 'project-copies' } as const;
  * some time after it passes. Items that must stay never carry it.
  */
 export const TTL_ATTRIBUTE = 'expiresAt';
+
+/** How many counters share a month's count of written events (ADR 26): concurrent writers rarely pick the same one. */
+export const EVENT_COUNT_SHARDS = 8;
+/** Set on an event item that its transaction counted (ADR 26); events written before counting began lack it. */
+export const EVENT_COUNTED_ATTRIBUTE = 'counted';
 
 export interface IndexDefinition {
   name: string;
@@ -251,6 +257,14 @@ export const keys = {
   /** The `eventsByFeature` keys an event about a feature carries besides its own. */
   featureEvent: (featureName: string, createdAt: string, id: string) => ({ gsi1pk: `FEATURE_EVENTS#${featureName}`, gsi1sk: `${createdAt}#${id}` }),
   featureEvents: (featureName: string): string => `FEATURE_EVENTS#${featureName}`,
+  /**
+   * One of a month's EVENT_COUNT_SHARDS counters of the events committed with a count (ADR 26),
+   * moved in the transaction that writes them. Outside `EVENTS#`, so the integrations' stream
+   * filter and every reader of a month's events never see them.
+   */
+  eventCountShard: (month: string, shard: number): ItemKey => ({ pk: `EVENT_COUNTS#${month}`, sk: `SHARD#${shard}` }),
+  /** Every shard of a month's count, one partition: a Query reads them all for one read unit. */
+  eventCountShards: (month: string): CollectionPrefix => ({ pk: `EVENT_COUNTS#${month}`, skPrefix: 'SHARD#' }),
 
   /** Zero-padded so the collection lists in id order. */
   user: (id: number): ItemKey => ({ pk: 'USERS', sk: `USER#${String(id).padStart(10, '0')}` }),
@@ -345,6 +359,8 @@ export const keys = {
   integrationDeliveryPartitions: (): string => 'INTEGRATION_DELIVERIES#*',
   /** IAM `dynamodb:LeadingKeys` pattern of every month's change events. */
   eventPartitions: (): string => 'EVENTS#*',
+  /** IAM `dynamodb:LeadingKeys` pattern of the events' counters: whoever writes events writes these too. */
+  eventCountPartitions: (): string => 'EVENT_COUNTS#*',
 
   /** `scope` is a fixed-length digest of the token scope, so the appName before it is unambiguous. */
   clientApp: (appName: string, scope: string): ItemKey => ({ pk: 'CLIENT_APPS', sk: `CLIENT_APP#${appName}#${scope}` }),
