@@ -53,12 +53,14 @@ export const GROUP_TABLE_ACCESS: Record<Group, TableAccess> = {
  * The metrics store stage (ADR 15) adds to hourly counters and moves last-seen times, and moves
  * flags' lifecycle stages from the metrics (lib/client/metrics-lifecycle.ts): it reads a flag
  * (GetItem) and the environments (Query), and updates the flag and its project copy in one
- * transaction, never the revision. UpdateItem on those partitions only; nothing is put or deleted.
+ * transaction, never the revision. It keeps the names reported that are no flag
+ * (lib/unknown-flags/recorder.ts): which names are flags is a keys-only BatchGetItem of the
+ * features. UpdateItem on those partitions only; nothing is put or deleted.
  */
 export const METRICS_TABLE_ACCESS: TableAccess = {
-  reads: ['dynamodb:GetItem', 'dynamodb:Query'],
+  reads: ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:BatchGetItem'],
   writes: ['dynamodb:UpdateItem'],
-  writablePartitions: [keys.dailyMetrics('*').pk, keys.lastSeenAll().pk, keys.feature('*').pk, keys.projectFeature('*', '*').pk],
+  writablePartitions: [keys.dailyMetrics('*').pk, keys.lastSeenAll().pk, keys.feature('*').pk, keys.projectFeature('*', '*').pk, keys.unknownFlags().pk],
 };
 
 /** The daily snapshot reads everything and writes only its own partition. */

@@ -39,6 +39,7 @@ import { integrationRoutes } from './integrations/routes.js';
 import { favouriteRoutes } from './favourites/routes.js';
 import { personalDashboardRoutes } from './personal-dashboard/routes.js';
 import { projectStatusRoutes } from './project-status/routes.js';
+import { unknownFlagRoutes } from './unknown-flags/routes.js';
 
 /**
  * The route table: the single map of the API. The CDK stack makes one API Gateway route per
@@ -53,6 +54,7 @@ export const routeTable = mergeRows(
   projectRoutes, environmentRoutes, segmentRoutes, contextFieldRoutes, tagTypeRoutes,
   featureRoutes, featureEnvironmentRoutes, featureRelationRoutes, featureSearchRoutes, featureValidationRoutes, featureUsageRoutes, featureStageRoutes, transferRoutes, stateRoutes,
   eventRoutes, applicationRoutes, playgroundRoutes, personalTokenRoutes, maintenanceRoutes, userSettingsRoutes, favouriteRoutes, personalDashboardRoutes, projectStatusRoutes, integrationRoutes,
+  unknownFlagRoutes,
 );
 
 export type RouteTable = typeof routeTable;

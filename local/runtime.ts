@@ -18,7 +18,7 @@ import { localConcurrency, localThrottling } from './aws-limits.js';
 import type { ApiThrottling } from '../infra/throttling.js';
 import { log } from '../lib/log.js';
 import { REWRITE_POLICY } from '../lib/client/stored-snapshot.js';
-import { metricsLifecycle, metricsStages } from '../lib/composition/metrics-services.js';
+import { metricsLifecycle, metricsStages, unknownFlagRecorder } from '../lib/composition/metrics-services.js';
 import { localMetricsQueues, type LocalMetricsQueues } from './metrics-queues.js';
 import { startLocalIntegrations, type LocalIntegrations } from './integrations-pipeline.js';
 
@@ -96,7 +96,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     // SDK metrics go through queues with SQS's rules and the same two stages as in the cloud (ADR 15).
     const metricsQueues = localMetricsQueues(options.env);
     const services = createServices(createComposition(config, { metricsQueue: metricsQueues.reports }));
-    const stages = metricsStages(services.metrics, metricsQueues.sums, services.composition.once(metricsLifecycle));
+    const stages = metricsStages(services.metrics, metricsQueues.sums, services.composition.once(metricsLifecycle), services.composition.once(unknownFlagRecorder));
     metricsQueues.reports.consume(stages.sum);
     metricsQueues.sums.consume((bodies) => stages.store(bodies));
     const integrations = startLocalIntegrations(services.composition, { timers: true, ...localBackoff(options.env) });

@@ -10,8 +10,9 @@ import { maintenanceMode } from '../../lib/composition/slices/maintenance.js';
 import { playground } from '../../lib/composition/slices/playground.js';
 import { personalDashboard } from '../../lib/composition/slices/personal-dashboard.js';
 import { projectStatus } from '../../lib/composition/slices/project-status.js';
+import { unknownFlags } from '../../lib/composition/slices/unknown-flags.js';
 
-/** The instance's own endpoints, its description, insights, the event log, applications, the playground, the personal dashboard, project status and integrations (their configuration; delivering them is functions/integrations/). */
+/** The instance's own endpoints, its description, insights, the event log, applications and the unknown flags SDKs report, the playground, the personal dashboard, project status and integrations (their configuration; delivering them is functions/integrations/). */
 export const definition: FunctionDefinition = {
   group: 'instance',
   compose: (c) => ({
@@ -20,6 +21,7 @@ export const definition: FunctionDefinition = {
     insights: c.once(insights),
     events: c.once(events),
     applications: c.once(applications),
+    unknownFlags: c.once(unknownFlags),
     // The one admin function that loads the evaluation engine (unleash-client).
     playground: c.once(playground),
     personalDashboard: c.once(personalDashboard),

@@ -21,6 +21,25 @@ export interface MetricsEntry {
   seenAt: string;
 }
 
+/**
+ * A name an SDK counted evaluations of that no flag of the token's scope has (Unleash's unknown
+ * flags): which application reported it in which environment, and when it last did. The store
+ * stage keeps those that are no flag of the instance at all (lib/unknown-flags).
+ */
+export interface UnknownFlagReport {
+  name: string;
+  appName: string;
+  environment: string;
+  /** ISO; the latest time it was reported. */
+  seenAt: string;
+}
+
+/** What one message (or a batch of them) carries: usage counts and the unknown names reported. */
+export interface MetricsBatch {
+  entries: MetricsEntry[];
+  unknown: UnknownFlagReport[];
+}
+
 /** SQS's largest message (and the local queue's): 256 KB. */
 export const MAX_MESSAGE_BYTES = 256 * 1024;
 
@@ -48,6 +67,17 @@ export function sumEntries(entries: Iterable<MetricsEntry>): MetricsEntry[] {
   return [...sums.values()];
 }
 
+/** One report per (name, appName, environment), the latest time kept: retries and repeats collapse. */
+export function latestUnknown(reports: Iterable<UnknownFlagReport>): UnknownFlagReport[] {
+  const latest = new Map<string, UnknownFlagReport>();
+  for (const report of reports) {
+    const key = JSON.stringify([report.name, report.appName, report.environment]);
+    const known = latest.get(key);
+    if (!known || report.seenAt > known.seenAt) latest.set(key, report);
+  }
+  return [...latest.values()];
+}
+
 /** Whether an entry has anything to add to a counter (an entry may only say the feature was seen). */
 export function hasCounts(entry: MetricsEntry): boolean {
   return entry.yes + entry.no > 0 || Object.values(entry.variants).some((count) => count > 0);
@@ -73,56 +103,67 @@ export function counterExpiry(hour: string): number {
 // Compact arrays, not objects: a report of 1,000 toggles stays far below a message's 256 KB.
 
 type WireEntry = [string, string, string, number, number, Record<string, number>, string[], string];
+type WireUnknown = [string, string, string, string];
 
 const count = z.number().int().min(0);
 const wireEntry = z.tuple([
   z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}$/), z.string().min(1), z.string().min(1), count, count,
   z.record(z.string(), count), z.array(z.string()), z.string(),
 ]);
-const wireMessage = z.object({ v: z.literal(1), e: z.array(z.unknown()) });
+const wireUnknown = z.tuple([z.string().min(1), z.string().min(1), z.string().min(1), z.string()]);
+/** `u` (unknown names) is optional: messages queued before it existed hold counts only, and a reader without it ignores it. */
+const wireMessage = z.object({ v: z.literal(1), e: z.array(z.unknown()), u: z.array(z.unknown()).optional() });
 
 const toWire = (e: MetricsEntry): WireEntry => [e.hour, e.environment, e.feature, e.yes, e.no, e.variants, e.apps, e.seenAt];
+const unknownToWire = (u: UnknownFlagReport): WireUnknown => [u.name, u.appName, u.environment, u.seenAt];
 
 /**
- * The entries as message bodies of at most `maxBytes` each, in order; an entry never spans two.
- * An entry alone over the limit cannot be queued: it is an error of the caller's bounds
- * (SDK_REPORT_LIMITS keep a report's names and counts far below it).
+ * The entries (and unknown names) as message bodies of at most `maxBytes` each, in order; an
+ * entry never spans two. An entry alone over the limit cannot be queued: it is an error of the
+ * caller's bounds (SDK_REPORT_LIMITS keep a report's names and counts far below it).
  */
-export function encodeEntries(entries: MetricsEntry[], maxBytes: number = MAX_MESSAGE_BYTES): string[] {
+export function encodeEntries(entries: MetricsEntry[], maxBytes: number = MAX_MESSAGE_BYTES, unknown: UnknownFlagReport[] = []): string[] {
+  const parts = [
+    ...entries.map((entry) => ({ list: 'e' as const, text: JSON.stringify(toWire(entry)) })),
+    ...unknown.map((report) => ({ list: 'u' as const, text: JSON.stringify(unknownToWire(report)) })),
+  ];
   const bodies: string[] = [];
-  const envelope = Buffer.byteLength('{"v":1,"e":[]}');
-  let current: string[] = [];
+  // The envelope with both lists and the comma between them.
+  const envelope = Buffer.byteLength('{"v":1,"e":[],"u":[]}');
+  let current = { e: [] as string[], u: [] as string[] };
   let size = envelope;
-  for (const entry of entries) {
-    const text = JSON.stringify(toWire(entry));
-    const bytes = Buffer.byteLength(text) + (current.length > 0 ? 1 : 0);
-    if (envelope + Buffer.byteLength(text) > maxBytes) throw new Error(`one metrics entry is ${Buffer.byteLength(text)} bytes, over a message's ${maxBytes}`);
-    if (size + bytes > maxBytes) {
-      bodies.push(`{"v":1,"e":[${current.join(',')}]}`);
-      current = [];
-      size = envelope;
-    }
-    size += Buffer.byteLength(text) + (current.length > 0 ? 1 : 0);
-    current.push(text);
+  const flush = () => {
+    bodies.push(current.u.length === 0 ? `{"v":1,"e":[${current.e.join(',')}]}` : `{"v":1,"e":[${current.e.join(',')}],"u":[${current.u.join(',')}]}`);
+    current = { e: [], u: [] };
+    size = envelope;
+  };
+  for (const { list, text } of parts) {
+    const bytes = Buffer.byteLength(text);
+    if (envelope + bytes > maxBytes) throw new Error(`one metrics entry is ${bytes} bytes, over a message's ${maxBytes}`);
+    const separator = current[list].length > 0 ? 1 : 0;
+    if (size + bytes + separator > maxBytes) flush();
+    size += bytes + (current[list].length > 0 ? 1 : 0);
+    current[list].push(text);
   }
-  if (current.length > 0) bodies.push(`{"v":1,"e":[${current.join(',')}]}`);
+  if (current.e.length > 0 || current.u.length > 0) flush();
   return bodies;
 }
 
 /**
- * The entries of a message body. What is not an entry is left out and counted, never thrown:
- * one unreadable message must not send its whole batch back to the queue again and again.
+ * The entries and unknown names of a message body. What is neither is left out and counted,
+ * never thrown: one unreadable message must not send its whole batch back to the queue again and again.
  */
-export function decodeMessage(body: string): { entries: MetricsEntry[]; unreadable: number } {
+export function decodeMessage(body: string): MetricsBatch & { unreadable: number } {
   let parsed: unknown;
   try {
     parsed = JSON.parse(body);
   } catch {
-    return { entries: [], unreadable: 1 };
+    return { entries: [], unknown: [], unreadable: 1 };
   }
   const message = wireMessage.safeParse(parsed);
-  if (!message.success) return { entries: [], unreadable: 1 };
+  if (!message.success) return { entries: [], unknown: [], unreadable: 1 };
   const entries: MetricsEntry[] = [];
+  const unknown: UnknownFlagReport[] = [];
   let unreadable = 0;
   for (const raw of message.data.e) {
     const entry = wireEntry.safeParse(raw);
@@ -133,5 +174,14 @@ export function decodeMessage(body: string): { entries: MetricsEntry[]; unreadab
     const [hour, environment, feature, yes, no, variants, apps, seenAt] = entry.data;
     entries.push({ hour, environment, feature, yes, no, variants, apps, seenAt });
   }
-  return { entries, unreadable };
+  for (const raw of message.data.u ?? []) {
+    const report = wireUnknown.safeParse(raw);
+    if (!report.success) {
+      unreadable += 1;
+      continue;
+    }
+    const [name, appName, environment, seenAt] = report.data;
+    unknown.push({ name, appName, environment, seenAt });
+  }
+  return { entries, unknown, unreadable };
 }

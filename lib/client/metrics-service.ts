@@ -4,8 +4,8 @@ import { log } from '../log.js';
 import { DEFAULT_SDK_ENVIRONMENT } from '../projects/defaults.js';
 import { ALL, type Caller } from '../tokens/model.js';
 import type { ClientFeatureService } from './features-service.js';
-import type { MetricsEntry } from './metrics-aggregation.js';
-import { sendEntries, type MetricsQueue } from './metrics-stages.js';
+import type { MetricsEntry, UnknownFlagReport } from './metrics-aggregation.js';
+import { LAST_SEEN_INTERVAL_MS, sendEntries, type MetricsQueue } from './metrics-stages.js';
 import type { ClientApplicationStore } from './store.js';
 
 /** POST /api/client/register as far as it could be read; every field may be missing. */
@@ -51,6 +51,9 @@ export interface CountReport extends ToggleCount {
  * here moves the SDK revision.
  */
 export class ClientMetricsService {
+  /** When this process last queued each unknown (name, appName, environment), so a repeating SDK queues it once per interval. */
+  private readonly unknownQueuedAt = new Map<string, number>();
+
   constructor(
     /** Where reports wait to be summed (ADR 15). */
     private readonly queue: MetricsQueue,
@@ -151,21 +154,56 @@ export class ClientMetricsService {
         ...(appNames.length === 1 ? { appName: appNames[0] } : {}), environments: [...served.keys()], recorded: recorded.length, ignored: counts.length - recorded.length,
       });
     }
-    if (recorded.length === 0) return;
     const seenAt = now.toISOString();
+    const unknown = this.unknownToQueue(counts.filter((count) => !served.get(count.environment)?.has(count.feature)), seenAt, now.getTime());
+    if (recorded.length === 0 && unknown.length === 0) return;
     const entries: MetricsEntry[] = recorded.map((count) => ({
       hour: hourOf(count.at, now), environment: count.environment, feature: count.feature, yes: count.yes, no: count.no,
       variants: variantCounts(count.variants), apps: count.appName ? [count.appName] : [], seenAt,
     }));
     try {
-      await sendEntries(this.queue, entries);
+      await sendEntries(this.queue, entries, unknown);
     } catch (error) {
       if (error instanceof DomainError) throw error;
       log.error('metrics queue refused a report', { error: String(error) });
       throw new ServiceUnavailable('Metrics could not be queued; send them again.');
     }
+    for (const report of unknown) this.unknownQueuedAt.set(unknownKey(report), now.getTime());
+  }
+
+  /**
+   * The names not served that go on to the store stage, which keeps those that are no flag at
+   * all (Unleash's unknown flags; other projects' and archived flags are left out there). As
+   * Unleash does, only names evaluated at least once, from a named application; each (name,
+   * appName, environment) at most once per LAST_SEEN_INTERVAL_MS from this process, so an SDK
+   * reporting the same typo every minute adds nothing to its reports' queue messages.
+   */
+  private unknownToQueue(unserved: ReadonlyArray<CountReport & { environment: string }>, seenAt: string, nowMs: number): UnknownFlagReport[] {
+    if (this.unknownQueuedAt.size > MAX_REMEMBERED_UNKNOWN) this.unknownQueuedAt.clear();
+    const reports = new Map<string, UnknownFlagReport>();
+    for (const count of unserved) {
+      if (!count.appName || count.yes + count.no <= 0 || !isRecordableUnknownName(count.feature) || count.appName.length > MAX_UNKNOWN_NAME_LENGTH) continue;
+      const report = { name: count.feature, appName: count.appName, environment: count.environment, seenAt };
+      const key = unknownKey(report);
+      if (nowMs - (this.unknownQueuedAt.get(key) ?? -Infinity) < LAST_SEEN_INTERVAL_MS) continue;
+      reports.set(key, report);
+    }
+    return [...reports.values()];
   }
 }
+
+/** Unleash keeps unknown names of up to 255 characters (its column's size); an application name is held to the same. */
+export const MAX_UNKNOWN_NAME_LENGTH = 255;
+
+/** How many unknown reports a process remembers having queued before it forgets them all (and queues each once more). */
+const MAX_REMEMBERED_UNKNOWN = 10_000;
+
+/** Unknown names may be what no flag can be called (Unleash lists those too), within a key's size. */
+function isRecordableUnknownName(name: string): boolean {
+  return name.length > 0 && name.length <= MAX_UNKNOWN_NAME_LENGTH;
+}
+
+const unknownKey = (report: UnknownFlagReport) => JSON.stringify([report.name, report.appName, report.environment]);
 
 /**
  * Impact metrics (application-level counters, gauges and histograms that today's SDKs and Edge

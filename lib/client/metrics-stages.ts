@@ -1,7 +1,7 @@
 import { log } from '../log.js';
 import { FUNCTION_TIMEOUT_MS, WRITE_BUDGET_MS } from '../time-budget.js';
 import {
-  decodeMessage, encodeEntries, hasCounts, lastSeenOf, sumEntries, type MetricsEntry,
+  decodeMessage, encodeEntries, hasCounts, lastSeenOf, latestUnknown, sumEntries, type MetricsBatch, type MetricsEntry, type UnknownFlagReport,
 } from './metrics-aggregation.js';
 import type { MetricsLifecycle } from './metrics-lifecycle.js';
 import type { HourlyCount, MetricsStore, SeenFeature } from './store.js';
@@ -19,24 +19,34 @@ export interface MetricsQueue {
 /** Last-seen changes at most once per feature and environment in this time (Unleash writes it every 30 s). */
 export const LAST_SEEN_INTERVAL_MS = 5 * 60 * 1000;
 
-/** Sends entries as messages of at most a queue message's size. */
-export async function sendEntries(queue: MetricsQueue, entries: MetricsEntry[]): Promise<number> {
-  const bodies = encodeEntries(entries);
+/**
+ * Where the store stage keeps the names reported that are no flag (lib/unknown-flags). What it
+ * could not record is dropped, never sent back: the next report of the name records it again.
+ */
+export interface UnknownFlagSink {
+  record(reports: UnknownFlagReport[], startWhile: () => boolean): Promise<void>;
+}
+
+/** Sends entries (and unknown names) as messages of at most a queue message's size. */
+export async function sendEntries(queue: MetricsQueue, entries: MetricsEntry[], unknown: UnknownFlagReport[] = []): Promise<number> {
+  const bodies = encodeEntries(entries, undefined, unknown);
   for (const body of bodies) await queue.send(body);
   return bodies.length;
 }
 
-/** The entries of a batch of message bodies, unreadable ones left out with a warning. */
-export function entriesOf(bodies: string[]): MetricsEntry[] {
+/** The entries and unknown names of a batch of message bodies, unreadable ones left out with a warning. */
+export function batchOf(bodies: string[]): MetricsBatch {
   const entries: MetricsEntry[] = [];
+  const unknown: UnknownFlagReport[] = [];
   let unreadable = 0;
   for (const body of bodies) {
     const decoded = decodeMessage(body);
     entries.push(...decoded.entries);
+    unknown.push(...decoded.unknown);
     unreadable += decoded.unreadable;
   }
   if (unreadable > 0) log.warn('unreadable metrics messages or entries left out', { unreadable });
-  return entries;
+  return { entries, unknown };
 }
 
 /**
@@ -45,7 +55,8 @@ export function entriesOf(bodies: string[]): MetricsEntry[] {
  * queue only then; a failure sends the whole batch back (its sums may then be counted twice, ADR 15).
  */
 export async function sumStage(bodies: string[], next: MetricsQueue): Promise<void> {
-  await sendEntries(next, sumEntries(entriesOf(bodies)));
+  const { entries, unknown } = batchOf(bodies);
+  await sendEntries(next, sumEntries(entries), latestUnknown(unknown));
 }
 
 export interface MetricsWriterOptions {
@@ -56,6 +67,8 @@ export interface MetricsWriterOptions {
   now?: () => number;
   /** Moves flags' lifecycle stages from the counts written (Unleash's pre-live and live). */
   lifecycle?: MetricsLifecycle | undefined;
+  /** Keeps the names reported that are no flag (Unleash's unknown flags); without it they are dropped. */
+  unknownFlags?: UnknownFlagSink | undefined;
 }
 
 /**
@@ -77,8 +90,11 @@ export class MetricsWriter {
     this.now = options.now ?? Date.now;
   }
 
-  /** Writes a batch's entries; `startWhile` stops new writes at the caller's deadline. */
-  async write(entries: MetricsEntry[], startWhile: () => boolean = () => true): Promise<void> {
+  /**
+   * Writes a batch's entries, then the unknown names it carries; `startWhile` stops new writes
+   * at the caller's deadline.
+   */
+  async write(entries: MetricsEntry[], startWhile: () => boolean = () => true, unknown: UnknownFlagReport[] = []): Promise<void> {
     const sums = sumEntries(entries);
     const counted = sums.filter(hasCounts);
     const counts: HourlyCount[] = counted.map(({ hour, feature, environment, yes, no, variants, apps }) => ({
@@ -95,6 +111,7 @@ export class MetricsWriter {
     const countsUnwritten = new Set(countsLeft.left);
     const written = counted.filter((_, index) => !countsUnwritten.has(counts[index] as HourlyCount));
     await this.options.lifecycle?.record(written, startWhile);
+    await this.recordUnknown(unknown, startWhile);
     const unmarked = new Set(seenLeft.left.map(({ feature, environment }) => seenKey(feature, environment)));
     for (const { feature, environment } of seen) {
       if (!unmarked.has(seenKey(feature, environment))) this.marked.set(seenKey(feature, environment), now);
@@ -114,6 +131,16 @@ export class MetricsWriter {
     const messages = await sendEntries(this.options.requeue, left);
     log.info('metrics not stored in time sent back to the queue', { left: left.length, messages, failure: failure === undefined ? undefined : String(failure) });
   }
+
+  /** Unknown names are the admin UI's business, not the counters': a failure is logged, never the batch's. */
+  private async recordUnknown(unknown: UnknownFlagReport[], startWhile: () => boolean): Promise<void> {
+    if (unknown.length === 0 || !this.options.unknownFlags) return;
+    try {
+      await this.options.unknownFlags.record(latestUnknown(unknown), startWhile);
+    } catch (error) {
+      log.warn('unknown flags reported not recorded', { reports: unknown.length, error: String(error) });
+    }
+  }
 }
 
 /**
@@ -124,7 +151,8 @@ export function directMetricsQueue(writer: MetricsWriter, writeWindowMs: number 
   return {
     send: async (body) => {
       const until = performance.now() + writeWindowMs;
-      await writer.write(entriesOf([body]), () => performance.now() < until);
+      const { entries, unknown } = batchOf([body]);
+      await writer.write(entries, () => performance.now() < until, unknown);
     },
   };
 }

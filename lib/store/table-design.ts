@@ -40,6 +40,7 @@
  * | one feature's metrics of some hours of a day | pk = METRICS#<yyyy-mm-dd>, sk between FEATURE#<feature>#<from hh># and FEATURE#<feature>#<to hh>$ | table |
  * | counters under the hour-first keys (until 48 h after the change) | pk = METRICS#<yyyy-mm-dd>, begins_with(sk, <hh>#<feature>#) (TTL) | table |
  * | up to which hour hour-first counters may exist | pk = METRICS#KEY_FORMAT, sk = FEATURE_FIRST | table |
+ * | names SDKs reported that are no flag (unknown flags) | pk = UNKNOWN_FLAGS, sk = UNKNOWN_FLAG#<name> / … (TTL) | table |
  * | registered SDK applications        | pk = CLIENT_APPS, sk = CLIENT_APP#<appName>#<sha256(scope)> / … (TTL) | table |
  * | a token scope's live registrations | pk = CLIENT_APPS, sk between CLIENT_APP_COUNT#<sha256(scope)>#<today> and …#~ (TTL) | table |
  * | get / list users                   | pk = USERS, sk = USER#<id, 10 digits> / …          | table |
@@ -361,6 +362,14 @@ export const keys = {
   eventPartitions: (): string => 'EVENTS#*',
   /** IAM `dynamodb:LeadingKeys` pattern of the events' counters: whoever writes events writes these too. */
   eventCountPartitions: (): string => 'EVENT_COUNTS#*',
+
+  /**
+   * One item per unknown name, its reports (application and environment → when last seen) in a
+   * map: the admin UI's list is one Query of a partition its cap bounds. The name is the key's
+   * last segment, so whatever it holds (an unknown name need not be a valid flag name) it is unambiguous.
+   */
+  unknownFlag: (name: string): ItemKey => ({ pk: 'UNKNOWN_FLAGS', sk: `UNKNOWN_FLAG#${name}` }),
+  unknownFlags: (): CollectionPrefix => ({ pk: 'UNKNOWN_FLAGS', skPrefix: 'UNKNOWN_FLAG#' }),
 
   /** `scope` is a fixed-length digest of the token scope, so the appName before it is unambiguous. */
   clientApp: (appName: string, scope: string): ItemKey => ({ pk: 'CLIENT_APPS', sk: `CLIENT_APP#${appName}#${scope}` }),

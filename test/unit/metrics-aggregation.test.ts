@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  counterExpiry, decodeMessage, encodeEntries, lastSeenOf, sumEntries, type MetricsEntry,
+  counterExpiry, decodeMessage, encodeEntries, lastSeenOf, latestUnknown, sumEntries, type MetricsEntry,
 } from '../../lib/client/metrics-aggregation.js';
 import { variantCounts } from '../../lib/client/metrics-service.js';
 
@@ -38,8 +38,36 @@ describe('summing SDK metrics (ADR 15)', () => {
     expect(bodies.flatMap((body) => decodeMessage(body).entries)).toEqual(entries);
   });
 
+  it('carries the unknown names reported beside the counts, split like them, and reads them back whole', () => {
+    const entries = Array.from({ length: 200 }, (_, i) => entry({ feature: `known-${i}` }));
+    const unknown = Array.from({ length: 300 }, (_, i) => ({ name: `typo-${i}`, appName: 'web', environment: 'development', seenAt: '2026-11-24T10:00:00.000Z' }));
+
+    const bodies = encodeEntries(entries, 8 * 1024, unknown);
+
+    expect(bodies.length).toBeGreaterThan(1);
+    expect(bodies.every((body) => Buffer.byteLength(body) <= 8 * 1024)).toBe(true);
+    expect(bodies.flatMap((body) => decodeMessage(body).entries)).toEqual(entries);
+    expect(bodies.flatMap((body) => decodeMessage(body).unknown)).toEqual(unknown);
+  });
+
+  it('reads a message queued before unknown names were carried as counts alone', () => {
+    const decoded = decodeMessage(JSON.stringify({ v: 1, e: [['2026-11-24T10', 'development', 'f', 1, 0, {}, [], 'x']] }));
+    expect(decoded).toMatchObject({ unknown: [], unreadable: 0 });
+    expect(decoded.entries).toHaveLength(1);
+  });
+
+  it('keeps one unknown report per name, application and environment, the latest', () => {
+    const at = (hour: string) => `2026-11-24T${hour}:00:00.000Z`;
+    const reports = [
+      { name: 'typo', appName: 'web', environment: 'development', seenAt: at('10') },
+      { name: 'typo', appName: 'web', environment: 'development', seenAt: at('11') },
+      { name: 'typo', appName: 'api', environment: 'development', seenAt: at('09') },
+    ];
+    expect(latestUnknown(reports)).toEqual([reports[1], reports[2]]);
+  });
+
   it('leaves out what is no entry instead of failing the batch', () => {
-    expect(decodeMessage('not json')).toEqual({ entries: [], unreadable: 1 });
+    expect(decodeMessage('not json')).toEqual({ entries: [], unknown: [], unreadable: 1 });
     const decoded = decodeMessage(JSON.stringify({ v: 1, e: [['2026-11-24T10', 'development', 'f', 1, 0, {}, [], 'x'], ['bad'], [1, 2]] }));
     expect(decoded.entries).toHaveLength(1);
     expect(decoded.unreadable).toBe(2);
