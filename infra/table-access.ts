@@ -40,7 +40,9 @@ export const GROUP_TABLE_ACCESS: Record<Group, TableAccess> = {
       // Each transaction that writes events moves a counter of their month (ADR 26).
       keys.eventCountPartitions(),
       // Maintenance mode's setting, and the last use of a personal access token a person calls with.
-      keys.maintenanceSettings().pk, keys.personalTokenPartitions()],
+      keys.maintenanceSettings().pk, keys.personalTokenPartitions(),
+      // A project status completes the project's metrics-stage items once on a table from before them.
+      keys.metricsStagePartitions()],
   },
   // The SDK path never changes what SDKs see (design §3): it writes only SDK usage.
   // Besides SDK usage, it counts the tokens each address asks Edge's unauthenticated validate about.
@@ -60,7 +62,9 @@ export const GROUP_TABLE_ACCESS: Record<Group, TableAccess> = {
 export const METRICS_TABLE_ACCESS: TableAccess = {
   reads: ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:BatchGetItem'],
   writes: ['dynamodb:UpdateItem'],
-  writablePartitions: [keys.dailyMetrics('*').pk, keys.lastSeenAll().pk, keys.feature('*').pk, keys.projectFeature('*', '*').pk, keys.unknownFlags().pk],
+  writablePartitions: [keys.dailyMetrics('*').pk, keys.lastSeenAll().pk, keys.feature('*').pk, keys.projectFeature('*', '*').pk, keys.unknownFlags().pk,
+    // The flag's lifecycle stages from metrics, in its project's metrics-stage item too (same transaction).
+    keys.metricsStagePartitions()],
 };
 
 /** The daily snapshot reads everything and writes only its own partition. */

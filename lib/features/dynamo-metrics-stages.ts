@@ -1,9 +1,10 @@
-import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Feature } from './model.js';
 import type { MetricsStageRecorder } from './ports.js';
-import { stagesFromMetrics, stagesOf, withStagesFromMetrics } from './rules/lifecycle.js';
+import { stagesFromMetrics, stagesOf, withStagesFromMetrics, type LifecycleStage } from './rules/lifecycle.js';
 import { keys } from '../store/table-design.js';
 import { transactWriteDetailed } from '../store/transact.js';
+import { isConditionFailed } from '../store/dynamo-errors.js';
 
 /** A flag written by someone else between the read and the write is read again this many times. */
 const ATTEMPTS = 3;
@@ -13,9 +14,10 @@ const ATTEMPTS = 3;
  * (ADR 17) in one transaction conditioned on the version read, so a concurrent change of the flag
  * is never overwritten; the version moves, so that change's own writer re-reads and keeps the
  * stage. The revision does not move: SDK metrics never invalidate SDKs' ETags (the stages are
- * not in their payload). So the admin read model, kept per revision (lifecycle counts, search,
- * project status), shows the stage from the next change that moves the revision; the flag's own
- * reads (its page, its lifecycle) show it at once.
+ * not in their payload). So the admin read model, kept per revision, shows the stage only from
+ * the next change that moves the revision; the same transaction writes the stages and the new
+ * version to the project's metrics-stage item (`keys.metricsStage`), which readers of the read
+ * model lay over it (DynamoMetricsStageMarks) to show the stage at once.
  */
 export class DynamoMetricsStageRecorder implements MetricsStageRecorder {
   constructor(
@@ -38,9 +40,109 @@ export class DynamoMetricsStageRecorder implements MetricsStageRecorder {
       const outcome = await transactWriteDetailed(this.db, [
         { Update: { TableName: this.tableName, Key: keys.feature(name), ...update } },
         { Update: { TableName: this.tableName, Key: keys.projectFeature(feature.project, name), ...update } },
+        // No condition of its own: the flag's version condition above orders the writers.
+        { Update: { TableName: this.tableName, Key: keys.metricsStage(feature.project, name), ...markUpdate(feature, lifecycle, feature.version + 1) } },
       ]);
       if (outcome.ok) return { stages: lifecycle.map((stage) => stage.stage) };
       if (attempt >= ATTEMPTS) throw new Error(`flag ${name} kept changing while its lifecycle stage from metrics was recorded`);
     }
   }
+}
+
+/** The stages SDK metrics last wrote on a flag, and the flag's version that write gave it. */
+export interface MetricsStageMark {
+  lifecycle: LifecycleStage[];
+  version: number;
+  /** The flag's creation time. */
+  createdAt: string;
+}
+
+/** One project's metrics-stage items: `complete` once every flag whose stages metrics moved has one. */
+export interface ProjectMetricsStages {
+  complete: boolean;
+  marks: ReadonlyMap<string, MetricsStageMark>;
+}
+
+/** Metrics-stage items written at once while a project's are completed. */
+const COMPLETING_IN_FLIGHT = 10;
+
+/**
+ * Reads a project's metrics-stage items (one strongly consistent Query of a partition of small
+ * items, one a flag that metrics moved), and completes them for a project of a table from before
+ * they were written: from the project's stored flags, once per project.
+ */
+export class DynamoMetricsStageMarks {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  async of(project: string): Promise<ProjectMetricsStages> {
+    const marks = new Map<string, MetricsStageMark>();
+    let complete = false;
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const page = await this.db.send(new QueryCommand({
+        TableName: this.tableName,
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': keys.metricsStagesOf(project) },
+        ConsistentRead: true,
+        ExclusiveStartKey: startKey,
+      }));
+      for (const item of page.Items ?? []) {
+        if (item.sk === keys.metricsStagesComplete(project).sk) complete = true;
+        else marks.set((item.sk as string).slice(keys.metricsStage(project, '').sk.length), { lifecycle: item.lifecycle as LifecycleStage[], version: item.version as number, createdAt: item.createdAt as string });
+      }
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+    return { complete, marks };
+  }
+
+  /**
+   * Gives every flag of `stored` (the project's flags as its partition holds them, read after
+   * `of` found the items incomplete) that entered a stage metrics move its item, then marks the
+   * project complete. A flag that reached such a stage some other way gets one too: an item
+   * changes nothing for a reader whose copy of the flag is as new. An item is never moved back
+   * to an older version, so a recorder that wrote meanwhile keeps its own.
+   */
+  async complete(project: string, stored: readonly Feature[]): Promise<void> {
+    const moved = stored.filter((feature) => feature.project === project && stagesOf(feature).some((stage) => stage.stage === 'pre-live' || stage.stage === 'live'));
+    let next = 0;
+    await Promise.all(Array.from({ length: COMPLETING_IN_FLIGHT }, async () => {
+      while (next < moved.length) {
+        const feature = moved[next++] as Feature;
+        const update = markUpdate(feature, stagesOf(feature), feature.version);
+        try {
+          await this.db.send(new UpdateCommand({
+            TableName: this.tableName, Key: keys.metricsStage(project, feature.name), ...update,
+            ConditionExpression: 'attribute_not_exists(version) OR version < :next OR createdAt <> :createdAt',
+          }));
+        } catch (error) {
+          if (!isConditionFailed(error)) throw error;
+        }
+      }
+    }));
+    await this.db.send(new UpdateCommand({ TableName: this.tableName, Key: keys.metricsStagesComplete(project), UpdateExpression: 'SET completedAt = :at', ExpressionAttributeValues: { ':at': new Date().toISOString() } }));
+  }
+}
+
+/** The flag's creation time tells a flag from an earlier one of the same name, deleted, whose versions started over. */
+function markUpdate(feature: Feature, lifecycle: LifecycleStage[], version: number) {
+  return {
+    UpdateExpression: 'SET lifecycle = :lifecycle, version = :next, createdAt = :createdAt',
+    ExpressionAttributeValues: { ':lifecycle': lifecycle, ':next': version, ':createdAt': feature.createdAt },
+  };
+}
+
+/**
+ * `features` with the stages metrics wrote since each was read: a flag whose item is newer than
+ * the same flag (a write that moved no revision) takes the item's stages and version. The features
+ * given are not changed.
+ */
+export function withMetricsStages(features: readonly Feature[], marks: ReadonlyMap<string, MetricsStageMark>): readonly Feature[] {
+  if (marks.size === 0) return features;
+  return features.map((feature) => {
+    const mark = marks.get(feature.name);
+    return mark && mark.createdAt === feature.createdAt && mark.version > feature.version ? { ...feature, lifecycle: mark.lifecycle, version: mark.version } : feature;
+  });
 }

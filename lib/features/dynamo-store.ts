@@ -67,6 +67,12 @@ export class DynamoFeatureStore implements FeatureStore {
     return (await queryCollection(this.db, this.tableName, keys.projectFeatures(project))).map(toFeature);
   }
 
+  /** The project's active features by its count (ADR 14, one small Query); undefined when it has none. */
+  async activeFeatureCount(project: string): Promise<number | undefined> {
+    const state = await this.featureCounts.read(project);
+    return state && totalOf(state);
+  }
+
   async commit(change: FeatureCommit): Promise<CommitOutcome> {
     // A project count's condition that fails was decided on a read that is now stale (a new
     // limit, a concurrent create into a limited project, a project from before ADR 14):

@@ -14,7 +14,6 @@ import {
   type SearchFacts,
   type SearchQuery,
 } from './search-model.js';
-import type { FeatureStore } from './store.js';
 import { lastSeenOfPage } from './views.js';
 import { currentStage } from './rules/lifecycle.js';
 
@@ -59,7 +58,7 @@ export interface SearchResult {
  */
 export class FeatureSearchService {
   constructor(
-    private readonly store: Pick<FeatureStore, 'listProject'>,
+    private readonly store: ProjectFeatureStore,
     private readonly catalog: FeatureCatalog,
     private readonly lastSeenReader: LastSeenReader,
     private readonly readModel: SearchReadModel,
@@ -140,21 +139,16 @@ export class FeatureSearchService {
   }
 
   /**
-   * Once this process holds the admin read model, every search filters it: a revision check and
-   * what changed since, whatever the filter. Before (a cold container), an IS or IS_ANY_OF project
-   * filter (the admin UI's project page) reads just those projects' features (ADR 17), so that a
-   * cold read of a small project costs the same whatever the other projects hold; when that read
-   * was large, the read model is read too (from the stored snapshot, ADR 20, a fraction of a large
-   * project's items) and answers, so that the next pages cost the revision check instead of the
-   * whole project again. Any other search reads the read model.
+   * An IS or IS_ANY_OF project filter (the admin UI's project page) reads those projects the way
+   * every project read does (`featuresOfProjects`); any other search reads the read model.
    */
   private async featuresOf(query: SearchQuery): Promise<{ features: readonly Feature[]; segmentsById?: ReadonlyMap<number, { name: string }> }> {
     const { project } = query;
     if (this.readModel.isWarm() || !project || (project.operator !== 'IS' && project.operator !== 'IS_ANY_OF') || project.values.length > PROJECTS_READ_ONE_BY_ONE) {
       return this.readModel.everything();
     }
-    const features = (await Promise.all([...new Set(project.values)].map((id) => this.store.listProject(id)))).flat();
-    return features.length >= WARM_AFTER_PROJECT_FEATURES ? this.readModel.everything() : { features };
+    const { features, segmentsById } = await featuresOfProjects({ readModel: this.readModel, store: this.store }, project.values);
+    return { features, ...(segmentsById ? { segmentsById } : {}) };
   }
 }
 
@@ -162,10 +156,47 @@ export class FeatureSearchService {
 const PROJECTS_READ_ONE_BY_ONE = 10;
 
 /**
- * A cold project read of at least this many features starts the read model: its next pages then
- * cost a revision check, not this many items again. Smaller projects stay cheaper read whole.
+ * Projects of at least this many active features are read from the read model on a cold
+ * container (its stored snapshot, ADR 20, a fraction of a large project's items), which then
+ * answers their next reads for a revision check; smaller projects stay cheaper read whole.
  */
-const WARM_AFTER_PROJECT_FEATURES = 250;
+export const WARM_AFTER_PROJECT_FEATURES = 250;
+
+/** What a read of some projects' features chooses between. */
+export interface ProjectFeatureSources {
+  readModel: SearchReadModel;
+  store: ProjectFeatureStore;
+}
+
+/** A project's own items (ADR 17), and its count of active features (ADR 14) to choose by. */
+export interface ProjectFeatureStore {
+  listProject(project: string): Promise<Feature[]>;
+  /** The project's active features by its count; undefined when it has none (missing, or from before the counts). */
+  activeFeatureCount?(project: string): Promise<number | undefined>;
+}
+
+/**
+ * The features of some projects (archived ones too), as of every write acknowledged before the
+ * call, for the search's project filter and the project pages alike. Once this process holds the
+ * admin read model, from it: a revision check and what changed since. Before (a cold container),
+ * the projects' counts decide: together at least WARM_AFTER_PROJECT_FEATURES, and the read
+ * model is read (and kept warm for the next reads); fewer, and only the projects' own partitions
+ * are read, so a cold read of a small project costs the same whatever the other projects hold.
+ * When the projects' items turn out to be that many all the same (archived features, which the
+ * counts leave out, or projects from before the counts), the read model is read after them. Features read from the read model (`segmentsById` with them) are every project's,
+ * not filtered to the projects asked, and shared: they must not be changed.
+ */
+export async function featuresOfProjects(
+  { readModel, store }: ProjectFeatureSources, projectIds: readonly string[],
+): Promise<{ features: readonly Feature[]; segmentsById?: ReadonlyMap<number, { name: string }> | undefined }> {
+  if (readModel.isWarm()) return readModel.everything();
+  const ids = [...new Set(projectIds)];
+  const counts = store.activeFeatureCount ? await Promise.all(ids.map((id) => store.activeFeatureCount?.(id))) : ids.map(() => undefined);
+  const known = counts.reduce<number>((sum, count) => sum + (count ?? 0), 0);
+  if (known >= WARM_AFTER_PROJECT_FEATURES) return readModel.everything();
+  const features = (await Promise.all(ids.map((id) => store.listProject(id)))).flat();
+  return features.length >= WARM_AFTER_PROJECT_FEATURES ? readModel.everything() : { features };
+}
 
 function matchesStatus(query: SearchQuery, feature: Feature, environments: Environment[]): boolean {
   if (query.status.length === 0) return true;

@@ -22,6 +22,7 @@
  * | get a feature (aggregate) by name  | pk = FEATURES, sk = FEATURE#<name>                 | table |
  * | list all features (SDK payload)    | pk = FEATURES, begins_with(sk, FEATURE#)           | table |
  * | list one project's features (copies) | pk = PROJECT_FEATURES#<project>, begins_with(sk, FEATURE#) | table |
+ * | lifecycle stages SDK metrics wrote on a project's flags, and whether all are there | pk = METRICS_STAGES#<project>, sk = FEATURE#<name> / COMPLETE | table |
  * | has a data migration run           | pk = MIGRATIONS, sk = MIGRATION#<name>             | table |
  * | get / list projects                | pk = PROJECTS, sk = PROJECT#<id> / begins_with     | table |
  * | a project's feature count (shards) | pk = PROJECTS, begins_with(sk, FEATURE_COUNT#<id>#) | table |
@@ -178,6 +179,17 @@ export const keys = {
   /** A feature's copy in its project's partition (ADR 17); `feature` above stays the one read by name. */
   projectFeature: (project: string, name: string): ItemKey => ({ pk: `PROJECT_FEATURES#${project}`, sk: `FEATURE#${name}` }),
   projectFeatures: (project: string): CollectionPrefix => ({ pk: `PROJECT_FEATURES#${project}`, skPrefix: 'FEATURE#' }),
+  /**
+   * The lifecycle stages SDK metrics last wrote on a flag of `project`, with the flag's version
+   * after that write (lib/features/dynamo-metrics-stages.ts): those writes move no revision, so
+   * readers of the admin read model find them here, one small Query of the project's partition.
+   */
+  metricsStage: (project: string, name: string): ItemKey => ({ pk: `METRICS_STAGES#${project}`, sk: `FEATURE#${name}` }),
+  metricsStagesOf: (project: string): string => `METRICS_STAGES#${project}`,
+  /** Present once every flag of the project whose stages metrics moved has its item above (tables from before those items). */
+  metricsStagesComplete: (project: string): ItemKey => ({ pk: `METRICS_STAGES#${project}`, sk: 'COMPLETE' }),
+  /** IAM `dynamodb:LeadingKeys` pattern of every project's metrics-stage items. */
+  metricsStagePartitions: (): string => 'METRICS_STAGES#*',
   /** One item per data migration that has finished on this table (e.g. lib/features/dynamo-project-copies.ts). */
   migration: (name: string): ItemKey => ({ pk: 'MIGRATIONS', sk: `MIGRATION#${name}` }),
 

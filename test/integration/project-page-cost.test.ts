@@ -46,8 +46,9 @@ function newContainer(): Services {
 
 const pagesOf = (project: string) => [`/api/admin/projects/${project}/overview`, `/api/admin/projects/${project}/flag-creators`];
 /**
- * These read the partition still: the status counts, and the feature list shows, the lifecycle
- * stages SDK metrics write, which move no revision.
+ * These show the lifecycle stages SDK metrics write, which move no revision: the read model with
+ * the project's metrics-stage items laid over it (the first of them completes those items from the
+ * project's partition).
  */
 const withStatus = (project: string) => [
   ...pagesOf(project),
@@ -100,7 +101,8 @@ describe('the project page in a container that holds the admin read model', () =
     const fromPartition = await visit(cold, token, withStatus('large'));
 
     expect(fromReadModel.bodies).toEqual(fromPartition.bodies);
-    // The new container read the 300 features' items (about 75 units each time), the other none.
-    expect(engine.stats().readUnits - units).toBeGreaterThan(300);
+    // The new container read the 300 features' items (about 75 units), the other none. Its count
+    // (ADR 14) does not hold the seeded features, so the items are read first, then the read model.
+    expect(engine.stats().readUnits - units).toBeGreaterThan(75);
   });
 });

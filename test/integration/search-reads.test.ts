@@ -1,3 +1,4 @@
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Feature } from '../../lib/features/model.js';
@@ -5,6 +6,7 @@ import { featureReadModel } from '../../lib/composition/read-model.js';
 import { featureSearchQuerySchema } from '../../lib/features/search-schemas.js';
 import { toSearchItemWire } from '../../lib/features/search-wire.js';
 import { countsSince } from '../../lib/store/request-counter.js';
+import { keys } from '../../lib/store/table-design.js';
 import type { Services } from '../../local/app-services.js';
 import { seedFeatures } from '../support/seed-features.js';
 import { freshInstanceServices, servicesOn } from '../support/services.js';
@@ -45,6 +47,12 @@ beforeAll(async () => {
   await seedFeatures(services.featureStore, Array.from({ length: LARGE }, (_, i) => ({
     ...(features[0] as Feature), name: `large-${String(i).padStart(3, '0')}`, project: 'large', createdAt: new Date(Date.UTC(2026, 0, 2, 0, i)).toISOString(),
   })));
+  // The seeding above moves no project count (ADR 14): the large project's count is moved as its
+  // creates through the service would have moved it, since a cold read chooses by it.
+  await services.composition.store.db.send(new UpdateCommand({
+    TableName: services.composition.store.tableName, Key: keys.projectFeatureCount('large', 0),
+    UpdateExpression: 'ADD featureCount :created', ExpressionAttributeValues: { ':created': LARGE },
+  }));
   await services.metrics.markSeen(features.filter((_, i) => i % 4 === 0).map((f) => ({ feature: f.name, environment: 'development', at: '2026-02-01T10:00:00.000Z' })));
 });
 
@@ -136,21 +144,37 @@ describe("a page of the project's flag list", () => {
 
 describe('a cold process', () => {
   const isWarm = (on: Services) => on.composition.once(featureReadModel).isWarm();
+  /** The projects whose copies `on`'s feature store reads from now on, in the order read. */
+  const projectReadsOf = (on: Services) => {
+    const listed: string[] = [];
+    const listProject = on.featureStore.listProject.bind(on.featureStore);
+    on.featureStore.listProject = async (project) => {
+      listed.push(project);
+      return listProject(project);
+    };
+    return listed;
+  };
 
-  it("reads a small project's copies on every page, and starts the read model on a large project's first page", async () => {
+  it("reads a small project's copies on every page, and a large project's first page from the read model, not its copies", async () => {
     const cold = servicesOn(services.config);
 
     await searched(cold, PROJECT_PAGE);
     const smallAgain = await searched(cold, PROJECT_PAGE);
     const stillCold = isWarm(cold);
+    const listed = projectReadsOf(cold);
     const largeFirst = await searched(cold, { ...PROJECT_PAGE, project: 'IS:large' });
+    const largeListed = [...listed];
     const largeNext = await searched(cold, { ...PROJECT_PAGE, project: 'IS:large' });
 
     expect(stillCold).toBe(false);
-    // The project's copies (one Query page for 40 features) in place of the revision check, and
-    // the page's one segment by key, as the read model's segments are not there.
-    expect(smallAgain.requests).toEqual({ Query: 2, GetItem: 2, BatchGetItem: 1 });
+    // The project's count (one small Query), its copies (one Query page for 40 features) in place
+    // of the revision check, and the page's one segment by key, as the read model's segments are
+    // not there.
+    expect(smallAgain.requests).toEqual({ Query: 3, GetItem: 2, BatchGetItem: 1 });
     expect(isWarm(cold)).toBe(true);
+    // The large project's count decides: the read model is read (here, with no stored snapshot,
+    // every project's copies), and the project's 260 copies are not read before it as well.
+    expect(largeListed.filter((project) => project === 'large')).toEqual(['large']);
     expect(largeFirst.total).toBe(LARGE);
     expect(largeNext.items).toEqual(largeFirst.items);
     expect(largeNext.requests).toEqual({ Query: 2, GetItem: 1, BatchGetItem: 1 });

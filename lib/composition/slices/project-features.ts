@@ -1,23 +1,53 @@
+import { DynamoMetricsStageMarks, withMetricsStages } from '../../features/dynamo-metrics-stages.js';
 import type { Feature } from '../../features/model.js';
+import { featuresOfProjects } from '../../features/search-service.js';
 import type { Composition } from '../composition.js';
 import { featureReadModel } from '../read-model.js';
 import { featureStore } from '../stores.js';
 
+/** The projects' metrics-stage items, once per composition. */
+export const metricsStageMarks = (c: Composition) => new DynamoMetricsStageMarks(c.store.db, c.store.tableName);
+
 /**
  * One project's features, archived ones too, in name order, as the project page, its status and
- * its statistics read them. Once this process holds the admin read model, from it: a revision
- * check and what changed since, where the project's partition is a thousand items (a megabyte or
- * more) read again on every visit. Before that, from the project's own partition (ADR 17), so a
- * cold container reads the project only. Both hold every write acknowledged before the call,
- * except the lifecycle stages SDK metrics write, which move no revision: the read model shows
- * them from the next change, so a reader that answers stages reads the partition
- * (`featureStore.listProject`). The features may be the read model's own: callers must not change them.
+ * its statistics read them: from the admin read model once this process holds it (a revision
+ * check and what changed since, where the project's partition is a thousand items, a megabyte or
+ * more, read again on every visit), else as `featuresOfProjects` chooses for a cold container.
+ * Both hold every write acknowledged before the call, except the lifecycle stages SDK metrics
+ * write, which move no revision: the read model shows them from the next change, so a reader
+ * that answers stages reads `projectFeaturesWithMetricsStagesOf`. The features may be the read
+ * model's own: callers must not change them.
  */
 export async function projectFeaturesOf(c: Composition, projectId: string): Promise<readonly Feature[]> {
-  const readModel = c.once(featureReadModel);
-  if (!readModel.isWarm()) return c.once(featureStore).listProject(projectId);
+  return (await projectRead(c, projectId)).features;
+}
+
+/**
+ * The same with the lifecycle stages SDK metrics wrote, at once. Read from the project's own
+ * partition, they are there; read from the read model, the project's metrics-stage items (one
+ * Query of small items, read at the same time) are laid over it. A project whose items are not
+ * complete yet (a table from before them) is read from its partition instead, and its items are
+ * completed from what it holds, once.
+ */
+export async function projectFeaturesWithMetricsStagesOf(c: Composition, projectId: string): Promise<readonly Feature[]> {
+  const marks = c.once(metricsStageMarks);
+  // A warm container reads the read model: its items are read at the same time.
+  const [read, early] = await Promise.all([projectRead(c, projectId), c.once(featureReadModel).isWarm() ? marks.of(projectId) : undefined]);
+  if (!read.fromReadModel) return read.features;
+  const recorded = early ?? await marks.of(projectId);
+  if (recorded.complete) return withMetricsStages(read.features, recorded.marks);
+  const stored = await c.once(featureStore).listProject(projectId);
+  await marks.complete(projectId, stored);
+  return stored;
+}
+
+async function projectRead(c: Composition, projectId: string): Promise<{ features: readonly Feature[]; fromReadModel: boolean }> {
+  const read = await featuresOfProjects({ readModel: c.once(featureReadModel), store: c.once(featureStore) }, [projectId]);
+  // Features read from the read model come with its segments, and are every project's.
+  if (!read.segmentsById) return { features: read.features, fromReadModel: false };
   // The partition lists its items by key, `FEATURE#<name>`: the same order by name's code units.
-  return (await readModel.everyFeature())
+  const features = read.features
     .filter((feature) => feature.project === projectId)
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return { features, fromReadModel: true };
 }

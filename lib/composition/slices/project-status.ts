@@ -4,9 +4,9 @@ import type { ProjectStatusPorts } from '../../project-status/ports.js';
 import { projectStatusSlice } from '../../project-status/slice.js';
 import type { Composition } from '../composition.js';
 import { apiTokenStore } from '../edge.js';
-import { clientApplicationStore, eventStore, featureStore, segmentStore } from '../stores.js';
+import { clientApplicationStore, eventStore, segmentStore } from '../stores.js';
 import { projectOf } from './catalog-reads.js';
-import { projectFeaturesOf } from './project-features.js';
+import { projectFeaturesOf, projectFeaturesWithMetricsStagesOf } from './project-features.js';
 
 /** The project status slice, once per composition, on its ports. */
 export const projectStatus = (c: Composition) => projectStatusSlice(c, projectStatusPorts(c));
@@ -24,7 +24,7 @@ function projectStatusPorts(c: Composition): ProjectStatusPorts {
       await projectOf(c, projectId);
     },
     projectFeatures: (projectId) => projectFeaturesOf(c, projectId),
-    projectFeaturesWithMetricsStages: (projectId) => c.once(featureStore).listProject(projectId),
+    projectFeaturesWithMetricsStages: (projectId) => projectFeaturesWithMetricsStagesOf(c, projectId),
     stagesOf,
     projectEventTimes: async (projectId, from, to) => {
       const times: string[] = [];

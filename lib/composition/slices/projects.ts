@@ -3,10 +3,10 @@ import type { ProjectPorts } from '../../projects/ports.js';
 import { projectSlice } from '../../projects/slice.js';
 import type { Composition } from '../composition.js';
 import { featureReadModel } from '../read-model.js';
-import { featureStore, metricsStore } from '../stores.js';
+import { metricsStore } from '../stores.js';
 import { strategyTypeExists } from './catalog-reads.js';
 import { favourites } from './favourites.js';
-import { projectFeaturesOf } from './project-features.js';
+import { projectFeaturesOf, projectFeaturesWithMetricsStagesOf } from './project-features.js';
 import { insights } from './insights.js';
 
 /** The projects' slice, once per composition, on its ports. */
@@ -19,7 +19,7 @@ function projectPorts(c: Composition): ProjectPorts {
     features: {
       everyFeature: () => c.once(featureReadModel).everyFeature(),
       projectFeatures: (projectId) => projectFeaturesOf(c, projectId),
-      projectFeaturesWithMetricsStages: (projectId) => c.once(featureStore).listProject(projectId),
+      projectFeaturesWithMetricsStages: (projectId) => projectFeaturesWithMetricsStagesOf(c, projectId),
     },
     strategyTypeExists: (name) => strategyTypeExists(c, name),
     lastSeen,

@@ -1,0 +1,134 @@
+import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { featureReadModel } from '../../lib/composition/read-model.js';
+import { DynamoMetricsStageRecorder } from '../../lib/features/dynamo-metrics-stages.js';
+import { keys } from '../../lib/store/table-design.js';
+import { transactWriteDetailed } from '../../lib/store/transact.js';
+import type { Services } from '../../local/app-services.js';
+import { apiClient } from '../support/api.js';
+import { isolatedServices } from '../support/client.js';
+import { featureSteps } from '../support/features.js';
+import { adminToken, servicesOn } from '../support/services.js';
+
+/**
+ * The lifecycle stages SDK metrics write move no revision, so the admin read model holds them
+ * only from the flag's next change. A project status on a container that holds the read model
+ * lays the project's metrics-stage items over it (one Query of small items) instead of reading
+ * the project's partition: the stage counts at once, as on a new container, which reads the
+ * partition. A project of a table from before those items is read from its partition once, and
+ * its items completed from it. A table of its own: the partitions and items counted are this file's.
+ */
+let services: Services;
+let token: string;
+let steps: ReturnType<typeof featureSteps>;
+const development = { name: 'development', type: 'development' };
+
+beforeAll(async () => {
+  services = await isolatedServices();
+  token = await adminToken(services);
+  steps = featureSteps(apiClient(services), token);
+});
+
+/** A container of its own that holds the admin read model, with the projects whose partitions its feature store reads from now on. */
+async function warmContainer() {
+  const on = servicesOn(services.config);
+  await on.composition.once(featureReadModel).everyFeature();
+  const listed: string[] = [];
+  const listProject = on.featureStore.listProject.bind(on.featureStore);
+  on.featureStore.listProject = async (project) => {
+    listed.push(project);
+    return listProject(project);
+  };
+  return { on, listed };
+}
+
+async function statusOn(on: Services, project: string) {
+  const res = await apiClient(on)({ method: 'GET', path: `/api/admin/projects/${project}/status`, token });
+  expect(res.status, res.text).toBe(200);
+  return res.body as { lifecycleSummary: Record<string, { currentFlags: number }> };
+}
+
+const recorder = () => new DynamoMetricsStageRecorder(services.composition.store.db, services.composition.store.tableName);
+
+/** The project's metrics-stage items, by sort key. */
+async function itemsOf(project: string) {
+  const { Items } = await services.composition.store.db.send(new QueryCommand({
+    TableName: services.composition.store.tableName, KeyConditionExpression: 'pk = :pk',
+    ExpressionAttributeValues: { ':pk': keys.metricsStagesOf(project) }, ConsistentRead: true,
+  }));
+  return (Items ?? []).map((item) => item.sk as string).sort();
+}
+
+describe('a project status on a container that holds the admin read model', () => {
+  it('counts a stage SDK metrics wrote at once, without reading the project partition, as a new container does', async () => {
+    const project = await steps.createProject();
+    const [moved, kept] = [await steps.createFeature(project), await steps.createFeature(project)];
+    const { on, listed } = await warmContainer();
+    // The project's first status completes its (empty) items; it is new, so it has none to read.
+    await statusOn(on, project);
+    listed.length = 0;
+
+    expect(await recorder().recordFromMetrics(moved, development, new Date().toISOString())).toEqual({ stages: ['initial', 'pre-live'] });
+    const warm = await statusOn(on, project);
+    const cold = await statusOn(servicesOn(services.config), project);
+
+    expect(listed).toEqual([]);
+    expect(warm.lifecycleSummary.preLive?.currentFlags).toBe(1);
+    expect(warm.lifecycleSummary.initial?.currentFlags).toBe(1);
+    expect(warm).toEqual(cold);
+    expect(await itemsOf(project)).toEqual(['COMPLETE', `FEATURE#${moved}`]);
+    expect(kept).not.toBe(moved);
+  });
+
+  it("reads a project of a table from before the metrics-stage items from its partition once, and completes its items from it", async () => {
+    const project = await steps.createProject();
+    const [moved, other] = [await steps.createFeature(project), await steps.createFeature(project)];
+    // A stage as the recorder wrote it before its items existed: the flag and its copy only.
+    const stored = await services.featureStore.get(moved);
+    const lifecycle = [...(stored?.lifecycle ?? []), { stage: 'pre-live', enteredStageAt: new Date().toISOString() }];
+    const update = {
+      UpdateExpression: 'SET lifecycle = :lifecycle, version = :next',
+      ExpressionAttributeValues: { ':lifecycle': lifecycle, ':next': (stored?.version ?? 0) + 1 },
+    };
+    const written = await transactWriteDetailed(services.composition.store.db, [
+      { Update: { TableName: services.composition.store.tableName, Key: keys.feature(moved), ...update } },
+      { Update: { TableName: services.composition.store.tableName, Key: keys.projectFeature(project, moved), ...update } },
+    ]);
+    expect(written.ok).toBe(true);
+    const { on, listed } = await warmContainer();
+
+    const first = await statusOn(on, project);
+    const readFirst = [...listed];
+    const second = await statusOn(on, project);
+
+    expect(readFirst).toEqual([project]);
+    expect(listed).toEqual([project]);
+    expect(first.lifecycleSummary.preLive?.currentFlags).toBe(1);
+    expect(second).toEqual(first);
+    expect(await itemsOf(project)).toEqual(['COMPLETE', `FEATURE#${moved}`]);
+    expect(other).not.toBe(moved);
+  });
+
+  it('leaves out the item of a flag deleted and made again under the same name, whose versions started over', async () => {
+    const project = await steps.createProject();
+    const name = await steps.createFeature(project);
+    const { on } = await warmContainer();
+    await statusOn(on, project);
+    expect(await recorder().recordFromMetrics(name, development, new Date().toISOString())).toEqual({ stages: ['initial', 'pre-live'] });
+    // As if the flag had changed many times before metrics moved it: its item's version is far ahead.
+    await services.composition.store.db.send(new UpdateCommand({
+      TableName: services.composition.store.tableName, Key: keys.metricsStage(project, name),
+      UpdateExpression: 'SET version = :far', ExpressionAttributeValues: { ':far': 1_000 },
+    }));
+    const call = apiClient(services);
+    expect((await call({ method: 'DELETE', path: `/api/admin/projects/${project}/features/${name}`, token })).status).toBe(202);
+    expect((await call({ method: 'DELETE', path: `/api/admin/archive/${name}`, token })).status).toBeLessThan(300);
+    await steps.createFeature(project, name);
+
+    const status = await statusOn(on, project);
+
+    expect(status.lifecycleSummary.preLive?.currentFlags).toBe(0);
+    expect(status.lifecycleSummary.initial?.currentFlags).toBe(1);
+    expect(status).toEqual(await statusOn(servicesOn(services.config), project));
+  });
+});
