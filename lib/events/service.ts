@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { matchesEquality, type Filter } from '../http/query-filters.js';
 import type { ChangeEvent } from './model.js';
 import type { EventReader } from './store.js';
-import { unleashEventCount, unleashEvents, type UnleashEvent } from './wire.js';
+import { unleashEventCount, unleashEventKeys, unleashEvents, type UnleashEvent } from './wire.js';
 
 type Equality = Filter<'IS' | 'IS_ANY_OF'>;
 
@@ -51,6 +51,7 @@ export class EventSearchService {
     // Newest first; the actions of one recorded change keep the order it lists them in.
     const stored = (await this.read(search)).sort((a, b) => (a.createdAt === b.createdAt ? (a.id < b.id ? 1 : -1) : a.createdAt < b.createdAt ? 1 : -1));
     if (isUnfiltered(search)) return pageOfEvery(stored, search);
+    if (search.query === undefined) return pageOfMatches(stored, search);
     const matches = stored.flatMap(unleashEvents).filter((event) => matchesSearch(event, search));
     return { events: matches.slice(search.offset, search.offset + search.limit), total: matches.length };
   }
@@ -124,16 +125,54 @@ function pageOfEvery(stored: readonly ChangeEvent[], { offset, limit }: EventSea
   return { events, total };
 }
 
-function matchesSearch(event: UnleashEvent, search: EventSearch): boolean {
+/**
+ * The page of a search that names no text, and its total: each stored event's actions are
+ * matched by their id, type and environment with the event's own project, feature and creator,
+ * and only the page's events are made whole. The text filter matches summaries, so a search
+ * with one makes every event.
+ */
+function pageOfMatches(stored: readonly ChangeEvent[], search: EventSearch): { events: UnleashEvent[]; total: number } {
+  const events: UnleashEvent[] = [];
+  let total = 0;
+  for (const event of stored) {
+    const shared = { project: event.project ?? null, featureName: event.featureName ?? null, createdBy: event.createdBy };
+    unleashEventKeys(event).forEach((key, index) => {
+      if (!matchesSearch({ ...shared, ...key }, search)) return;
+      if (total >= search.offset && events.length < search.limit) events.push(unleashEvents(event)[index] as UnleashEvent);
+      total += 1;
+    });
+  }
+  return { events, total };
+}
+
+/** What a search's filters read of an event; the text filter reads the summary too. */
+type Matched = Pick<UnleashEvent, 'id' | 'type' | 'createdBy' | 'environment' | 'project' | 'featureName'> & Partial<Pick<UnleashEvent, 'summary'>>;
+
+function matchesSearch(event: Matched, search: EventSearch): boolean {
   if (search.groupId) return false;
   return matchesEquality(search.id, event.id)
     && matchesEquality(search.feature, event.featureName ?? undefined)
     && matchesEquality(search.project, event.project ?? undefined)
     && matchesEquality(search.type, event.type)
-    && (matchesEquality(search.createdBy, event.createdBy) || matchesEquality(search.createdBy, String(creatorId(event.createdBy))))
+    && (matchesEquality(search.createdBy, event.createdBy) || matchesEquality(search.createdBy, String(creatorIdOf(event.createdBy))))
     && matchesEquality(search.environment, event.environment ?? undefined)
     && (search.query === undefined || [event.type, event.createdBy, event.featureName, event.project, event.environment, event.summary]
       .some((text) => text?.toLowerCase().includes(search.query as string)));
+}
+
+/** Creators' numbers by name: a search by creator matches every event of its window, a digest each. */
+const creatorIds = new Map<string, number>();
+/** Names kept at most; past it the map starts again (a few names make most events). */
+const CREATOR_IDS_KEPT = 10_000;
+
+function creatorIdOf(name: string): number {
+  let id = creatorIds.get(name);
+  if (id === undefined) {
+    if (creatorIds.size >= CREATOR_IDS_KEPT) creatorIds.clear();
+    id = creatorId(name);
+    creatorIds.set(name, id);
+  }
+  return id;
 }
 
 /** A creator's number: the same for the same name on every container, a positive 31-bit integer as Unleash's user ids are. */

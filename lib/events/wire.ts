@@ -76,18 +76,38 @@ export function unleashEvents(event: ChangeEvent): UnleashEvent[] {
       summary: `**${event.createdBy}**: ${words}${subject.length > 0 ? ` (${subject.join(', ')})` : ''}`,
     }];
   }
+  return featureActions(event).map(({ id, action, environment }) => ({
+    ...base,
+    id,
+    type: action.type,
+    environment,
+    label: action.label,
+    summary: `**${event.createdBy}** ${action.verb} **${event.featureName}**${environment === null ? '' : ` in **${environment}**`}`,
+  }));
+}
+
+/** What tells the actions `unleashEvents` makes of `event` apart, in the same order, without their labels and summaries. */
+export interface UnleashEventKey {
+  id: string;
+  type: string;
+  environment: string | null;
+}
+
+/**
+ * The id, type and environment of each event `unleashEvents` makes of `event`: a search that
+ * filters on them (the dashboard's by type, over every event of the day) makes only the events
+ * of its page whole.
+ */
+export function unleashEventKeys(event: ChangeEvent): UnleashEventKey[] {
+  if (event.type !== 'feature-changed' || !event.featureName) return [{ id: event.id, type: event.type, environment: null }];
+  return featureActions(event).map(({ id, action, environment }) => ({ id, type: action.type, environment }));
+}
+
+function featureActions(event: ChangeEvent) {
   const changes = event.changes?.length ? event.changes : ['updated'];
   return changes.map((change, index) => {
     const [name = change, environment] = change.split(':', 2);
     const action = (environment === undefined ? FEATURE_ACTIONS[name] : ENVIRONMENT_ACTIONS[name]) ?? UNKNOWN_ACTION;
-    const where = environment === undefined ? '' : ` in **${environment}**`;
-    return {
-      ...base,
-      id: changes.length === 1 ? event.id : `${event.id}-${index + 1}`,
-      type: action.type,
-      environment: environment ?? null,
-      label: action.label,
-      summary: `**${event.createdBy}** ${action.verb} **${event.featureName}**${where}`,
-    };
+    return { id: changes.length === 1 ? event.id : `${event.id}-${index + 1}`, action, environment: environment ?? null };
   });
 }
