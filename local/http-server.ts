@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type OutgoingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { APIGatewayProxyResultV2 } from 'aws-lambda';
-import { routeTable } from '../lib/route-table.js';
+import { routeTable, type OperationId } from '../lib/route-table.js';
 import type { Group } from '../lib/http/route.js';
 import type { LambdaHandler } from '../lib/composition/function-handler.js';
 import { localContext, toApiGatewayEvent } from './api-gateway-event.js';
@@ -79,6 +79,10 @@ interface Limits {
   slots: ConcurrencySlots<Group> | undefined;
   functionTimeoutMs: number;
   integrationTimeoutMs: number;
+  /** The cut-off of each invocation: the function's timeout or API Gateway's, whichever is shorter. */
+  cutOffs: Deadlines;
+  /** The function's own timeout when API Gateway's comes first: when its concurrency slot is given back. */
+  functionEnds: Deadlines | undefined;
 }
 
 export async function startHttpServer(handlers: Record<Group, LambdaHandler>, options: HttpServerOptions): Promise<LocalServer> {
@@ -91,11 +95,15 @@ export async function startHttpServer(handlers: Record<Group, LambdaHandler>, op
 /** What the local server does with each request: API Gateway and Lambda in front of `handlers` (`npm run bench` times it without sockets). */
 export function localApiGateway(handlers: Record<Group, LambdaHandler>, options: Omit<HttpServerOptions, 'port' | 'host'>): (req: IncomingMessage, res: ServerResponse) => void {
   const mappingKey = parseApiMappingKey(options.apiMappingKey);
+  const functionTimeoutMs = options.functionTimeoutMs ?? FUNCTION_TIMEOUT_MS;
+  const integrationTimeoutMs = options.integrationTimeoutMs ?? API_GATEWAY_INTEGRATION_TIMEOUT_MS;
   const limits: Limits = {
     buckets: options.throttling ? new TokenBuckets(options.throttling) : undefined,
     slots: options.concurrency ? new ConcurrencySlots<Group>(options.concurrency) : undefined,
-    functionTimeoutMs: options.functionTimeoutMs ?? FUNCTION_TIMEOUT_MS,
-    integrationTimeoutMs: options.integrationTimeoutMs ?? API_GATEWAY_INTEGRATION_TIMEOUT_MS,
+    functionTimeoutMs,
+    integrationTimeoutMs,
+    cutOffs: new Deadlines(Math.min(functionTimeoutMs, integrationTimeoutMs)),
+    functionEnds: functionTimeoutMs <= integrationTimeoutMs ? undefined : new Deadlines(functionTimeoutMs),
   };
   return (req, res) => {
     if (options.accessLog) logAccess(req, res);
@@ -135,7 +143,7 @@ async function serve(handlers: Record<Group, LambdaHandler>, mappingKey: string 
   // API Gateway's own answer for a path no route covers.
   if (!match) return send(res, GATEWAY_ANSWERS.notFound);
   const spec = routeTable[match.operationId];
-  const routeKey = `${spec.method} ${spec.path}`;
+  const routeKey = routeKeyOf(match.operationId);
   if (limits.buckets && !limits.buckets.take(routeKey)) return send(res, GATEWAY_ANSWERS.tooManyRequests);
   const event = toApiGatewayEvent({
     method,
@@ -188,36 +196,39 @@ type Outcome =
  * not when API Gateway stops waiting.
  */
 function invoke(handler: LambdaHandler, event: Parameters<LambdaHandler>[0], functionName: string, limits: Limits, release: () => void): Promise<Outcome> {
-  const functionEnds = limits.functionTimeoutMs <= limits.integrationTimeoutMs;
-  const cutOffMs = Math.min(limits.functionTimeoutMs, limits.integrationTimeoutMs);
+  const functionEnds = limits.functionEnds === undefined;
   // One promise settled by whichever comes first, the function's end or the cut-off: this runs
   // on every request, so no race between two promises and no chain of three more.
   return new Promise<Outcome>((resolve, reject) => {
     let cutOff = false;
-    const timer = setTimeout(() => {
+    const cut = limits.cutOffs.add(() => {
       cutOff = true;
-      // When the function's timeout comes first, one timer serves both: its slot is given back as the client is answered.
+      // When the function's timeout comes first, one deadline serves both: its slot is given back as the client is answered.
       if (functionEnds) release();
       resolve({ kind: functionEnds ? 'function timeout' : 'integration timeout' });
-    }, cutOffMs);
-    const functionTimer = functionEnds ? undefined : setTimeout(release, limits.functionTimeoutMs);
-    functionTimer?.unref();
+    });
+    const functionEnd = limits.functionEnds?.add(release);
+    const ended = () => {
+      limits.cutOffs.remove(cut);
+      if (functionEnd) limits.functionEnds?.remove(functionEnd);
+      release();
+    };
     let running: Promise<APIGatewayProxyResultV2>;
     try {
       running = handler(event, localContext(functionName, limits.functionTimeoutMs));
     } catch (error) {
-      ended(timer, functionTimer, release);
+      ended();
       reject(error);
       return;
     }
     running.then(
       (result) => {
-        ended(timer, functionTimer, release);
+        ended();
         if (cutOff) log.warn('local Lambda: a function finished after it was cut off; its answer was dropped', { functionName });
         else resolve({ kind: 'answer', result });
       },
       (error: unknown) => {
-        ended(timer, functionTimer, release);
+        ended();
         log.error('local Lambda: the function failed', { functionName, error: String(error) });
         resolve({ kind: 'function error' });
       },
@@ -225,15 +236,76 @@ function invoke(handler: LambdaHandler, event: Parameters<LambdaHandler>[0], fun
   });
 }
 
-/**
- * A function's invocation ended: its timers go and its concurrency slot is given back. Not a
- * closure made per invocation (the dev runtime names each one it makes, on every request).
- */
-function ended(timer: NodeJS.Timeout, functionTimer: NodeJS.Timeout | undefined, release: () => void): void {
-  clearTimeout(functionTimer);
-  clearTimeout(timer);
-  release();
+/** An invocation's place in `Deadlines`: what to do when it is due, linked to its neighbours. */
+interface Deadline {
+  due: number;
+  act: () => void;
+  previous: Deadline | undefined;
+  next: Deadline | undefined;
+  queued: boolean;
 }
+
+/**
+ * Acts on each deadline `ms` after it was added unless it was removed first, with one timer for
+ * all of them rather than a setTimeout and a clearTimeout per request: every deadline of a queue
+ * is the same time after its start, so they fall due in the order they were added, a list whose
+ * head is the next one due. The timer is armed for the head and left armed when the head goes
+ * (it then finds a later head and re-arms), and cleared only when nothing is left, so a local
+ * script or test that made a request is not held open by it.
+ */
+class Deadlines {
+  private head: Deadline | undefined;
+  private tail: Deadline | undefined;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly ms: number) {}
+
+  add(act: () => void): Deadline {
+    const deadline: Deadline = { due: performance.now() + this.ms, act, previous: this.tail, next: undefined, queued: true };
+    if (this.tail) this.tail.next = deadline;
+    else this.head = deadline;
+    this.tail = deadline;
+    this.timer ??= setTimeout(this.fire, this.ms);
+    return deadline;
+  }
+
+  remove(deadline: Deadline): void {
+    if (!deadline.queued) return;
+    deadline.queued = false;
+    if (deadline.previous) deadline.previous.next = deadline.next;
+    else this.head = deadline.next;
+    if (deadline.next) deadline.next.previous = deadline.previous;
+    else this.tail = deadline.previous;
+    deadline.previous = undefined;
+    deadline.next = undefined;
+    if (this.head === undefined) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+    }
+  }
+
+  private readonly fire = (): void => {
+    this.timer = undefined;
+    const now = performance.now();
+    for (let due = this.head; due !== undefined && due.due <= now; due = this.head) {
+      this.remove(due);
+      due.act();
+    }
+    if (this.head) this.timer ??= setTimeout(this.fire, Math.max(0, this.head.due - now));
+  };
+}
+
+/** The route key API Gateway puts in the event (`GET /api/client/features`), made once per route. */
+function routeKeyOf(operationId: OperationId): string {
+  let key = routeKeys.get(operationId);
+  if (key === undefined) {
+    const spec = routeTable[operationId];
+    routeKeys.set(operationId, (key = `${spec.method} ${spec.path}`));
+  }
+  return key;
+}
+
+const routeKeys = new Map<OperationId, string>();
 
 /** Requests being logged, with the `appName` their body names (registrations and metrics carry it there). */
 const bodyAppNames = new WeakMap<IncomingMessage, string | undefined>();

@@ -5,7 +5,7 @@ import { BoundedCache } from '../bounded-cache.js';
 import { ChunkedPayload, type GzipPayload } from './payload-bytes.js';
 import { deltaEtag, deltaEvents, deltaRevisionNamedIn, hydrationHead, hydrationTail } from './delta.js';
 import { featureText, isServed, PAYLOAD_HEAD, payloadTail, segmentsText, selectFeatures, toClientFeature } from './payload.js';
-import { resolveQuery, scopeKeyOf, shortHashOf, type ClientQuery, type ClientRequest } from './query.js';
+import { resolvedScopeOf, resolveQuery, scopeKeyOf, shortHashOf, type ClientQuery, type ClientRequest } from './query.js';
 import type { RevisionClock } from './revision-clock.js';
 import type { ClientFeature } from './schemas.js';
 import { featuresByName, type FeatureSnapshots, type StoredScopeReading, type StoreOutcome } from './feature-snapshots.js';
@@ -116,8 +116,7 @@ export class ClientFeatureService {
     ifNoneMatch: string | undefined,
     checkedRevision?: number,
   ): Promise<FeaturesAnswer> {
-    const query = resolveQuery(caller, request);
-    const key = scopeKeyOf(query);
+    const { query, key } = resolvedScopeOf(caller, request);
     const scope: Scope = { query, key, hash: this.shortHash(key) };
     const revision = await this.revisionFor(revisionNamedIn(ifNoneMatch), checkedRevision);
     // The ETag is compared with the one of the caller's own scope, so a short hash shared with
@@ -146,8 +145,7 @@ export class ClientFeatureService {
    * one the table never held, or one this container's steps cannot account for.
    */
   async delta(caller: Caller, request: ClientRequest, ifNoneMatch: string | undefined, checkedRevision?: number): Promise<DeltaAnswer> {
-    const query = resolveQuery(caller, request);
-    const key = scopeKeyOf(query);
+    const { query, key } = resolvedScopeOf(caller, request);
     const held = deltaRevisionNamedIn(ifNoneMatch);
     const revision = await this.revisionFor(held ?? 0, checkedRevision);
     if (held === revision) return { modified: false, etag: deltaEtag(revision) };

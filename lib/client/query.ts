@@ -54,6 +54,45 @@ export function resolveQuery(caller: Caller, request: ClientRequest): ClientQuer
   };
 }
 
+/** A resolved query with its scope key (`scopeKeyOf`). */
+export interface ResolvedScope {
+  readonly query: ClientQuery;
+  readonly key: string;
+}
+
+/**
+ * `resolveQuery` and `scopeKeyOf` at once. Most polls carry no filter in their query string:
+ * their scope depends only on the token's record and the spec header, so it is kept per caller
+ * (the authenticator hands out one frozen caller per token lookup) and per header text, frozen,
+ * and a poll builds no query, key or version parse. Any filter, or a caller that is not frozen,
+ * is resolved afresh.
+ */
+export function resolvedScopeOf(caller: Caller, request: ClientRequest): ResolvedScope {
+  const unfiltered = request.projects === undefined && request.namePrefix === undefined && request.tags === undefined && request.environment === undefined;
+  if (!unfiltered || !Object.isFrozen(caller) || !Object.isFrozen(caller.projects)) return freshScope(caller, request);
+  let byHeader = unfilteredScopes.get(caller);
+  if (byHeader === undefined) unfilteredScopes.set(caller, (byHeader = new Map()));
+  const header = request.clientSpec ?? '';
+  let scope = byHeader.get(header);
+  if (scope === undefined) {
+    // The header is the caller's to choose: a flood of different ones only empties this memo.
+    if (byHeader.size >= SPEC_HEADERS_PER_CALLER) byHeader.clear();
+    const { query, key } = freshScope(caller, request);
+    scope = Object.freeze({ query: Object.freeze({ ...query, ...(query.projects ? { projects: Object.freeze(query.projects) as string[] } : {}) }), key });
+    byHeader.set(header, scope);
+  }
+  return scope;
+}
+
+function freshScope(caller: Caller, request: ClientRequest): ResolvedScope {
+  const query = resolveQuery(caller, request);
+  return { query, key: scopeKeyOf(query) };
+}
+
+/** Unfiltered scopes by caller, then by spec header text; a caller dropped by the token cache takes its scopes with it. */
+const unfilteredScopes = new WeakMap<Caller, Map<string, ResolvedScope>>();
+const SPEC_HEADERS_PER_CALLER = 16;
+
 /**
  * What selects a cached payload: the resolved query's whole canonical text. Never a digest cut
  * short: part of the query is the caller's to choose (`namePrefix`, `project`), so a truncated

@@ -4,6 +4,21 @@
  */
 export function acceptsGzip(header: string | undefined): boolean {
   if (!header) return false;
+  let admitted = known.get(header);
+  if (admitted === undefined) {
+    admitted = parsedAcceptsGzip(header);
+    // Clients send a handful of different headers; a flood of odd ones only empties the memo.
+    if (known.size >= KNOWN_HEADERS) known.clear();
+    known.set(header, admitted);
+  }
+  return admitted;
+}
+
+/** Answers by header text: every SDK poll asks twice (the operation and the answer's last step), with the same header as the last poll. */
+const known = new Map<string, boolean>();
+const KNOWN_HEADERS = 100;
+
+function parsedAcceptsGzip(header: string): boolean {
   let wildcard = false;
   for (const entry of header.split(',')) {
     const [coding = '', ...params] = entry.split(';').map((part) => part.trim().toLowerCase());

@@ -96,6 +96,11 @@ export function lambdaPayloadBytes(result: HttpResult, bodySize?: JsonSize): num
     // Everything but the body, exactly, and the body's known size in place of its empty string's two quotes.
     return Buffer.byteLength(JSON.stringify({ ...result, body: '' }), 'utf8') - 2 + quoted;
   }
+  // No body (a 304, a 202): the headers' upper bound does, far below the limit as it always is.
+  if (body.length === 0) {
+    const bound = answerWithoutBodyBound(result) + 2;
+    if (bound <= LAMBDA_MAX_RESPONSE_BYTES) return bound;
+  }
   const headerBytes = Buffer.byteLength(JSON.stringify(result.headers), 'utf8') + 256;
   const bound = body.length * 6;
   if (bound + headerBytes <= LAMBDA_MAX_RESPONSE_BYTES) return bound + headerBytes;

@@ -1,5 +1,4 @@
-import type { MiddlewareObj } from '@middy/core';
-import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2, Context } from 'aws-lambda';
+import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2 } from 'aws-lambda';
 import * as z from 'zod';
 import { AuthenticationRequired, DomainError, RateLimited } from '../errors.js';
 import { log } from '../log.js';
@@ -8,17 +7,12 @@ import { ERROR_TABLE, INTERNAL_ERROR } from './error-table.js';
 import { errorResult } from './responses.js';
 
 /**
- * The last step of every chain: turns whatever was thrown into the interface's Error object.
- * Unknown failures become a 500 that carries the request id and nothing internal; the
- * details go to the log under the same id.
+ * The last step of every chain (lib/http/router.ts): turns whatever was thrown into the
+ * interface's Error object. Unknown failures become a 500 that carries the request id
+ * (`requestId`, the Lambda context's) and nothing internal; the details go to the log under the
+ * same id.
  */
-export const mapErrors = (): MiddlewareObj<APIGatewayProxyEventV2, APIGatewayProxyResultV2, Error, Context> => ({
-  onError: (request) => {
-    request.response = responseFor(request.error, request.context?.awsRequestId ?? 'unknown', request.event);
-  },
-});
-
-function responseFor(error: unknown, requestId: string, event: APIGatewayProxyEventV2) {
+export function errorResponseFor(error: unknown, requestId: string, event: APIGatewayProxyEventV2): APIGatewayProxyResultV2 {
   if (error instanceof DomainError) {
     const { status, name } = ERROR_TABLE[error.kind];
     // A 503 is ours to look into (the store was down or throttling), so it is logged with its cause;

@@ -59,15 +59,15 @@ export class TokenAuthenticator {
   }
 
   async authenticate(authorization: string | undefined): Promise<Authentication> {
-    const secret = authorization?.replace(/^bearer\s+/i, '').trim();
-    if (!secret) throw new AuthenticationRequired(authenticationRequiredMessage(this.baseUriPath), loginPathOf(this.baseUriPath));
+    const secretHash = this.secretHashOf(authorization);
+    if (secretHash === undefined) throw new AuthenticationRequired(authenticationRequiredMessage(this.baseUriPath), loginPathOf(this.baseUriPath));
     const state = await this.options.changes?.state();
     if (state && state.tokenChanges > this.tokenChanges) {
       this.lookups.clear();
       this.tokenChanges = state.tokenChanges;
     }
     const at = this.now().getTime();
-    const token = await this.lookup(hashSecret(secret), at);
+    const token = await this.lookup(secretHash, at);
     // Expiry is checked on every request against the clock, never cached.
     if (!token || token.expiresAt <= at) {
       throw new AuthenticationRequired(
@@ -77,6 +77,29 @@ export class TokenAuthenticator {
     }
     return { caller: token.caller, revision: state?.revision };
   }
+
+  /**
+   * The SHA-256 of the header's secret (raw or after `Bearer`), undefined when it holds none. An
+   * SDK sends the same header on every poll, so the hash is kept by the header's text: a pure
+   * function of it, which says nothing about whether the token is still valid (the lookups
+   * above, emptied when the token-change counter moves, and the expiry check decide that).
+   */
+  private secretHashOf(authorization: string | undefined): string | undefined {
+    if (authorization === undefined) return undefined;
+    let secretHash = this.secretHashes.get(authorization);
+    if (secretHash === undefined) {
+      const secret = authorization.replace(/^bearer\s+/i, '').trim();
+      if (!secret) return undefined;
+      secretHash = hashSecret(secret);
+      // Bounded like the lookups: a flood of different headers only empties it.
+      if (this.secretHashes.size >= (this.options.maxEntries ?? 1000)) this.secretHashes.clear();
+      this.secretHashes.set(authorization, secretHash);
+    }
+    return secretHash;
+  }
+
+  /** Secret hashes by the `Authorization` header they came from. */
+  private readonly secretHashes = new Map<string, string>();
 
   /** Drops what is remembered about a secret: after this process deletes or creates it. */
   forget(secretHash: string): void {
