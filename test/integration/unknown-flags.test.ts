@@ -117,6 +117,14 @@ describe('unknown flags', () => {
     expect(Date.parse(entry.lastSeenAt)).toBeGreaterThan(clockMs() - 60_000);
   });
 
+  it('lists a name no flag could have, as Unleash does (its page calls them invalid flags)', async () => {
+    const invalid = `${unique('bad')} name!`;
+
+    await shared.report({ [invalid]: { yes: 1, no: 0 } });
+
+    expect(names(await shared.list())).toContain(invalid);
+  });
+
   it('leaves out a name evaluated zero times, as Unleash does', async () => {
     const idle = unique('idle');
 
