@@ -5,7 +5,8 @@ import { batchGet } from '../store/batch-get.js';
 import { nextCounterValue } from '../store/counter.js';
 import { conditionalWrite } from '../store/dynamo-errors.js';
 import { keys } from '../store/table-design.js';
-import { transactWriteDetailed } from '../store/transact.js';
+import { NotFound } from '../errors.js';
+import { transactWriteDetailed, type TransactWriteItem } from '../store/transact.js';
 import type { PersonalAccessToken, PersonalTokenGrant, StoredPersonalToken } from './model.js';
 import type { CreateRefusal, PersonalTokenStore } from './store.js';
 
@@ -60,8 +61,11 @@ export class DynamoPersonalTokenStore implements PersonalTokenStore {
         },
       },
       eventItem(this.tableName, event),
+      // A user deleted meanwhile takes its tokens with it (personalTokenRemovals): none is made after.
+      { ConditionCheck: { TableName: this.tableName, Key: keys.user(userId), ConditionExpression: 'attribute_exists(pk)' } },
     ]);
     if (outcome.ok) return undefined;
+    if (outcome.failedIndex === 3) throw new NotFound(`No user found with id ${userId}`);
     if (outcome.failedIndex !== 0) throw new Error('A new personal access token met a secret already stored');
     const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: keys.personalTokensOf(userId), ConsistentRead: true }));
     return Number(Item?.tokenCount ?? 0) >= limit ? 'limit' : 'description';
@@ -110,9 +114,40 @@ export class DynamoPersonalTokenStore implements PersonalTokenStore {
   /** The user's token records in id order. */
   private async recordsOf(userId: number): Promise<Array<{ id: number; record: TokenRecord }>> {
     const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: keys.personalTokensOf(userId), ConsistentRead: true }));
-    return Object.entries(Item ?? {})
-      .filter(([name]) => name.startsWith(TOKEN_ATTRIBUTE))
-      .map(([name, record]) => ({ id: Number(name.slice(TOKEN_ATTRIBUTE.length)), record: record as TokenRecord }))
-      .sort((a, b) => a.id - b.id);
+    return recordsIn(Item);
   }
+}
+
+/**
+ * The writes that remove every personal access token of a user, for the transaction that deletes
+ * the user (at most PERSONAL_TOKEN_LIMIT tokens, so 1 + 10 items): the user's token item, on the
+ * count read, and each token's item by secret, which authentication reads. A token created after
+ * the read fails that condition, so the delete is read again and takes it too; with no token item,
+ * a check that none appeared meanwhile. Unleash 7.6.5 keeps a deleted user's token rows (it marks
+ * the user deleted, so they stop authenticating); here nothing of them stays.
+ */
+export async function personalTokenRemovals(db: DynamoDBDocumentClient, tableName: string, userId: number): Promise<TransactWriteItem[]> {
+  const key = keys.personalTokensOf(userId);
+  const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: key, ConsistentRead: true }));
+  if (!Item) return [{ ConditionCheck: { TableName: tableName, Key: key, ConditionExpression: 'attribute_not_exists(pk)' } }];
+  const count = Item.tokenCount;
+  return [
+    {
+      Delete: {
+        TableName: tableName,
+        Key: key,
+        ...(typeof count === 'number'
+          ? { ConditionExpression: 'tokenCount = :count', ExpressionAttributeValues: { ':count': count } }
+          : { ConditionExpression: 'attribute_not_exists(tokenCount)' }),
+      },
+    },
+    ...recordsIn(Item).map(({ record }): TransactWriteItem => ({ Delete: { TableName: tableName, Key: keys.personalTokenBySecret(record.secretHash) } })),
+  ];
+}
+
+function recordsIn(item: Record<string, unknown> | undefined): Array<{ id: number; record: TokenRecord }> {
+  return Object.entries(item ?? {})
+    .filter(([name]) => name.startsWith(TOKEN_ATTRIBUTE))
+    .map(([name, record]) => ({ id: Number(name.slice(TOKEN_ATTRIBUTE.length)), record: record as TokenRecord }))
+    .sort((a, b) => a.id - b.id);
 }

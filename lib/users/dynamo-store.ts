@@ -9,14 +9,15 @@ import { queryCollection } from '../store/query.js';
 import { keys, type ItemKey } from '../store/table-design.js';
 import { changeEvent } from '../events/model.js';
 import { eventItem } from '../events/dynamo-store.js';
+import { personalTokenRemovals } from '../personal-access-tokens/dynamo-store.js';
 import { transactWriteDetailed, type TransactWriteItem } from '../store/transact.js';
 import { claimGuard, moveGuard, releaseGuard } from '../store/unique-guard.js';
 
 /**
  * Users are numbered by an atomic counter. Each e-mail and username is held by a guard item
  * written in the user's own transaction, so two concurrent creates with one e-mail end with
- * one user. Memberships live in the group items; deleting a user removes them in the same
- * transaction.
+ * one user. Memberships live in the group items; deleting a user removes them, and the user's
+ * personal access tokens, in the same transaction.
  */
 export class DynamoUserStore extends DynamoUserReader implements UserStore {
   nextId(): Promise<number> {
@@ -105,6 +106,7 @@ export class DynamoUserStore extends DynamoUserReader implements UserStore {
       ...identityKeys(user).map((key) => releaseGuard(this.tableName, key, user.id)),
       ...groupIds.map((groupId) => this.leaveGroup(groupId, user.id)),
       { Delete: { TableName: this.tableName, Key: keys.userPassword(user.id) } },
+      ...(await personalTokenRemovals(this.db, this.tableName, user.id)),
       this.event('user-deleted', user.id, actor),
     ];
     return (await transactWriteDetailed(this.db, items)).ok ? 'done' : 'changed';

@@ -4,6 +4,7 @@ import { GROUP_TABLE_ACCESS } from '../../infra/table-access.js';
 import { GROUPS } from '../../lib/http/route.js';
 import { patSchema, patsSchema } from '../../lib/personal-access-tokens/schemas.js';
 import { PERSONAL_TOKEN_LIMIT, SEEN_WRITE_INTERVAL_MS } from '../../lib/personal-access-tokens/model.js';
+import { NotFound } from '../../lib/errors.js';
 import { keys } from '../../lib/store/table-design.js';
 import { hashSecret } from '../../lib/tokens/model.js';
 import { apiClient, type ApiResponse } from '../support/api.js';
@@ -227,6 +228,27 @@ describe('authenticating with a personal access token', () => {
     await services.users.delete(user.id, 'test');
 
     expect((await withPat(secret, 'GET', '/api/admin/projects')).status).toBe(401);
+  });
+
+  it("is removed from the table with its user, every one of the user's tokens, in the user's delete", async () => {
+    const { user, cookie } = await person();
+    const tokens = [await newPat(cookie), await newPat(cookie)];
+    expect(await tableItem(keys.personalTokensOf(user.id))).toBeDefined();
+
+    await services.users.delete(user.id, 'test');
+
+    expect(await tableItem(keys.personalTokensOf(user.id))).toBeUndefined();
+    for (const { secret } of tokens) expect(await tableItem(keys.personalTokenBySecret(hashSecret(secret)))).toBeUndefined();
+  });
+
+  it('cannot be made for a user deleted meanwhile: 404, and nothing is stored', async () => {
+    const { user } = await person();
+    await services.users.delete(user.id, 'test');
+
+    const refused = services.personalTokens.create(user.id, { description: 'late', expiresAt: inDays(3) }, 'test');
+
+    await expect(refused).rejects.toBeInstanceOf(NotFound);
+    expect(await tableItem(keys.personalTokensOf(user.id))).toBeUndefined();
   });
 
   it('answers 401 for a user: secret nobody made, and is no token for the SDK API', async () => {
