@@ -63,7 +63,9 @@ export interface ProjectMetricsStages {
   marks: ReadonlyMap<string, MetricsStageMark>;
 }
 
-/** Metrics-stage items written at once while a project's are completed. */
+/** Metrics-stage items a transaction writes while a project's are completed (DynamoDB's limit is 100 a transaction). */
+const COMPLETING_PER_TRANSACTION = 100;
+/** Transactions in flight while a project's items are completed. */
 const COMPLETING_IN_FLIGHT = 10;
 
 /**
@@ -107,26 +109,37 @@ export class DynamoMetricsStageMarks {
    */
   async complete(project: string, stored: readonly Feature[]): Promise<void> {
     const moved = stored.filter((feature) => feature.project === project && stagesOf(feature).some((stage) => stage.stage === 'pre-live' || stage.stage === 'live'));
+    const chunks: Feature[][] = [];
+    for (let i = 0; i < moved.length; i += COMPLETING_PER_TRANSACTION) chunks.push(moved.slice(i, i + COMPLETING_PER_TRANSACTION));
     let next = 0;
     await Promise.all(Array.from({ length: COMPLETING_IN_FLIGHT }, async () => {
-      while (next < moved.length) {
-        const feature = moved[next++] as Feature;
-        const update = markUpdate(feature, stagesOf(feature), feature.version);
-        try {
-          await this.db.send(new UpdateCommand({
-            TableName: this.tableName, Key: keys.metricsStage(project, feature.name), ...update,
-            ConditionExpression: 'attribute_not_exists(version) OR version < :next OR createdAt <> :createdAt',
-          }));
-        } catch (error) {
-          if (!isConditionFailed(error)) throw error;
-        }
+      while (next < chunks.length) {
+        const chunk = chunks[next++] as Feature[];
+        const written = await transactWriteDetailed(this.db, chunk.map((feature) => ({ Update: this.completingUpdate(project, feature) })));
+        // A recorder wrote one of them meanwhile: each on its own, keeping whatever is newer.
+        if (!written.ok) for (const feature of chunk) await this.completeOne(project, feature);
       }
     }));
     await this.db.send(new UpdateCommand({ TableName: this.tableName, Key: keys.metricsStagesComplete(project), UpdateExpression: 'SET completedAt = :at', ExpressionAttributeValues: { ':at': new Date().toISOString() } }));
   }
+
+  private async completeOne(project: string, feature: Feature): Promise<void> {
+    try {
+      await this.db.send(new UpdateCommand(this.completingUpdate(project, feature)));
+    } catch (error) {
+      if (!isConditionFailed(error)) throw error;
+    }
+  }
+
+  /** The flag's item as `feature` holds it, unless the item holds a newer version of the same flag (the same one is written again unchanged). */
+  private completingUpdate(project: string, feature: Feature) {
+    return {
+      TableName: this.tableName, Key: keys.metricsStage(project, feature.name), ...markUpdate(feature, stagesOf(feature), feature.version),
+      ConditionExpression: 'attribute_not_exists(version) OR version <= :next OR createdAt <> :createdAt',
+    };
+  }
 }
 
-/** The flag's creation time tells a flag from an earlier one of the same name, deleted, whose versions started over. */
 function markUpdate(feature: Feature, lifecycle: LifecycleStage[], version: number) {
   return {
     UpdateExpression: 'SET lifecycle = :lifecycle, version = :next, createdAt = :createdAt',

@@ -188,14 +188,23 @@ export interface ProjectFeatureStore {
  */
 export async function featuresOfProjects(
   { readModel, store }: ProjectFeatureSources, projectIds: readonly string[],
-): Promise<{ features: readonly Feature[]; segmentsById?: ReadonlyMap<number, { name: string }> | undefined }> {
+): Promise<ProjectsRead> {
   if (readModel.isWarm()) return readModel.everything();
   const ids = [...new Set(projectIds)];
   const counts = store.activeFeatureCount ? await Promise.all(ids.map((id) => store.activeFeatureCount?.(id))) : ids.map(() => undefined);
   const known = counts.reduce<number>((sum, count) => sum + (count ?? 0), 0);
   if (known >= WARM_AFTER_PROJECT_FEATURES) return readModel.everything();
   const features = (await Promise.all(ids.map((id) => store.listProject(id)))).flat();
-  return features.length >= WARM_AFTER_PROJECT_FEATURES ? readModel.everything() : { features };
+  return features.length >= WARM_AFTER_PROJECT_FEATURES ? { ...(await readModel.everything()), projectItems: features } : { features };
+}
+
+/** Some projects' features, as `featuresOfProjects` read them. */
+export interface ProjectsRead {
+  features: readonly Feature[];
+  /** With features read from the read model (every project's). */
+  segmentsById?: ReadonlyMap<number, { name: string }> | undefined;
+  /** The projects' own items, when they were read before the read model answered. */
+  projectItems?: readonly Feature[];
 }
 
 function matchesStatus(query: SearchQuery, feature: Feature, environments: Environment[]): boolean {

@@ -36,18 +36,19 @@ export async function projectFeaturesWithMetricsStagesOf(c: Composition, project
   if (!read.fromReadModel) return read.features;
   const recorded = early ?? await marks.of(projectId);
   if (recorded.complete) return withMetricsStages(read.features, recorded.marks);
-  const stored = await c.once(featureStore).listProject(projectId);
+  const stored = read.projectItems ?? await c.once(featureStore).listProject(projectId);
   await marks.complete(projectId, stored);
   return stored;
 }
 
-async function projectRead(c: Composition, projectId: string): Promise<{ features: readonly Feature[]; fromReadModel: boolean }> {
+async function projectRead(c: Composition, projectId: string): Promise<{ features: readonly Feature[]; fromReadModel: boolean; projectItems?: readonly Feature[] | undefined }> {
   const read = await featuresOfProjects({ readModel: c.once(featureReadModel), store: c.once(featureStore) }, [projectId]);
   // Features read from the read model come with its segments, and are every project's.
   if (!read.segmentsById) return { features: read.features, fromReadModel: false };
+  const { projectItems } = read;
   // The partition lists its items by key, `FEATURE#<name>`: the same order by name's code units.
   const features = read.features
     .filter((feature) => feature.project === projectId)
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  return { features, fromReadModel: true };
+  return { features, fromReadModel: true, projectItems };
 }
