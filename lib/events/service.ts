@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { matchesEquality, type Filter } from '../http/query-filters.js';
 import type { ChangeEvent } from './model.js';
 import type { EventReader } from './store.js';
-import { unleashEventCount, unleashEventKeys, unleashEvents, type UnleashEvent } from './wire.js';
+import { unleashEventCount, unleashEventKeys, unleashEvents, type UnleashEvent, type UnleashEventKey } from './wire.js';
 
 type Equality = Filter<'IS' | 'IS_ANY_OF'>;
 
@@ -135,20 +135,46 @@ function pageOfMatches(stored: readonly ChangeEvent[], search: EventSearch): { e
   const events: UnleashEvent[] = [];
   let total = 0;
   for (const event of stored) {
-    const shared = { project: event.project ?? null, featureName: event.featureName ?? null, createdBy: event.createdBy };
-    unleashEventKeys(event).forEach((key, index) => {
-      if (!matchesSearch({ ...shared, ...key }, search)) return;
+    if (!matchesEvent(event, search)) continue;
+    const keys = keysOf(event);
+    for (let index = 0; index < keys.length; index += 1) {
+      if (!matchesKey(keys[index] as UnleashEventKey, search)) continue;
       if (total >= search.offset && events.length < search.limit) events.push(unleashEvents(event)[index] as UnleashEvent);
       total += 1;
-    });
+    }
   }
   return { events, total };
 }
 
-/** What a search's filters read of an event; the text filter reads the summary too. */
-type Matched = Pick<UnleashEvent, 'id' | 'type' | 'createdBy' | 'environment' | 'project' | 'featureName'> & Partial<Pick<UnleashEvent, 'summary'>>;
+/**
+ * Each stored event's keys, made once: events never change once written, and a container keeps
+ * a month's events, so the dashboard's refreshes match the same objects again.
+ */
+const eventKeys = new WeakMap<ChangeEvent, UnleashEventKey[]>();
 
-function matchesSearch(event: Matched, search: EventSearch): boolean {
+function keysOf(event: ChangeEvent): UnleashEventKey[] {
+  let keys = eventKeys.get(event);
+  if (!keys) {
+    keys = unleashEventKeys(event);
+    eventKeys.set(event, keys);
+  }
+  return keys;
+}
+
+/** The filters every action of `event` shares: its project, feature and creator. */
+function matchesEvent(event: ChangeEvent, search: EventSearch): boolean {
+  return !search.groupId
+    && matchesEquality(search.feature, event.featureName)
+    && matchesEquality(search.project, event.project)
+    && (matchesEquality(search.createdBy, event.createdBy) || matchesEquality(search.createdBy, String(creatorIdOf(event.createdBy))));
+}
+
+/** The filters that tell one action from another: id, type and environment. */
+function matchesKey(key: UnleashEventKey, search: EventSearch): boolean {
+  return matchesEquality(search.id, key.id) && matchesEquality(search.type, key.type) && matchesEquality(search.environment, key.environment ?? undefined);
+}
+
+function matchesSearch(event: UnleashEvent, search: EventSearch): boolean {
   if (search.groupId) return false;
   return matchesEquality(search.id, event.id)
     && matchesEquality(search.feature, event.featureName ?? undefined)
