@@ -241,6 +241,33 @@ describe('the bounds on what an SDK can make the table keep', () => {
     expect(entry.reports.map((report) => report.appName)).toEqual(['app-a', 'app-b']);
   });
 
+  it('costs the store stage a keys read per 100 names, one Query and a write per name, and the list one Query, a keys read and an index Query per name listed', async () => {
+    const bounded = await started({ names: 1000, reportsPerName: 20, retentionHours: 24 });
+    const { store } = bounded.services.composition;
+    const recorder = new UnknownFlagRecorder(new DynamoUnknownFlagStore(store.db, store.tableName), new DynamoFlagHistory(store.db, store.tableName), undefined, clockMs);
+    const seenAt = new Date(clockMs()).toISOString();
+    const batch = Array.from({ length: 150 }, (_, i) => ({ name: `costly-${i}`, appName: i % 2 === 0 ? 'web' : 'api', environment: 'development', seenAt }));
+    const requests = () => store.dynamoRequests.snapshot();
+
+    const beforeWrite = requests();
+    await recorder.record(batch);
+    const written = countsSince(beforeWrite, requests()).byOperation;
+    const beforeRepeat = requests();
+    await recorder.record(batch);
+    const repeated = countsSince(beforeRepeat, requests()).byOperation;
+    // The first admin call of a container also reads the token: that is not the list's.
+    await bounded.call({ method: 'GET', path: '/api/admin/tag-types', token: bounded.admin });
+    const beforeList = requests();
+    const listed = await bounded.list();
+    const read = countsSince(beforeList, requests()).byOperation;
+
+    expect(listed).toHaveLength(150);
+    expect(written).toEqual({ BatchGetItem: 2, Query: 1, UpdateItem: 150 });
+    expect(repeated).toEqual({});
+    // The partition (one page), the names against the flags (100 a read), each name's newest event.
+    expect(read).toEqual({ BatchGetItem: 2, Query: 1 + 150 });
+  });
+
   it('stores what a batch delivered twice holds once', async () => {
     const bounded = await started({ names: 3, reportsPerName: 2, retentionHours: 24 });
     const { store } = bounded.services.composition;
