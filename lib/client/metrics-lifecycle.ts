@@ -22,8 +22,6 @@ export class MetricsLifecycle {
     private readonly recorder: MetricsStageRecorder,
     private readonly listEnvironments: () => Promise<Environment[]>,
     private readonly now: () => number = Date.now,
-    /** Told of each name reported that is not a flag (the unknown flags). */
-    private readonly onUnknown: (feature: string, environment: string) => void = () => undefined,
   ) {}
 
   /** Records the stages of each (feature, environment) that counted evaluations, one at a time. */
@@ -54,8 +52,9 @@ export class MetricsLifecycle {
       }
       try {
         const outcome = await this.recorder.recordFromMetrics(feature, known, enteredAt);
+        // A flag deleted since its counts were queued: the unknown flags are kept from the
+        // report's own queue message (MetricsWriterOptions.unknownFlags), not from here.
         if (outcome === 'unknown') {
-          this.onUnknown(feature, environment);
           this.checkedAt.set(key(feature, environment), now);
         } else if (outcome.stages.includes('live')) {
           this.settled.add(feature);
