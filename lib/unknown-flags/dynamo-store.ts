@@ -1,4 +1,4 @@
-import { QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { conditionalWrite } from '../store/dynamo-errors.js';
 import { queryCollection } from '../store/query.js';
 import { keys, TTL_ATTRIBUTE } from '../store/table-design.js';
@@ -55,24 +55,51 @@ export class DynamoUnknownFlagStore implements UnknownFlagStore {
   }
 
   addReports(name: string, reports: StoredReport[], expiresAt: number, maxReports: number): Promise<boolean> {
-    const names: Record<string, string> = { '#ttl': TTL_ATTRIBUTE };
-    const values: Record<string, unknown> = { ':expires': expiresAt, ':max': maxReports };
-    const sets = reports.map((report, index) => {
-      names[`#r${index}`] = reportKey(report);
-      values[`:r${index}`] = report.seenAt;
-      return `reports.#r${index} = :r${index}`;
-    });
+    const { names, values, paths } = reportPaths(reports);
+    const held = paths.map((path) => `attribute_exists(${path})`).join(' AND ');
     return conditionalWrite(() => this.db.send(new UpdateCommand({
       TableName: this.tableName,
       Key: keys.unknownFlag(name),
-      UpdateExpression: `SET ${sets.join(', ')}, #ttl = :expires`,
-      // A full name still takes newer times of the pairs it holds only when the whole update fits:
-      // the map grows by at most one update's reports past the bound.
-      ConditionExpression: 'attribute_exists(pk) AND size(reports) < :max',
-      ExpressionAttributeNames: names,
-      ExpressionAttributeValues: values,
+      UpdateExpression: `SET ${paths.map((path, index) => `${path} = :r${index}`).join(', ')}, #ttl = :expires`,
+      // A full name still takes newer times of the pairs it holds.
+      ConditionExpression: `attribute_exists(pk) AND (size(reports) < :max OR (${held}))`,
+      ExpressionAttributeNames: { ...names, '#ttl': TTL_ATTRIBUTE },
+      ExpressionAttributeValues: { ...values, ':expires': expiresAt, ':max': maxReports },
     })));
   }
+
+  async reportsOf(name: string): Promise<StoredReport[] | undefined> {
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: keys.unknownFlag(name), ConsistentRead: true }));
+    return Item ? reportsOf(Item.reports) : undefined;
+  }
+
+  rewriteReports(name: string, change: { remove: StoredReport[]; set: StoredReport[]; expiresAt: number; sizeRead: number }): Promise<boolean> {
+    const set = reportPaths(change.set, 's');
+    const remove = reportPaths(change.remove, 'x');
+    return conditionalWrite(() => this.db.send(new UpdateCommand({
+      TableName: this.tableName,
+      Key: keys.unknownFlag(name),
+      UpdateExpression: [
+        `SET ${[...set.paths.map((path, index) => `${path} = :s${index}`), '#ttl = :expires'].join(', ')}`,
+        ...(remove.paths.length > 0 ? [`REMOVE ${remove.paths.join(', ')}`] : []),
+      ].join(' '),
+      ConditionExpression: 'attribute_exists(pk) AND size(reports) = :sizeRead',
+      ExpressionAttributeNames: { ...set.names, ...remove.names, '#ttl': TTL_ATTRIBUTE },
+      ExpressionAttributeValues: { ...set.values, ':expires': change.expiresAt, ':sizeRead': change.sizeRead },
+    })));
+  }
+}
+
+/** Each report's map path (`reports.#<tag><i>`), its name and its time as expression values. */
+function reportPaths(reports: StoredReport[], tag = 'r') {
+  const names: Record<string, string> = {};
+  const values: Record<string, string> = {};
+  const paths = reports.map((report, index) => {
+    names[`#${tag}${index}`] = reportKey(report);
+    values[`:${tag}${index}`] = report.seenAt;
+    return `reports.#${tag}${index}`;
+  });
+  return { names, values, paths };
 }
 
 const reportKey = ({ appName, environment }: { appName: string; environment: string }) => JSON.stringify([appName, environment]);

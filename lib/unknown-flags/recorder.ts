@@ -15,12 +15,13 @@ const MAX_REMEMBERED = 50_000;
  * The metrics store stage's keeper of unknown flags: of the names a batch reports that no flag
  * of the token's scope has, those that are no flag at all (one keys-only read per 100 names) are
  * stored, one UpdateItem per name. A new name is stored only while fewer than `names` live names
- * are (one Query of keys and expiries, read only when a batch brings a name this process has not
- * stored), and a name keeps at most `reportsPerName` pairs. A process writes each (name,
- * application, environment) at most once per UNKNOWN_RECHECK_INTERVAL_MS and looks at a name it
- * found to be a flag again only after it, so an SDK reporting the same typo costs one write per
- * interval. Two store stages running at once may each admit the room they read: the cap then
- * holds within one batch's new names.
+ * are (one Query of the partition's keys and expiries per batch that has anything to write), and a
+ * name keeps at most `reportsPerName` pairs (a full one is read once more, to drop its lapsed
+ * pairs). A process writes each (name, application, environment) at most once per
+ * UNKNOWN_RECHECK_INTERVAL_MS and looks at a name it found to be a flag again only after it, so an
+ * SDK reporting the same typo costs one write per interval. Two store stages running at once may
+ * each admit the room they read: the cap may then be passed by what one batch admits (the store
+ * stage runs at most two at once, infra/constructs/metrics-pipeline.ts).
  */
 export class UnknownFlagRecorder implements UnknownFlagSink {
   private readonly written = new Map<string, number>();
@@ -56,12 +57,12 @@ export class UnknownFlagRecorder implements UnknownFlagSink {
         + this.bounds.retentionHours * 60 * 60;
       const live = (expiries.get(name) ?? 0) > nowSeconds;
       if (live) {
-        if (!(await this.store.addReports(name, stored, expiresAt, this.bounds.reportsPerName))) full += 1;
+        if (!(await this.add(name, stored, expiresAt, now))) full += 1;
       } else if (room <= 0) {
         refused += 1;
       } else if (await this.store.create(name, stored, expiresAt, nowSeconds)) {
         room -= 1;
-      } else if (!(await this.store.addReports(name, stored, expiresAt, this.bounds.reportsPerName))) {
+      } else if (!(await this.add(name, stored, expiresAt, now))) {
         // Another writer stored it meanwhile and it is full.
         full += 1;
       }
@@ -70,6 +71,28 @@ export class UnknownFlagRecorder implements UnknownFlagSink {
     if (refused > 0 || full > 0) {
       log.warn('unknown flags past their bounds not recorded', { newNamesRefused: refused, fullNames: full, bounds: this.bounds });
     }
+  }
+
+  /**
+   * Sets a stored name's reports; when it is full, the pairs it holds lapsed make room (read
+   * first, removed in the same write) and the pairs it holds are refreshed, so a name full of
+   * pairs that stopped reporting does not keep new ones out, nor a full one its own newer times.
+   * False when a new pair had to be left out.
+   */
+  private async add(name: string, reports: StoredReport[], expiresAt: number, now: number): Promise<boolean> {
+    if (await this.store.addReports(name, reports, expiresAt, this.bounds.reportsPerName)) return true;
+    const held = await this.store.reportsOf(name);
+    if (!held) return false;
+    const since = new Date(now - this.bounds.retentionHours * 60 * 60 * 1000).toISOString();
+    const pairKey = (report: StoredReport) => JSON.stringify([report.appName, report.environment]);
+    const setting = new Set(reports.map(pairKey));
+    const heldPairs = new Set(held.map(pairKey));
+    const remove = held.filter((report) => report.seenAt <= since && !setting.has(pairKey(report)));
+    let room = this.bounds.reportsPerName - (held.length - remove.length);
+    const set = reports.filter((report) => heldPairs.has(pairKey(report)) || (room-- > 0));
+    if (set.length === 0 && remove.length === 0) return false;
+    const written = await this.store.rewriteReports(name, { remove, set, expiresAt, sizeRead: held.length });
+    return written && set.length === reports.length;
   }
 }
 

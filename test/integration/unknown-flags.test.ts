@@ -268,6 +268,32 @@ describe('the bounds on what an SDK can make the table keep', () => {
     expect(read).toEqual({ BatchGetItem: 2, Query: 1 + 150 });
   });
 
+  it('still refreshes the pairs a full name holds, and lets pairs that stopped reporting make room for new ones', async () => {
+    const bounded = await started({ names: 3, reportsPerName: 2, retentionHours: 24 });
+    await bounded.report({ crowded: { yes: 1, no: 0 } }, { appName: 'app-a' });
+    await bounded.report({ crowded: { yes: 1, no: 0 } }, { appName: 'app-b' });
+    const seenAtOf = async (appName: string) => (await bounded.list())
+      .find((flag) => flag.name === 'crowded')?.reports.find((report) => report.appName === appName)?.environments[0]?.seenAt;
+    const first = await seenAtOf('app-a');
+
+    aheadMs += UNKNOWN_RECHECK_INTERVAL_MS;
+    await bounded.report({ crowded: { yes: 1, no: 0 } }, { appName: 'app-a' });
+    await bounded.report({ crowded: { yes: 1, no: 0 } }, { appName: 'app-c' });
+    expect(Date.parse((await seenAtOf('app-a'))!)).toBeGreaterThan(Date.parse(first!));
+    expect(await seenAtOf('app-c')).toBeUndefined();
+
+    // app-b stops reporting; a day later app-a still does, and app-c takes app-b's place.
+    aheadMs += 20 * 60 * 60 * 1000;
+    await bounded.report({ crowded: { yes: 1, no: 0 } }, { appName: 'app-a' });
+    aheadMs += 5 * 60 * 60 * 1000;
+    await bounded.report({ crowded: { yes: 1, no: 0 } }, { appName: 'app-c' });
+
+    const entry = (await bounded.list()).find((flag) => flag.name === 'crowded')!;
+    expect(entry.reports.map((report) => report.appName)).toEqual(['app-a', 'app-c']);
+    const item = (await bounded.stored()).find((stored) => stored.name === 'crowded')!;
+    expect(Object.keys(item.reports as object)).toHaveLength(2);
+  });
+
   it('stores what a batch delivered twice holds once', async () => {
     const bounded = await started({ names: 3, reportsPerName: 2, retentionHours: 24 });
     const { store } = bounded.services.composition;
