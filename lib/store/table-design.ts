@@ -69,7 +69,7 @@
  * | one user's seen splashes and feedback | pk = USER_UI#<user id, 10 digits>, sk = SPLASH / FEEDBACK | table |
  * | change events of a month, by time  | pk = EVENTS#<yyyy-mm>, sk between <from> and <to>  | table |
  * | one feature's change events, by time | gsi1pk = FEATURE_EVENTS#<name>, gsi1sk between <from> and <to> | eventsByFeature |
- * | how many events of a month were committed (ADR 26) | pk = EVENT_COUNTS#<yyyy-mm> (every shard, SHARD#<0..7>, one Query) | table |
+ * | how many events of a month were committed (ADR 26) | pk = EVENT_COUNTS#<yyyy-mm> (every shard, SHARD#<0..31>, one Query) | table |
  * | one user's favourite flags and projects | pk = FAVOURITES#<user id, 10 digits>, sk = FAVOURITE#FEATURE#<name> / FAVOURITE#PROJECT#<id> | table |
  * | daily insight snapshots, by date   | pk = SNAPSHOTS, sk = SNAPSHOT#<yyyy-mm-dd> / …     | table |
  * | the stored SDK snapshot's head     | pk = SDK_SNAPSHOT, sk = HEAD                       | table |
@@ -94,8 +94,12 @@ export const DATA_MIGRATIONS = { projectCopies: 'project-copies' } as const;
  */
 export const TTL_ATTRIBUTE = 'expiresAt';
 
-/** How many counters share a month's count of written events (ADR 26): concurrent writers rarely pick the same one. */
-export const EVENT_COUNT_SHARDS = 8;
+/**
+ * How many counters share a month's count of written events (ADR 26): concurrent writers rarely
+ * pick the same one (as many as the revision's shards), and a Query still reads them all for one
+ * read unit (some 70 bytes each).
+ */
+export const EVENT_COUNT_SHARDS = 32;
 /** Set on an event item that its transaction counted (ADR 26); events written before counting began lack it. */
 export const EVENT_COUNTED_ATTRIBUTE = 'counted';
 

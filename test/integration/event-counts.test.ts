@@ -77,6 +77,20 @@ describe('the event counters', () => {
     expect(january.every((e) => !('counted' in e))).toBe(true);
   });
 
+  it('counts every event of many transactions at once, whichever shards they met on', async () => {
+    const writes = Array.from({ length: 40 }, (_, index) => [
+      event(`2008-05-10T10:00:${String(index).padStart(2, '0')}.000Z`, `a${index}`),
+      event(`2008-05-10T10:01:${String(index).padStart(2, '0')}.000Z`, `b${index}`),
+    ]);
+
+    await Promise.all(writes.map((pair) => write(...pair)));
+
+    const every = await store.betweenCounted(new Date('2008-05-01T00:00:00.000Z'), new Date('2008-06-01T00:00:00.000Z'));
+    expect(every.events).toHaveLength(80);
+    expect(every.counted.every(Boolean)).toBe(true);
+    expect((await store.writtenCount('2008-05')).written).toBe(80);
+  });
+
   it('answers an unchanged month from memory after one Query of its counters, and sees a write at the next read', async () => {
     let clock = new Date('2003-03-20T12:00:00.000Z');
     const months = new SettledMonths(store, () => clock);
