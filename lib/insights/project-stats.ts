@@ -1,6 +1,7 @@
 import type { ChangeEvent } from '../events/model.js';
 import type { Feature } from '../features/model.js';
-import { averageDaysToProduction } from './time-to-production.js';
+import { countsOf, type ProjectEventCounts } from './project-activity.js';
+import { averageDaysFrom } from './time-to-production.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 export const WINDOW_DAYS = 30;
@@ -15,6 +16,14 @@ export interface ProjectStats {
   projectActivityPastWindow: number;
   projectMembersAddedCurrentWindow: number;
 }
+
+/** The span of events counted, epoch ms: [from, to). */
+export interface EventSpan {
+  from: number;
+  to: number;
+}
+
+const EVERY_EVENT: EventSpan = { from: Number.NEGATIVE_INFINITY, to: Number.POSITIVE_INFINITY };
 
 /**
  * E8's `stats`, from recorded change events: "current" is the last 30 days, "past" the 30
@@ -31,59 +40,61 @@ export function projectStats(
   now: Date,
   enabledInProductionBefore: ReadonlySet<string> = new Set(),
 ): ProjectStats {
+  return projectStatsOf(projectId, features, countsOf(projectId, events), EVERY_EVENT, productionEnvironments, now, enabledInProductionBefore);
+}
+
+/** The same from the project's events counted (ProjectActivity), of `span`, which covers both windows. */
+export function projectStatsOf(
+  projectId: string,
+  features: readonly Feature[],
+  counts: ProjectEventCounts,
+  span: EventSpan,
+  productionEnvironments: ReadonlySet<string>,
+  now: Date,
+  enabledInProductionBefore: ReadonlySet<string> = new Set(),
+): ProjectStats {
   const currentStart = now.getTime() - WINDOW_DAYS * DAY_MS;
-  const pastStart = currentStart - WINDOW_DAYS * DAY_MS;
-  const own = events.filter((event) => event.project === projectId);
-  const current = own.filter((event) => Date.parse(event.createdAt) >= currentStart);
-  const past = own.filter((event) => Date.parse(event.createdAt) >= pastStart && Date.parse(event.createdAt) < currentStart);
-  const count = (list: ChangeEvent[], change: string) => list.filter((event) => event.changes?.includes(change)).length;
+  const pastStart = Math.max(span.from, currentStart - WINDOW_DAYS * DAY_MS);
+  const current = (kind: Parameters<ProjectEventCounts['count']>[0]) => counts.count(kind, currentStart, span.to);
+  const past = (kind: Parameters<ProjectEventCounts['count']>[0]) => counts.count(kind, pastStart, currentStart);
   // Features whose first production enabling fell in the current window.
-  const reachedNow = averageDaysToProduction(
-    features.filter((feature) => feature.project === projectId),
-    firstProductionEnablings(own, productionEnvironments, enabledInProductionBefore).filter((event) => Date.parse(event.createdAt) >= currentStart),
-    productionEnvironments,
-  );
+  const reachedNow = counts.firstEnablings(productionEnvironments, span.from, span.to)
+    .filter(({ feature, at }) => !enabledInProductionBefore.has(feature) && at >= currentStart);
   return {
-    avgTimeToProdCurrentWindow: reachedNow,
-    createdCurrentWindow: count(current, 'created'),
-    createdPastWindow: count(past, 'created'),
-    archivedCurrentWindow: count(current, 'archived'),
-    archivedPastWindow: count(past, 'archived'),
-    projectActivityCurrentWindow: current.length,
-    projectActivityPastWindow: past.length,
-    projectMembersAddedCurrentWindow: current.filter((event) => event.type === 'project-member-added').length,
+    avgTimeToProdCurrentWindow: averageDaysFrom(
+      features.filter((feature) => feature.project === projectId),
+      new Map(reachedNow.map(({ feature, at }) => [feature, at])),
+    ),
+    createdCurrentWindow: current('created'),
+    createdPastWindow: past('created'),
+    archivedCurrentWindow: current('archived'),
+    archivedPastWindow: past('archived'),
+    projectActivityCurrentWindow: current('events'),
+    projectActivityPastWindow: past('events'),
+    projectMembersAddedCurrentWindow: current('member-added'),
   };
 }
 
 /**
- * The project's features whose first production enabling among `events` (oldest first) falls in
- * the current window: only for these does the history before `events` change the figure.
+ * The project's features whose first production enabling among the counted events of `span`
+ * falls in the current window: only for these does the history before the span change the figure.
  */
 export function enabledFirstInCurrentWindow(
   projectId: string,
   features: readonly Feature[],
-  events: readonly ChangeEvent[],
+  counts: ProjectEventCounts,
+  span: EventSpan,
   productionEnvironments: ReadonlySet<string>,
   now: Date,
 ): string[] {
   const currentStart = now.getTime() - WINDOW_DAYS * DAY_MS;
   const names = new Set(features.filter((feature) => feature.project === projectId).map((feature) => feature.name));
-  return firstProductionEnablings(events.filter((event) => event.project === projectId), productionEnvironments)
-    .filter((event) => names.has(event.featureName as string) && Date.parse(event.createdAt) >= currentStart)
-    .map((event) => event.featureName as string);
+  return counts.firstEnablings(productionEnvironments, span.from, span.to)
+    .filter(({ feature, at }) => names.has(feature) && at >= currentStart)
+    .map(({ feature }) => feature);
 }
 
 /** Whether the event enables its feature in a production environment. */
 export function enablesInProduction(event: ChangeEvent, production: ReadonlySet<string>): boolean {
   return (event.changes ?? []).some((c) => c.startsWith('enabled:') && production.has(c.slice('enabled:'.length)));
-}
-
-function firstProductionEnablings(events: readonly ChangeEvent[], production: ReadonlySet<string>, enabledBefore: ReadonlySet<string> = new Set()): ChangeEvent[] {
-  const seen = new Set<string>(enabledBefore);
-  return events.filter((event) => {
-    if (!event.featureName || seen.has(event.featureName)) return false;
-    const enabled = enablesInProduction(event, production);
-    if (enabled) seen.add(event.featureName);
-    return enabled;
-  });
 }

@@ -16,6 +16,11 @@ export function averageDaysToProduction(features: readonly Feature[], events: re
     );
     if (reachedProduction) firstEnabled.set(event.featureName, Date.parse(event.createdAt));
   }
+  return averageDaysFrom(features, firstEnabled);
+}
+
+/** The same from each feature's first production enabling (epoch ms), already found. */
+export function averageDaysFrom(features: readonly Feature[], firstEnabled: ReadonlyMap<string, number>): number {
   const durations = features
     .filter((feature) => firstEnabled.has(feature.name))
     .map((feature) => ((firstEnabled.get(feature.name) as number) - Date.parse(feature.createdAt)) / DAY_MS);

@@ -47,13 +47,6 @@ export function lifecycleSummary(features: readonly Feature[], stagesOf: (featur
   };
 }
 
-/** Unleash's count of events per UTC day, oldest day first. */
-export function activityByDate(eventTimes: readonly string[]): Array<{ date: string; count: number }> {
-  const counts = new Map<string, number>();
-  for (const at of eventTimes) counts.set(at.slice(0, 10), (counts.get(at.slice(0, 10)) ?? 0) + 1);
-  return [...counts].sort(([a], [b]) => a.localeCompare(b)).map(([date, count]) => ({ date, count }));
-}
-
 /** Active flags that are stale or potentially stale, as the status page's "stale flags" counts them. */
 export function staleFlagCount(features: readonly Feature[], now: Date): number {
   return features.filter((feature) => !feature.archived && (feature.stale || isPotentiallyStale(feature, now))).length;

@@ -22,8 +22,8 @@ export interface ProjectStatusPorts {
   projectFeaturesWithMetricsStages(projectId: string): Promise<readonly Feature[]>;
   /** The stages a flag entered (lib/features records them with the changes that define them). */
   stagesOf(feature: Feature): readonly EnteredStage[];
-  /** When each of the project's change events happened, one time per action as Unleash's event log lists them, within [from, to). */
-  projectEventTimes(projectId: string, from: Date, to: Date): Promise<string[]>;
+  /** The project's change events within [from, to) per UTC day, one per action as Unleash's event log lists them, oldest day first. */
+  projectActivityByDate(projectId: string, from: Date, to: Date): Promise<Array<{ date: string; count: number }>>;
   /** API tokens scoped to the project by name (a `*` token belongs to no one project, as in Unleash). */
   projectApiTokenCount(projectId: string): Promise<number>;
   /** Segments that belong to the project. */

@@ -1,5 +1,5 @@
 import { projectHealth } from '../projects/health.js';
-import { activityByDate, flagCreators, lifecycleSummary, staleFlagCount } from './model.js';
+import { flagCreators, lifecycleSummary, staleFlagCount } from './model.js';
 import type { ProjectStatusPorts } from './ports.js';
 import { isOutdatedSdk } from './sdk-cutoffs.js';
 
@@ -19,11 +19,11 @@ export class ProjectStatusService {
   async status(projectId: string) {
     await this.ports.ensureProject(projectId);
     const now = this.now();
-    const [features, eventTimes, apiTokens, segments] = await Promise.all([
+    const [features, activityCountByDate, apiTokens, segments] = await Promise.all([
       // The lifecycle summary counts the stages SDK metrics moved flags to as soon as they are written.
       this.ports.projectFeaturesWithMetricsStages(projectId),
       // Unleash counts the project's events of the last year, by day.
-      this.ports.projectEventTimes(projectId, new Date(now.getTime() - YEAR_MS), new Date(now.getTime() + 1)),
+      this.ports.projectActivityByDate(projectId, new Date(now.getTime() - YEAR_MS), new Date(now.getTime() + 1)),
       this.ports.projectApiTokenCount(projectId),
       this.ports.projectSegmentCount(projectId),
     ]);
@@ -31,7 +31,7 @@ export class ProjectStatusService {
     return {
       // No project memberships are kept: people's rights come from their root roles.
       resources: { members: 0, apiTokens, segments },
-      activityCountByDate: activityByDate(eventTimes),
+      activityCountByDate,
       health: { current: health },
       technicalDebt: { current: 100 - health },
       lifecycleSummary: lifecycleSummary(features, (feature) => this.ports.stagesOf(feature), now),

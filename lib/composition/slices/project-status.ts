@@ -1,5 +1,5 @@
-import { unleashEventCount } from '../../events/wire.js';
 import { stagesOf } from '../../features/rules/lifecycle.js';
+import { ProjectActivity } from '../../insights/project-activity.js';
 import type { ProjectStatusPorts } from '../../project-status/ports.js';
 import { projectStatusSlice } from '../../project-status/slice.js';
 import type { Composition } from '../composition.js';
@@ -8,15 +8,21 @@ import { clientApplicationStore, eventStore, segmentStore } from '../stores.js';
 import { projectOf } from './catalog-reads.js';
 import { projectFeaturesOf, projectFeaturesWithMetricsStagesOf } from './project-features.js';
 
+/**
+ * Every project's change events of the status's year, counted once per container: a visit then
+ * counts the events of the last minutes and the days of the year that have events.
+ */
+const statusActivity = (c: Composition) => new ProjectActivity({ between: (from, to) => c.once(eventStore).between(from, to) }, c.now);
+
 /** The project status slice, once per composition, on its ports. */
 export const projectStatus = (c: Composition) => projectStatusSlice(c, projectStatusPorts(c));
 
 /**
- * What a project's status reads: the project (one GetItem), its flags from its own partition
- * (ADR 17) with their recorded lifecycle stages (the flag creators from the admin read model
- * once the container holds it), the change events of the year by month (the
- * event log's own partitions, filtered to the project), and the tokens, segments and SDK
- * registrations, each a Query of its small collection.
+ * What a project's status reads: the project (one GetItem), its flags with the lifecycle stages
+ * SDK metrics wrote (the admin read model and the project's metrics-stage items once the
+ * container holds it, else its own partition, ADR 17), the change events of the year counted by
+ * day (read by time as the event log keeps them, only what is newer than what the container
+ * counted), and the tokens, segments and SDK registrations, each a Query of its small collection.
  */
 function projectStatusPorts(c: Composition): ProjectStatusPorts {
   return {
@@ -26,14 +32,7 @@ function projectStatusPorts(c: Composition): ProjectStatusPorts {
     projectFeatures: (projectId) => projectFeaturesOf(c, projectId),
     projectFeaturesWithMetricsStages: (projectId) => projectFeaturesWithMetricsStagesOf(c, projectId),
     stagesOf,
-    projectEventTimes: async (projectId, from, to) => {
-      const times: string[] = [];
-      for (const event of await c.once(eventStore).between(from, to)) {
-        if (event.project !== projectId) continue;
-        for (let action = unleashEventCount(event); action > 0; action -= 1) times.push(event.createdAt);
-      }
-      return times;
-    },
+    projectActivityByDate: async (projectId, from, to) => (await c.once(statusActivity).of(projectId, from, to)).actionsByDay(from.getTime(), to.getTime()),
     projectApiTokenCount: async (projectId) => (await c.once(apiTokenStore).list()).filter((token) => token.projects.includes(projectId)).length,
     projectSegmentCount: async (projectId) => (await c.once(segmentStore).list()).filter((segment) => segment.project === projectId).length,
     registeredApplications: () => c.once(clientApplicationStore).list(c.now?.() ?? new Date()),

@@ -1,0 +1,234 @@
+import type { ChangeEvent } from '../events/model.js';
+import { SETTLE_MS } from '../events/settled-months.js';
+import type { EventReader } from '../events/store.js';
+import { unleashEventCount } from '../events/wire.js';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** Events tallied per container at most: past that, each call counts the events it reads, as before. */
+export const MAX_TALLIED_EVENTS = 500_000;
+
+/** What the project pages count of one project's change events. */
+export type CountedKind = 'events' | 'created' | 'archived' | 'member-added';
+
+/** A production enabling: the first time a feature was switched on in a production environment within a window. */
+export interface ProductionEnabling {
+  feature: string;
+  at: number;
+}
+
+/** One project's change events of a window, counted: what the status and the statistics ask of them. */
+export interface ProjectEventCounts {
+  /** Events (one each, not per action) of `kind` with from <= createdAt < to (epoch ms). */
+  count(kind: CountedKind, from: number, to: number): number;
+  /** Unleash's actions of [from, to) per UTC day (an event of several changes is several actions), oldest day first, days without any left out. */
+  actionsByDay(from: number, to: number): Array<{ date: string; count: number }>;
+  /**
+   * Each feature's first event of [from, to) that enables it in one of `production`, oldest
+   * first: the events' order (time, then id) decides between two at once.
+   */
+  firstEnablings(production: ReadonlySet<string>, from: number, to: number): ProductionEnabling[];
+}
+
+/** Sorted times of one kind of event, appended in order. */
+class Times {
+  readonly at: number[] = [];
+
+  /** How many of them fall in [from, to). */
+  between(from: number, to: number): number {
+    return Math.max(0, lowerBound(this.at, to) - lowerBound(this.at, from));
+  }
+}
+
+/** One project's events of the tallied span, by what is counted of them. */
+class ProjectTally {
+  readonly kinds: Record<CountedKind, Times> = { events: new Times(), created: new Times(), archived: new Times(), 'member-added': new Times() };
+  /** `actionsBefore[i]`: the actions of the first i events (`kinds.events`), so any span's actions are a difference. */
+  readonly actionsBefore: number[] = [0];
+  readonly actionsByDay = new Map<string, number>();
+  /** Per environment, the events that enable a feature there, in the events' order. */
+  readonly enablings = new Map<string, ProductionEnabling[]>();
+
+  /** `event` must be no older than any added before it. */
+  add(event: ChangeEvent, at: number): void {
+    this.kinds.events.at.push(at);
+    const actions = unleashEventCount(event);
+    this.actionsBefore.push((this.actionsBefore.at(-1) as number) + actions);
+    const day = event.createdAt.slice(0, 10);
+    this.actionsByDay.set(day, (this.actionsByDay.get(day) ?? 0) + actions);
+    if (event.changes?.includes('created')) this.kinds.created.at.push(at);
+    if (event.changes?.includes('archived')) this.kinds.archived.at.push(at);
+    if (event.type === 'project-member-added') this.kinds['member-added'].at.push(at);
+    if (!event.featureName) return;
+    for (const change of event.changes ?? []) {
+      if (!change.startsWith('enabled:')) continue;
+      const environment = change.slice('enabled:'.length);
+      const list = this.enablings.get(environment) ?? [];
+      if (list.at(-1)?.at !== at || list.at(-1)?.feature !== event.featureName) list.push({ feature: event.featureName, at });
+      this.enablings.set(environment, list);
+    }
+  }
+
+  /** The actions of the events in [from, to). */
+  actionsBetween(from: number, to: number): number {
+    const times = this.kinds.events.at;
+    return (this.actionsBefore[lowerBound(times, to)] as number) - (this.actionsBefore[lowerBound(times, from)] as number);
+  }
+}
+
+/**
+ * Every project's change events counted once per container: the settled events (older than
+ * SETTLE_MS, which no later commit can join, lib/events/settled-months.ts) are tallied as they
+ * are first read, per project and kind as sorted times, actions per day and production
+ * enablings per environment; each call then reads only what is past them (the reader answers
+ * from what it keeps once nothing changed) and counts a window by binary search, its days by the
+ * days that have events, and its enablings by the production environments' own lists. So a
+ * project's status and header cost, once a container has read the span, work in proportion to
+ * their answers and the events of the last minutes, not to the year's events. A window that
+ * starts before the tallied span is read and tallied again from its start, once.
+ */
+export class ProjectActivity {
+  private readonly projects = new Map<string, ProjectTally>();
+  /** The tallied span: every settled event of [coveredFrom, settledBefore), or nothing yet. */
+  private span: { coveredFrom: number; settledBefore: number } | undefined;
+  private tallied = 0;
+  /** One read at a time: a call waits for the one before it, then reads only what is past it. */
+  private turn: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly reader: Pick<EventReader, 'between'>,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  /** The project's events of [from, to) counted, as of a read made by the call; `to` no later than the clock's now plus a moment. */
+  async of(projectId: string, from: Date, to: Date): Promise<ProjectEventCounts> {
+    const read = this.turn.catch(() => undefined).then(() => this.readPast(from.getTime(), to));
+    this.turn = read;
+    const fresh = await read;
+    if (!fresh) {
+      // Past the cap: the window's events, counted for this call alone.
+      return countsOf(projectId, await this.reader.between(from, to));
+    }
+    const settled = this.projects.get(projectId) ?? new ProjectTally();
+    return combined(settled, tallyOf(projectId, fresh.events), fresh.from);
+  }
+
+  /**
+   * Tallies what settled since the last call (and the span before it that `from` asks for) and
+   * answers the events past the tallied span; undefined once the tally would pass the cap.
+   */
+  private async readPast(from: number, to: Date): Promise<{ events: ChangeEvent[]; from: number } | undefined> {
+    if (this.tallied > MAX_TALLIED_EVENTS) return undefined;
+    // What `to` leaves out is not read, so it is not tallied either.
+    const settledBefore = Math.min(this.now().getTime() - SETTLE_MS, to.getTime());
+    if (!this.span || from < this.span.coveredFrom) {
+      // The first read, or a window older than the span: every event from `from` on, tallied anew.
+      const events = await this.reader.between(new Date(from), to);
+      this.projects.clear();
+      this.tallied = 0;
+      const past = this.addSettled(events, settledBefore);
+      this.span = { coveredFrom: from, settledBefore };
+      return { events: past, from: settledBefore };
+    }
+    const since = Math.min(this.span.settledBefore, to.getTime());
+    const events = await this.reader.between(new Date(since), to);
+    const past = this.addSettled(events, Math.max(settledBefore, this.span.settledBefore));
+    this.span = { coveredFrom: this.span.coveredFrom, settledBefore: Math.max(settledBefore, this.span.settledBefore) };
+    return { events: past, from: this.span.settledBefore };
+  }
+
+  /** Adds the events older than `settledBefore` (oldest first, as read) to the tally; answers the rest. */
+  private addSettled(events: readonly ChangeEvent[], settledBefore: number): ChangeEvent[] {
+    const rest: ChangeEvent[] = [];
+    for (const event of events) {
+      const at = Date.parse(event.createdAt);
+      if (at >= settledBefore || !event.project) {
+        if (at >= settledBefore) rest.push(event);
+        continue;
+      }
+      let tally = this.projects.get(event.project);
+      if (!tally) this.projects.set(event.project, (tally = new ProjectTally()));
+      tally.add(event, at);
+      this.tallied += 1;
+    }
+    return rest;
+  }
+}
+
+/** One project's events (oldest first, as read) counted for one call. */
+export function countsOf(projectId: string, events: readonly ChangeEvent[]): ProjectEventCounts {
+  return combined(tallyOf(projectId, events), new ProjectTally(), Number.POSITIVE_INFINITY);
+}
+
+function tallyOf(projectId: string, events: readonly ChangeEvent[]): ProjectTally {
+  const tally = new ProjectTally();
+  for (const event of events) if (event.project === projectId) tally.add(event, Date.parse(event.createdAt));
+  return tally;
+}
+
+/** The settled tally and the events past it (all at or after `freshFrom`) as one. */
+function combined(settled: ProjectTally, fresh: ProjectTally, freshFrom: number): ProjectEventCounts {
+  const parts = [settled, fresh];
+  return {
+    count: (kind, from, to) => parts.reduce((sum, part) => sum + part.kinds[kind].between(from, to), 0),
+    actionsByDay: (from, to) => {
+      const days = new Map<string, number>();
+      const fromDay = dayOf(from);
+      const toDay = dayOf(to - 1);
+      for (const part of parts) {
+        for (const [day, actions] of part.actionsByDay) {
+          if (day < fromDay || day > toDay) continue;
+          // The first and last days may be cut by the window: their actions are counted by time.
+          const count = day === fromDay || day === toDay
+            ? part.actionsBetween(Math.max(from, Date.parse(`${day}T00:00:00.000Z`)), Math.min(to, Date.parse(`${day}T00:00:00.000Z`) + DAY_MS))
+            : actions;
+          if (count > 0) days.set(day, (days.get(day) ?? 0) + count);
+        }
+      }
+      return [...days].sort(([a], [b]) => a.localeCompare(b)).map(([date, count]) => ({ date, count }));
+    },
+    firstEnablings: (production, from, to) => {
+      const seen = new Set<string>();
+      const firsts: ProductionEnabling[] = [];
+      // The settled part's events all come before the fresh part's.
+      for (const part of from < freshFrom ? parts : [fresh]) {
+        const candidates = [...production].flatMap((environment) => {
+          const list = part.enablings.get(environment) ?? [];
+          return list.slice(lowerBoundBy(list, from), lowerBoundBy(list, to)).map((enabling, index) => ({ ...enabling, environment, index }));
+        });
+        // Oldest first; one event that enables two production environments is one enabling.
+        candidates.sort((a, b) => a.at - b.at);
+        for (const { feature, at } of candidates) {
+          if (seen.has(feature)) continue;
+          seen.add(feature);
+          firsts.push({ feature, at });
+        }
+      }
+      return firsts;
+    },
+  };
+}
+
+const dayOf = (at: number) => new Date(at).toISOString().slice(0, 10);
+
+/** The first index whose value is at least `value`, in ascending `sorted`. */
+function lowerBound(sorted: readonly number[], value: number): number {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if ((sorted[middle] as number) < value) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+function lowerBoundBy(sorted: readonly ProductionEnabling[], value: number): number {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if ((sorted[middle] as ProductionEnabling).at < value) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
