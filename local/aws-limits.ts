@@ -126,6 +126,7 @@ const recentQuotedBytes = new Map<string, number>();
  * compares equal at once, so finding a body again costs no pass over it.
  */
 function quotedBytesOf(body: string): number {
+  if (body.length === 0) return 2;
   if (body.length < REMEMBERED_FROM_CHARS) return Buffer.byteLength(JSON.stringify(body), 'utf8');
   const known = recentQuotedBytes.get(body);
   if (known !== undefined) return known;

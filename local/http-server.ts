@@ -208,32 +208,37 @@ function invoke(handler: LambdaHandler, event: Parameters<LambdaHandler>[0], fun
       resolve({ kind: functionEnds ? 'function timeout' : 'integration timeout' });
     });
     const functionEnd = limits.functionEnds?.add(release);
-    const ended = () => {
-      limits.cutOffs.remove(cut);
-      if (functionEnd) limits.functionEnds?.remove(functionEnd);
-      release();
-    };
     let running: Promise<APIGatewayProxyResultV2>;
     try {
       running = handler(event, localContext(functionName, limits.functionTimeoutMs));
     } catch (error) {
-      ended();
+      ended(limits, cut, functionEnd, release);
       reject(error);
       return;
     }
     running.then(
       (result) => {
-        ended();
+        ended(limits, cut, functionEnd, release);
         if (cutOff) log.warn('local Lambda: a function finished after it was cut off; its answer was dropped', { functionName });
         else resolve({ kind: 'answer', result });
       },
       (error: unknown) => {
-        ended();
+        ended(limits, cut, functionEnd, release);
         log.error('local Lambda: the function failed', { functionName, error: String(error) });
         resolve({ kind: 'function error' });
       },
     );
   });
+}
+
+/**
+ * A function's invocation ended: its deadlines go and its concurrency slot is given back. Not a
+ * closure made per invocation (the dev runtime names each one it makes, on every request).
+ */
+function ended(limits: Limits, cut: Deadline, functionEnd: Deadline | undefined, release: () => void): void {
+  limits.cutOffs.remove(cut);
+  if (functionEnd) limits.functionEnds?.remove(functionEnd);
+  release();
 }
 
 /** An invocation's place in `Deadlines`: what to do when it is due, linked to its neighbours. */
@@ -250,8 +255,8 @@ interface Deadline {
  * all of them rather than a setTimeout and a clearTimeout per request: every deadline of a queue
  * is the same time after its start, so they fall due in the order they were added, a list whose
  * head is the next one due. The timer is armed for the head and left armed when the head goes
- * (it then finds a later head and re-arms), and cleared only when nothing is left, so a local
- * script or test that made a request is not held open by it.
+ * (it then finds a later head and re-arms, or nothing); it holds the process open only while a
+ * deadline is queued, so a local script or test that made a request is not held open by it.
  */
 class Deadlines {
   private head: Deadline | undefined;
@@ -265,7 +270,8 @@ class Deadlines {
     if (this.tail) this.tail.next = deadline;
     else this.head = deadline;
     this.tail = deadline;
-    this.timer ??= setTimeout(this.fire, this.ms);
+    if (this.timer === undefined) this.timer = setTimeout(this.fire, this.ms);
+    else if (deadline === this.head) this.timer.ref();
     return deadline;
   }
 
@@ -278,10 +284,7 @@ class Deadlines {
     else this.tail = deadline.previous;
     deadline.previous = undefined;
     deadline.next = undefined;
-    if (this.head === undefined) {
-      clearTimeout(this.timer);
-      this.timer = undefined;
-    }
+    if (this.head === undefined) this.timer?.unref();
   }
 
   private readonly fire = (): void => {

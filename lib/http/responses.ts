@@ -13,7 +13,7 @@ const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 const NO_SNIFF = { 'x-content-type-options': 'nosniff' } as const;
 
 export function jsonResult(statusCode: number, body: unknown, headers: Record<string, string> = {}): HttpResult {
-  if (body === undefined) return { statusCode, headers: withHeaders({ ...NO_SNIFF }, headers), body: '' };
+  if (body === undefined) return { statusCode, headers: withHeaders({ 'x-content-type-options': NO_SNIFF['x-content-type-options'] }, headers), body: '' };
   return { statusCode, headers: jsonHeaders(headers), body: JSON.stringify(body) };
 }
 
@@ -29,7 +29,7 @@ export function base64Result(statusCode: number, base64: string, headers: Record
 
 /** The content type and nosniff, then `headers` (which may replace either): what `{ ...base, ...headers }` makes. */
 function jsonHeaders(headers: Record<string, string>): Record<string, string> {
-  return withHeaders({ 'content-type': JSON_CONTENT_TYPE, ...NO_SNIFF }, headers);
+  return withHeaders({ 'content-type': JSON_CONTENT_TYPE, 'x-content-type-options': NO_SNIFF['x-content-type-options'] }, headers);
 }
 
 /**
