@@ -22,10 +22,7 @@ export interface ProjectEventCounts {
   count(kind: CountedKind, from: number, to: number): number;
   /** Unleash's actions of [from, to) per UTC day (an event of several changes is several actions), oldest day first, days without any left out. */
   actionsByDay(from: number, to: number): Array<{ date: string; count: number }>;
-  /**
-   * Each feature's first event of [from, to) that enables it in one of `production`, oldest
-   * first: the events' order (time, then id) decides between two at once.
-   */
+  /** Each feature's first enabling in one of `production` within [from, to), oldest first. */
   firstEnablings(production: ReadonlySet<string>, from: number, to: number): ProductionEnabling[];
 }
 
@@ -45,8 +42,8 @@ class ProjectTally {
   /** `actionsBefore[i]`: the actions of the first i events (`kinds.events`), so any span's actions are a difference. */
   readonly actionsBefore: number[] = [0];
   readonly actionsByDay = new Map<string, number>();
-  /** Per environment, the events that enable a feature there, in the events' order. */
-  readonly enablings = new Map<string, ProductionEnabling[]>();
+  /** Per environment and feature, when events enabled the feature there, oldest first. */
+  readonly enablings = new Map<string, Map<string, number[]>>();
 
   /** `event` must be no older than any added before it. */
   add(event: ChangeEvent, at: number): void {
@@ -62,9 +59,11 @@ class ProjectTally {
     for (const change of event.changes ?? []) {
       if (!change.startsWith('enabled:')) continue;
       const environment = change.slice('enabled:'.length);
-      const list = this.enablings.get(environment) ?? [];
-      if (list.at(-1)?.at !== at || list.at(-1)?.feature !== event.featureName) list.push({ feature: event.featureName, at });
-      this.enablings.set(environment, list);
+      let features = this.enablings.get(environment);
+      if (!features) this.enablings.set(environment, (features = new Map()));
+      const times = features.get(event.featureName);
+      if (times) times.push(at);
+      else features.set(event.featureName, [at]);
     }
   }
 
@@ -78,12 +77,13 @@ class ProjectTally {
 /**
  * Every project's change events counted once per container: the settled events (older than
  * SETTLE_MS, which no later commit can join, lib/events/settled-months.ts) are tallied as they
- * are first read, per project and kind as sorted times, actions per day and production
- * enablings per environment; each call then reads only what is past them (the reader answers
+ * are first read, per project and kind as sorted times, actions per day and enablings per
+ * environment and feature; each call then reads only what is past them (the reader answers
  * from what it keeps once nothing changed) and counts a window by binary search, its days by the
- * days that have events, and its enablings by the production environments' own lists. So a
- * project's status and header cost, once a container has read the span, work in proportion to
- * their answers and the events of the last minutes, not to the year's events. A window that
+ * days that have events, and its first production enablings by one search per feature enabled
+ * there. So a project's status and header cost, once a container has read the span, work in
+ * proportion to their answers (days, features) and the events of the last minutes, not to the
+ * year's events. A window that
  * starts before the tallied span is read and tallied again from its start, once.
  */
 export class ProjectActivity {
@@ -109,14 +109,14 @@ export class ProjectActivity {
       return countsOf(projectId, await this.reader.between(from, to));
     }
     const settled = this.projects.get(projectId) ?? new ProjectTally();
-    return combined(settled, tallyOf(projectId, fresh.events), fresh.from);
+    return combined(settled, tallyOf(projectId, fresh.events));
   }
 
   /**
    * Tallies what settled since the last call (and the span before it that `from` asks for) and
    * answers the events past the tallied span; undefined once the tally would pass the cap.
    */
-  private async readPast(from: number, to: Date): Promise<{ events: ChangeEvent[]; from: number } | undefined> {
+  private async readPast(from: number, to: Date): Promise<{ events: ChangeEvent[] } | undefined> {
     if (this.tallied > MAX_TALLIED_EVENTS) return undefined;
     // What `to` leaves out is not read, so it is not tallied either.
     const settledBefore = Math.min(this.now().getTime() - SETTLE_MS, to.getTime());
@@ -127,13 +127,13 @@ export class ProjectActivity {
       this.tallied = 0;
       const past = this.addSettled(events, settledBefore);
       this.span = { coveredFrom: from, settledBefore };
-      return { events: past, from: settledBefore };
+      return { events: past };
     }
     const since = Math.min(this.span.settledBefore, to.getTime());
     const events = await this.reader.between(new Date(since), to);
     const past = this.addSettled(events, Math.max(settledBefore, this.span.settledBefore));
     this.span = { coveredFrom: this.span.coveredFrom, settledBefore: Math.max(settledBefore, this.span.settledBefore) };
-    return { events: past, from: this.span.settledBefore };
+    return { events: past };
   }
 
   /** Adds the events older than `settledBefore` (oldest first, as read) to the tally; answers the rest. */
@@ -156,7 +156,7 @@ export class ProjectActivity {
 
 /** One project's events (oldest first, as read) counted for one call. */
 export function countsOf(projectId: string, events: readonly ChangeEvent[]): ProjectEventCounts {
-  return combined(tallyOf(projectId, events), new ProjectTally(), Number.POSITIVE_INFINITY);
+  return combined(tallyOf(projectId, events), new ProjectTally());
 }
 
 function tallyOf(projectId: string, events: readonly ChangeEvent[]): ProjectTally {
@@ -165,8 +165,8 @@ function tallyOf(projectId: string, events: readonly ChangeEvent[]): ProjectTall
   return tally;
 }
 
-/** The settled tally and the events past it (all at or after `freshFrom`) as one. */
-function combined(settled: ProjectTally, fresh: ProjectTally, freshFrom: number): ProjectEventCounts {
+/** The settled tally and the events past it as one. */
+function combined(settled: ProjectTally, fresh: ProjectTally): ProjectEventCounts {
   const parts = [settled, fresh];
   return {
     count: (kind, from, to) => parts.reduce((sum, part) => sum + part.kinds[kind].between(from, to), 0),
@@ -187,23 +187,19 @@ function combined(settled: ProjectTally, fresh: ProjectTally, freshFrom: number)
       return [...days].sort(([a], [b]) => a.localeCompare(b)).map(([date, count]) => ({ date, count }));
     },
     firstEnablings: (production, from, to) => {
-      const seen = new Set<string>();
-      const firsts: ProductionEnabling[] = [];
-      // The settled part's events all come before the fresh part's.
-      for (const part of from < freshFrom ? parts : [fresh]) {
-        const candidates = [...production].flatMap((environment) => {
-          const list = part.enablings.get(environment) ?? [];
-          return list.slice(lowerBoundBy(list, from), lowerBoundBy(list, to)).map((enabling, index) => ({ ...enabling, environment, index }));
-        });
-        // Oldest first; one event that enables two production environments is one enabling.
-        candidates.sort((a, b) => a.at - b.at);
-        for (const { feature, at } of candidates) {
-          if (seen.has(feature)) continue;
-          seen.add(feature);
-          firsts.push({ feature, at });
+      // Per feature, its first enabling in any production environment: one search per feature.
+      const firsts = new Map<string, number>();
+      for (const part of parts) {
+        for (const environment of production) {
+          for (const [feature, times] of part.enablings.get(environment) ?? []) {
+            const at = times[lowerBound(times, from)];
+            if (at === undefined || at >= to) continue;
+            const known = firsts.get(feature);
+            if (known === undefined || at < known) firsts.set(feature, at);
+          }
         }
       }
-      return firsts;
+      return [...firsts].map(([feature, at]) => ({ feature, at })).sort((a, b) => a.at - b.at);
     },
   };
 }
@@ -217,17 +213,6 @@ function lowerBound(sorted: readonly number[], value: number): number {
   while (low < high) {
     const middle = (low + high) >>> 1;
     if ((sorted[middle] as number) < value) low = middle + 1;
-    else high = middle;
-  }
-  return low;
-}
-
-function lowerBoundBy(sorted: readonly ProductionEnabling[], value: number): number {
-  let low = 0;
-  let high = sorted.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if ((sorted[middle] as ProductionEnabling).at < value) low = middle + 1;
     else high = middle;
   }
   return low;
