@@ -59,13 +59,17 @@ export const authorize = (
       (event as EventWithCaller).requestContext.authorizer = { lambda: person, revision: undefined };
       return;
     }
-    const { caller, revision } = await tokens.authenticate(tokenHeaderOf(event, access)).catch(async (error: unknown) => {
+    let authentication: Authentication;
+    try {
+      authentication = await tokens.authenticate(tokenHeaderOf(event, access));
+    } catch (error) {
       // A person without a session is told how to log in (the UI's login page reads it): asked for only then.
       if (usesSessions && error instanceof AuthenticationRequired && error.loginPath !== undefined) {
         throw new AuthenticationRequired(error.message, error.loginPath, await sessions.loginDetails());
       }
       throw error;
-    });
+    }
+    const { caller, revision } = authentication;
     if (access.kind === 'admin' && caller.type !== 'admin') {
       throw new PermissionDenied(
         access.permission,

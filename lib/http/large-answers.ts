@@ -39,12 +39,17 @@ export interface JsonSize {
  * route's paginated replacement, named in that refusal. `bodySize`, when the body's maker knows
  * it, spares measuring the body (a megabyte of SDK JSON per poll).
  */
-export async function fitAnswer(result: HttpResult, acceptEncoding: string | undefined, pagedAlternative?: string, bodySize?: JsonSize): Promise<HttpResult> {
+export function fitAnswer(result: HttpResult, acceptEncoding: string | undefined, pagedAlternative?: string, bodySize?: JsonSize): HttpResult | Promise<HttpResult> {
   const gzipAccepted = acceptsGzip(acceptEncoding);
-  const compress = isCompressible(result, bodySize);
-  const fitted = compress ? await compressed(result, gzipAccepted) : result;
+  // Only compressing waits for anything: every other answer (an SDK poll's stored bytes, a 304) is checked at once.
+  if (isCompressible(result, bodySize)) return compressed(result, gzipAccepted).then((fitted) => fits(fitted, gzipAccepted, pagedAlternative, gzipAccepted ? undefined : bodySize));
+  return fits(result, gzipAccepted, pagedAlternative, bodySize);
+}
+
+/** The answer itself when Lambda can return it, else the refusal that says what to do instead. */
+function fits(fitted: HttpResult, gzipAccepted: boolean, pagedAlternative: string | undefined, bodySize: JsonSize | undefined): HttpResult {
   // A body gzipped here is a new text: only the maker's own text keeps the size it gave.
-  const bytes = lambdaPayloadBytes(fitted, compress && gzipAccepted ? undefined : bodySize);
+  const bytes = lambdaPayloadBytes(fitted, bodySize);
   if (bytes <= LAMBDA_MAX_RESPONSE_BYTES) return fitted;
   throw answerTooLarge(bytes, gzipAccepted || fitted.isBase64Encoded === true, pagedAlternative);
 }
