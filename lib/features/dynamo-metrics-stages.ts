@@ -1,6 +1,7 @@
 import { GetCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Feature } from './model.js';
 import type { MetricsStageRecorder } from './ports.js';
+import type { MetricsStageMark } from './views.js';
 import { stagesFromMetrics, stagesOf, withStagesFromMetrics, type LifecycleStage } from './rules/lifecycle.js';
 import { keys } from '../store/table-design.js';
 import { transactWriteDetailed } from '../store/transact.js';
@@ -47,14 +48,6 @@ export class DynamoMetricsStageRecorder implements MetricsStageRecorder {
       if (attempt >= ATTEMPTS) throw new Error(`flag ${name} kept changing while its lifecycle stage from metrics was recorded`);
     }
   }
-}
-
-/** The stages SDK metrics last wrote on a flag, and the flag's version that write gave it. */
-export interface MetricsStageMark {
-  lifecycle: LifecycleStage[];
-  version: number;
-  /** The flag's creation time. */
-  createdAt: string;
 }
 
 /** One project's metrics-stage items: `complete` once every flag whose stages metrics moved has one. */
@@ -145,17 +138,4 @@ function markUpdate(feature: Feature, lifecycle: LifecycleStage[], version: numb
     UpdateExpression: 'SET lifecycle = :lifecycle, version = :next, createdAt = :createdAt',
     ExpressionAttributeValues: { ':lifecycle': lifecycle, ':next': version, ':createdAt': feature.createdAt },
   };
-}
-
-/**
- * `features` with the stages metrics wrote since each was read: a flag whose item is newer than
- * the same flag (a write that moved no revision) takes the item's stages and version. The features
- * given are not changed.
- */
-export function withMetricsStages(features: readonly Feature[], marks: ReadonlyMap<string, MetricsStageMark>): readonly Feature[] {
-  if (marks.size === 0) return features;
-  return features.map((feature) => {
-    const mark = marks.get(feature.name);
-    return mark && mark.createdAt === feature.createdAt && mark.version > feature.version ? { ...feature, lifecycle: mark.lifecycle, version: mark.version } : feature;
-  });
 }

@@ -14,7 +14,7 @@ import {
   type SearchFacts,
   type SearchQuery,
 } from './search-model.js';
-import { lastSeenOfPage } from './views.js';
+import { lastSeenOfPage, withMetricsStages, type MetricsStageMark } from './views.js';
 import { currentStage } from './rules/lifecycle.js';
 
 /** One feature of the page with what its answer shows besides the aggregate. */
@@ -40,6 +40,11 @@ export interface SearchReadModel {
   everything(): Promise<{ features: readonly Feature[]; segmentsById: ReadonlyMap<number, { name: string }> }>;
   /** Whether this process already holds the read model, so that reading it costs the revision check and what changed since. */
   isWarm(): boolean;
+  /**
+   * The stages SDK metrics wrote on these projects' flags, by flag name (lib/features/views.ts):
+   * those writes move no revision, so the read model holds them only from a flag's next change.
+   */
+  metricsStagesOf?(projectIds: readonly string[]): Promise<ReadonlyMap<string, MetricsStageMark>>;
 }
 
 export interface SearchResult {
@@ -140,15 +145,26 @@ export class FeatureSearchService {
 
   /**
    * An IS or IS_ANY_OF project filter (the admin UI's project page) reads those projects the way
-   * every project read does (`featuresOfProjects`); any other search reads the read model.
+   * every project read does (`featuresOfProjects`); any other search reads the read model. From
+   * the read model, the lifecycle stages SDK metrics wrote are laid over it (one Query of the
+   * named projects' items, or of every project's the features name), so the list, its lifecycle
+   * filter and the project status agree at once.
    */
   private async featuresOf(query: SearchQuery): Promise<{ features: readonly Feature[]; segmentsById?: ReadonlyMap<number, { name: string }> }> {
     const { project } = query;
-    if (this.readModel.isWarm() || !project || (project.operator !== 'IS' && project.operator !== 'IS_ANY_OF') || project.values.length > PROJECTS_READ_ONE_BY_ONE) {
-      return this.readModel.everything();
-    }
-    const { features, segmentsById } = await featuresOfProjects({ readModel: this.readModel, store: this.store }, project.values);
-    return { features, ...(segmentsById ? { segmentsById } : {}) };
+    const named = project && (project.operator === 'IS' || project.operator === 'IS_ANY_OF') && project.values.length <= PROJECTS_READ_ONE_BY_ONE
+      ? project.values
+      : undefined;
+    // A warm container reads the read model, and the named projects' metrics stages with it.
+    const early = named && this.readModel.isWarm() ? this.readModel.metricsStagesOf?.(named) : undefined;
+    const [read, earlyMarks] = await Promise.all([
+      named ? featuresOfProjects({ readModel: this.readModel, store: this.store }, named) : this.readModel.everything(),
+      early,
+    ]);
+    // Features read from the projects' own items hold every stage already.
+    if (!read.segmentsById || !this.readModel.metricsStagesOf) return { features: read.features };
+    const marks = earlyMarks ?? await this.readModel.metricsStagesOf(named ?? [...new Set(read.features.map((feature) => feature.project))]);
+    return { features: withMetricsStages(read.features, marks), segmentsById: read.segmentsById };
   }
 }
 

@@ -1,5 +1,6 @@
 import type { Environment } from '../environments/model.js';
 import type { Feature, FeatureViewContext } from './model.js';
+import type { LifecycleStage } from './rules/lifecycle.js';
 import type { FeatureCatalog, LastSeenReader } from './ports.js';
 
 /** Gathers view contexts, reading each project's environments once per call. */
@@ -80,4 +81,37 @@ export async function lastSeenOfPage(
   const existing = new Set(environments);
   const every = await reader.forAll();
   return new Map([...every].map(([name, times]) => [name, Object.fromEntries(Object.entries(times).filter(([env]) => existing.has(env)))]));
+}
+
+/** The stages SDK metrics last wrote on a flag, and the flag's version that write gave it (lib/features/dynamo-metrics-stages.ts). */
+export interface MetricsStageMark {
+  lifecycle: LifecycleStage[];
+  version: number;
+  /** The flag's creation time. */
+  createdAt: string;
+}
+
+/**
+ * `features` with the stages metrics wrote since each was read: a flag whose item is newer than
+ * the same flag (a write that moved no revision) takes the item's stages and version. The
+ * features given are not changed.
+ */
+export function withMetricsStages(features: readonly Feature[], marks: ReadonlyMap<string, MetricsStageMark>): readonly Feature[] {
+  if (marks.size === 0) return features;
+  return features.map((feature) => {
+    const mark = marks.get(feature.name);
+    return mark && mark.createdAt === feature.createdAt && mark.version > feature.version ? { ...feature, lifecycle: mark.lifecycle, version: mark.version } : feature;
+  });
+}
+
+/** Several projects' items as one, by flag name: of two items of one flag (it moved project), the newer. */
+export function mergedMarks(perProject: ReadonlyArray<ReadonlyMap<string, MetricsStageMark>>): Map<string, MetricsStageMark> {
+  const merged = new Map<string, MetricsStageMark>();
+  for (const marks of perProject) {
+    for (const [name, mark] of marks) {
+      const known = merged.get(name);
+      if (!known || mark.version > known.version) merged.set(name, mark);
+    }
+  }
+  return merged;
 }

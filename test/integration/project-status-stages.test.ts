@@ -1,5 +1,6 @@
 import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { revisionClock } from '../../lib/composition/edge.js';
 import { featureReadModel } from '../../lib/composition/read-model.js';
 import { DynamoMetricsStageRecorder } from '../../lib/features/dynamo-metrics-stages.js';
 import { keys } from '../../lib/store/table-design.js';
@@ -130,5 +131,28 @@ describe('a project status on a container that holds the admin read model', () =
     expect(status.lifecycleSummary.preLive?.currentFlags).toBe(0);
     expect(status.lifecycleSummary.initial?.currentFlags).toBe(1);
     expect(status).toEqual(await statusOn(servicesOn(services.config), project));
+  });
+
+  it("agrees with the project's flag list, its lifecycle filter and the lifecycle counts at once, and moves no SDK revision", async () => {
+    const project = await steps.createProject();
+    const name = await steps.createFeature(project);
+    const { on } = await warmContainer();
+    await statusOn(on, project);
+    const call = apiClient(on);
+    const preLiveCount = async () => (await call({ method: 'GET', path: '/api/admin/lifecycle/count', token })).body.preLive as number;
+    const listed = async () => {
+      const res = await call({ method: 'GET', path: `/api/admin/search/features?project=IS:${project}&lifecycle=IS:pre-live`, token });
+      expect(res.status, res.text).toBe(200);
+      return (res.body.features as Array<{ name: string; lifecycle: { stage: string } }>).map((flag) => [flag.name, flag.lifecycle.stage]);
+    };
+    const countBefore = await preLiveCount();
+    const revision = (await on.composition.once(revisionClock).fresh()).revision;
+
+    await recorder().recordFromMetrics(name, development, new Date().toISOString());
+
+    expect((await statusOn(on, project)).lifecycleSummary.preLive?.currentFlags).toBe(1);
+    expect(await listed()).toEqual([[name, 'pre-live']]);
+    expect(await preLiveCount()).toBe(countBefore + 1);
+    expect((await on.composition.once(revisionClock).fresh()).revision).toBe(revision);
   });
 });

@@ -8,7 +8,7 @@ import { contextFieldStore, featureStore, metricsStore, projectStore, segmentSto
 import { userReader } from '../session-edge.js';
 import { projectOf, sortedEnvironments, strategyTypeExists } from './catalog-reads.js';
 import { favourites } from './favourites.js';
-import { projectFeaturesOf } from './project-features.js';
+import { everyFeatureWithMetricsStages, metricsStagesOf, projectFeaturesOf } from './project-features.js';
 
 /** The feature slice, once per composition, on its ports. */
 export const features = (c: Composition) => featureSlice(c, featurePorts(c), c.once(featureStore));
@@ -18,8 +18,13 @@ function featurePorts(c: Composition): FeaturePorts {
   return {
     catalog: featureCatalog(c),
     metrics: c.once(metricsStore),
-    everyFeature: () => c.once(featureReadModel).everyFeature(),
-    searchReadModel: { everything: () => c.once(featureReadModel).everything(), isWarm: () => c.once(featureReadModel).isWarm() },
+    // The lifecycle counts: with the stages SDK metrics wrote, as the flag lists show them.
+    everyFeature: () => everyFeatureWithMetricsStages(c),
+    searchReadModel: {
+      everything: () => c.once(featureReadModel).everything(),
+      isWarm: () => c.once(featureReadModel).isWarm(),
+      metricsStagesOf: (projectIds) => metricsStagesOf(c, projectIds),
+    },
     people: featurePeople(c),
     projectFeatures: (projectId) => projectFeaturesOf(c, projectId),
   };

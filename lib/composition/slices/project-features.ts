@@ -1,6 +1,7 @@
-import { DynamoMetricsStageMarks, withMetricsStages } from '../../features/dynamo-metrics-stages.js';
+import { DynamoMetricsStageMarks } from '../../features/dynamo-metrics-stages.js';
 import type { Feature } from '../../features/model.js';
 import { featuresOfProjects } from '../../features/search-service.js';
+import { mergedMarks, withMetricsStages, type MetricsStageMark } from '../../features/views.js';
 import type { Composition } from '../composition.js';
 import { featureReadModel } from '../read-model.js';
 import { featureStore } from '../stores.js';
@@ -51,4 +52,19 @@ async function projectRead(c: Composition, projectId: string): Promise<{ feature
     .filter((feature) => feature.project === projectId)
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   return { features, fromReadModel: true, projectItems };
+}
+
+/** The metrics-stage items of these projects, by flag name: one Query each, all at once. */
+export async function metricsStagesOf(c: Composition, projectIds: readonly string[]): Promise<ReadonlyMap<string, MetricsStageMark>> {
+  const marks = c.once(metricsStageMarks);
+  return mergedMarks(await Promise.all([...new Set(projectIds)].map(async (id) => (await marks.of(id)).marks)));
+}
+
+/**
+ * Every feature of the admin read model with the stages SDK metrics wrote laid over it, as the
+ * lifecycle counts read them: the projects' items are read after the read model names them.
+ */
+export async function everyFeatureWithMetricsStages(c: Composition): Promise<readonly Feature[]> {
+  const features = await c.once(featureReadModel).everyFeature();
+  return withMetricsStages(features, await metricsStagesOf(c, [...new Set(features.map((feature) => feature.project))]));
 }
