@@ -83,8 +83,8 @@ class ProjectTally {
  * days that have events, and its first production enablings by one search per feature enabled
  * there. So a project's status and header cost, once a container has read the span, work in
  * proportion to their answers (days, features) and the events of the last minutes, not to the
- * year's events. A window that
- * starts before the tallied span is read and tallied again from its start, once.
+ * year's events. A window that starts before the tallied span is read and tallied again from
+ * its start, once.
  */
 export class ProjectActivity {
   private readonly projects = new Map<string, ProjectTally>();
