@@ -6,6 +6,7 @@ import { loadConfig, type AppConfig } from '../lib/config.js';
 import type { LambdaHandler } from '../lib/composition/function-handler.js';
 import { createServices, type Services } from './app-services.js';
 import { createComposition } from '../lib/composition/composition.js';
+import { trustEventCountsOf } from '../lib/events/dynamo-store.js';
 import { prepareLocalTable } from '../lib/store/create-table.js';
 import { applyBootstrapTokens } from '../lib/tokens/bootstrap.js';
 import { formatSecret } from '../lib/tokens/model.js';
@@ -92,10 +93,12 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       ...(engine ? { DYNAMODB_ACCESS_KEY_ID: engine.accessKeyId } : {}),
     });
     const connection = { region: config.region, endpoint: config.dynamodbEndpoint, accessKeyId: config.dynamodbAccessKeyId };
-    await prepareLocalTable(connection, config.tableName);
+    const created = await prepareLocalTable(connection, config.tableName);
     // SDK metrics go through queues with SQS's rules and the same two stages as in the cloud (ADR 15).
     const metricsQueues = localMetricsQueues(options.env);
     const services = createServices(createComposition(config, { metricsQueue: metricsQueues.reports }));
+    // A table this process just made on its own engine: every event in it is counted (ADR 26).
+    if (created && engine) trustEventCountsOf(services.composition.store.db, config.tableName);
     const stages = metricsStages(services.metrics, metricsQueues.sums, services.composition.once(metricsLifecycle), services.composition.once(unknownFlagRecorder));
     metricsQueues.reports.consume(stages.sum);
     metricsQueues.sums.consume((bodies) => stages.store(bodies));

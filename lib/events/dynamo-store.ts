@@ -15,6 +15,21 @@ export function eventItem(tableName: string, event: ChangeEvent): TransactWriteI
   return { Put: { TableName: tableName, Item: { ...keys.event(event.createdAt, event.id), ...byFeature, ...event } } };
 }
 
+/** Tables, by the client that reaches them, whose every event was counted since they were made (ADR 26). */
+const countedSinceCreation = new WeakMap<DynamoDBDocumentClient, Set<string>>();
+
+/**
+ * Tells this process's readers on `db` that `tableName` was created by this code and is reached
+ * by nothing else (`npm start`'s own engine, whose key is secret): no writer that does not count
+ * can ever have written it, so its counters are trusted at once rather than SETTLE_MS after a
+ * month's first counted event (ADR 26).
+ */
+export function trustEventCountsOf(db: DynamoDBDocumentClient, tableName: string): void {
+  const tables = countedSinceCreation.get(db) ?? new Set<string>();
+  tables.add(tableName);
+  countedSinceCreation.set(db, tables);
+}
+
 export class DynamoEventStore implements CountedEventReader {
   constructor(
     private readonly db: DynamoDBDocumentClient,
@@ -44,6 +59,7 @@ export class DynamoEventStore implements CountedEventReader {
   async writtenCount(month: string): Promise<WrittenEventCount> {
     const shards = await queryCollection(this.db, this.tableName, keys.eventCountShards(month));
     const since = shards.map((shard) => Number(shard.countingSince)).filter((time) => Number.isFinite(time));
+    if (countedSinceCreation.get(this.db)?.has(this.tableName)) since.push(0);
     return {
       written: shards.reduce((sum, shard) => sum + Number(shard.written ?? 0), 0),
       countingSince: since.length > 0 ? Math.min(...since) : undefined,

@@ -10,8 +10,9 @@ import { tableDefinition, type IndexDefinition } from './table-design.js';
 
 /**
  * Makes sure the table exists on a local engine, retrying while the engine finishes starting.
+ * Answers whether it created the table.
  */
-export async function prepareLocalTable(connection: DynamoConnection, tableName: string): Promise<void> {
+export async function prepareLocalTable(connection: DynamoConnection, tableName: string): Promise<boolean> {
   const client = new DynamoDBClient({
     region: connection.region,
     endpoint: connection.endpoint,
@@ -20,8 +21,7 @@ export async function prepareLocalTable(connection: DynamoConnection, tableName:
   try {
     for (let attempt = 1; ; attempt += 1) {
       try {
-        await ensureTable(client, tableName);
-        return;
+        return await ensureTable(client, tableName);
       } catch (error) {
         if (attempt >= 50 || error instanceof ResourceNotFoundException) throw error;
         await new Promise((resolve) => setTimeout(resolve, 100));
@@ -34,9 +34,9 @@ export async function prepareLocalTable(connection: DynamoConnection, tableName:
 
 /**
  * Creates the table from the shared definition when it does not exist yet (local engine and
- * tests; in the cloud CDK creates it from the same definition).
+ * tests; in the cloud CDK creates it from the same definition). Answers whether it created it.
  */
-export async function ensureTable(client: DynamoDBClient, tableName: string): Promise<void> {
+export async function ensureTable(client: DynamoDBClient, tableName: string): Promise<boolean> {
   let existing: string[] | undefined;
   try {
     const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
@@ -51,7 +51,7 @@ export async function ensureTable(client: DynamoDBClient, tableName: string): Pr
   }
   if (existing) {
     await addMissingIndexes(client, tableName, existing, keyAttributes);
-    return;
+    return false;
   }
   await client.send(
     new CreateTableCommand({
@@ -72,6 +72,7 @@ export async function ensureTable(client: DynamoDBClient, tableName: string): Pr
         : {}),
     }),
   );
+  return true;
 }
 
 function indexSchema(index: IndexDefinition) {

@@ -1,6 +1,6 @@
 import { QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { DynamoEventStore, eventItem } from '../../lib/events/dynamo-store.js';
+import { DynamoEventStore, eventItem, trustEventCountsOf } from '../../lib/events/dynamo-store.js';
 import type { ChangeEvent } from '../../lib/events/model.js';
 import { SETTLE_MS, SettledMonths } from '../../lib/events/settled-months.js';
 import { createDocumentClient } from '../../lib/store/document-client.js';
@@ -166,6 +166,29 @@ describe('the event counters', () => {
 
     expect(second.found).toEqual(['before counting', 'first counted', 'uncounted meanwhile']);
     expect(second.requests).toEqual(['QueryCommand consistent EVENT_COUNTS#2006-03', 'QueryCommand EVENTS#2006-03']);
+  });
+
+  it("trusts at once the counters of a table this process made for itself, as npm start's own engine's", async () => {
+    const ownTable = unique('event-counts-own');
+    const created = [await prepareLocalTable({ region: 'local', endpoint }, ownTable), await prepareLocalTable({ region: 'local', endpoint }, ownTable)];
+    trustEventCountsOf(readerDb, ownTable);
+    const clock = new Date('2009-03-20T12:00:00.000Z');
+    const months = new SettledMonths(new DynamoEventStore(readerDb, ownTable), () => clock);
+    const window = [new Date('2009-03-01T00:00:00.000Z'), new Date('2009-03-21T00:00:00.000Z')] as const;
+    // The month's first counted event is a minute old: on any other table its counters would wait.
+    const writeOwn = async (...events: ChangeEvent[]) => {
+      expect((await transactWriteDetailed(db, events.map((e) => eventItem(ownTable, e)))).ok).toBe(true);
+    };
+    await writeOwn(event('2009-03-20T11:59:00.000Z', 'first'));
+
+    await readWith(months, window);
+    const second = await readWith(months, window);
+    await writeOwn(event('2009-03-20T11:59:30.000Z', 'second'));
+    const third = await readWith(months, window);
+
+    expect(created).toEqual([true, false]);
+    expect(second).toEqual({ found: ['first'], requests: ['QueryCommand consistent EVENT_COUNTS#2009-03'] });
+    expect(third.found).toEqual(['first', 'second']);
   });
 
   it('answers from memory a month that mixes uncounted events with counted ones once counting is old enough', async () => {
