@@ -1,4 +1,4 @@
-import { GetCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Feature } from './model.js';
 import type { MetricsStageRecorder } from './ports.js';
 import type { MetricsStageMark } from './views.js';
@@ -86,7 +86,7 @@ export class DynamoMetricsStageMarks {
       }));
       for (const item of page.Items ?? []) {
         if (item.sk === keys.metricsStagesComplete(project).sk) complete = true;
-        else marks.set((item.sk as string).slice(keys.metricsStage(project, '').sk.length), { lifecycle: item.lifecycle as LifecycleStage[], version: item.version as number, createdAt: item.createdAt as string });
+        else marks.set((item.sk as string).slice(keys.metricsStage(project, '').sk.length), { project, lifecycle: item.lifecycle as LifecycleStage[], version: item.version as number, createdAt: item.createdAt as string });
       }
       startKey = page.LastEvaluatedKey;
     } while (startKey);
@@ -114,6 +114,23 @@ export class DynamoMetricsStageMarks {
       }
     }));
     await this.db.send(new UpdateCommand({ TableName: this.tableName, Key: keys.metricsStagesComplete(project), UpdateExpression: 'SET completedAt = :at', ExpressionAttributeValues: { ':at': new Date().toISOString() } }));
+  }
+
+  /**
+   * Deletes items the read model has passed (`passedMarks`), each only at the version found, so
+   * that an item a recorder wrote meanwhile stays: the project's Query stays a few small items.
+   */
+  async prune(passed: ReadonlyArray<{ name: string; mark: MetricsStageMark }>): Promise<void> {
+    await Promise.all(passed.map(async ({ name, mark }) => {
+      try {
+        await this.db.send(new DeleteCommand({
+          TableName: this.tableName, Key: keys.metricsStage(mark.project, name),
+          ConditionExpression: 'version = :version', ExpressionAttributeValues: { ':version': mark.version },
+        }));
+      } catch (error) {
+        if (!isConditionFailed(error)) throw error;
+      }
+    }));
   }
 
   private async completeOne(project: string, feature: Feature): Promise<void> {

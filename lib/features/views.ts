@@ -85,6 +85,8 @@ export async function lastSeenOfPage(
 
 /** The stages SDK metrics last wrote on a flag, and the flag's version that write gave it (lib/features/dynamo-metrics-stages.ts). */
 export interface MetricsStageMark {
+  /** The project whose partition holds the item: the flag's when metrics moved it. */
+  project: string;
   lifecycle: LifecycleStage[];
   version: number;
   /** The flag's creation time. */
@@ -114,4 +116,20 @@ export function mergedMarks(perProject: ReadonlyArray<ReadonlyMap<string, Metric
     }
   }
   return merged;
+}
+
+/**
+ * The items `features` (read from the admin read model as of a revision read) have passed: the
+ * same flag at a newer version, which only a change that moved the revision writes, so every
+ * later read of the read model holds the stages without the item. An item of a flag missing
+ * from `features` is kept: it may belong to a flag created after the revision read.
+ */
+export function passedMarks(features: readonly Feature[], marks: ReadonlyMap<string, MetricsStageMark>): Array<{ name: string; mark: MetricsStageMark }> {
+  if (marks.size === 0) return [];
+  const passed: Array<{ name: string; mark: MetricsStageMark }> = [];
+  for (const feature of features) {
+    const mark = marks.get(feature.name);
+    if (mark && mark.createdAt === feature.createdAt && feature.version > mark.version) passed.push({ name: feature.name, mark });
+  }
+  return passed;
 }

@@ -155,4 +155,21 @@ describe('a project status on a container that holds the admin read model', () =
     expect(await preLiveCount()).toBe(countBefore + 1);
     expect((await on.composition.once(revisionClock).fresh()).revision).toBe(revision);
   });
+
+  it("deletes a flag's item once a change that moved the revision has passed it, and still counts the stage", async () => {
+    const project = await steps.createProject();
+    const name = await steps.createFeature(project);
+    const { on } = await warmContainer();
+    await statusOn(on, project);
+    await recorder().recordFromMetrics(name, development, new Date().toISOString());
+    expect(await itemsOf(project)).toEqual(['COMPLETE', `FEATURE#${name}`]);
+
+    // A change of the flag moves the revision: the read model now holds the stage itself.
+    expect((await steps.turn(project, name, 'development', 'on')).status).toBe(200);
+    const status = await statusOn(on, project);
+
+    expect(status.lifecycleSummary.preLive?.currentFlags).toBe(1);
+    expect(await itemsOf(project)).toEqual(['COMPLETE']);
+    expect(await statusOn(on, project)).toEqual(status);
+  });
 });

@@ -1,7 +1,7 @@
 import { DynamoMetricsStageMarks } from '../../features/dynamo-metrics-stages.js';
 import type { Feature } from '../../features/model.js';
 import { featuresOfProjects } from '../../features/search-service.js';
-import { mergedMarks, withMetricsStages, type MetricsStageMark } from '../../features/views.js';
+import { mergedMarks, passedMarks, withMetricsStages, type MetricsStageMark } from '../../features/views.js';
 import type { Composition } from '../composition.js';
 import { featureReadModel } from '../read-model.js';
 import { featureStore } from '../stores.js';
@@ -26,7 +26,8 @@ export async function projectFeaturesOf(c: Composition, projectId: string): Prom
 /**
  * The same with the lifecycle stages SDK metrics wrote, at once. Read from the project's own
  * partition, they are there; read from the read model, the project's metrics-stage items (one
- * Query of small items, read at the same time) are laid over it. A project whose items are not
+ * Query of small items, read at the same time) are laid over it, and those the read model has
+ * passed are deleted. A project whose items are not
  * complete yet (a table from before them) is read from its partition instead, and its items are
  * completed from what it holds, once.
  */
@@ -36,7 +37,10 @@ export async function projectFeaturesWithMetricsStagesOf(c: Composition, project
   const [read, early] = await Promise.all([projectRead(c, projectId), c.once(featureReadModel).isWarm() ? marks.of(projectId) : undefined]);
   if (!read.fromReadModel) return read.features;
   const recorded = early ?? await marks.of(projectId);
-  if (recorded.complete) return withMetricsStages(read.features, recorded.marks);
+  if (recorded.complete) {
+    await marks.prune(passedMarks(read.features, recorded.marks));
+    return withMetricsStages(read.features, recorded.marks);
+  }
   const stored = read.projectItems ?? await c.once(featureStore).listProject(projectId);
   await marks.complete(projectId, stored);
   return stored;
@@ -66,5 +70,7 @@ export async function metricsStagesOf(c: Composition, projectIds: readonly strin
  */
 export async function everyFeatureWithMetricsStages(c: Composition): Promise<readonly Feature[]> {
   const features = await c.once(featureReadModel).everyFeature();
-  return withMetricsStages(features, await metricsStagesOf(c, [...new Set(features.map((feature) => feature.project))]));
+  const marks = await metricsStagesOf(c, [...new Set(features.map((feature) => feature.project))]);
+  await c.once(metricsStageMarks).prune(passedMarks(features, marks));
+  return withMetricsStages(features, marks);
 }
