@@ -45,8 +45,9 @@ export const clientOperations = ({ clientFeatures, clientMetrics }: SdkServices)
 
 /** The payload as stored: gzip bytes when the SDK accepts them (they all do), else the JSON text. */
 function storedBytes(payload: ServedPayload, gzip: boolean): Reply<(typeof clientRoutes)['getClientFeatures' | 'getClientDelta']> {
+  // Literal headers, in the answer's order: every gzip poll makes them, and copying another object showed in its profile.
+  if (gzip) return { base64: payload.gzipBase64, headers: { etag: payload.etag, vary: 'Accept-Encoding', 'content-encoding': 'gzip' } };
   const headers = { etag: payload.etag, vary: 'Accept-Encoding' };
-  if (gzip) return { base64: payload.gzipBase64, headers: { ...headers, 'content-encoding': 'gzip' } };
   // Known from the gzip trailer: a payload too large for Lambda is refused before its text is made.
   if (payload.jsonBytes > LAMBDA_MAX_RESPONSE_BYTES) throw answerTooLarge(payload.jsonBytes, false);
   return { json: payload.json, jsonSize: { utf8Bytes: payload.jsonBytes, quotedBytes: payload.quotedJsonBytes }, headers };
