@@ -1,4 +1,5 @@
-import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2 } from 'aws-lambda';
+import type { MiddlewareObj } from '@middy/core';
+import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2, Context } from 'aws-lambda';
 import * as z from 'zod';
 import { AuthenticationRequired, DomainError, RateLimited } from '../errors.js';
 import { log } from '../log.js';
@@ -12,7 +13,14 @@ import { errorResult } from './responses.js';
  * (`requestId`, the Lambda context's) and nothing internal; the details go to the log under the
  * same id.
  */
-export function errorResponseFor(error: unknown, requestId: string, event: APIGatewayProxyEventV2): APIGatewayProxyResultV2 {
+export const mapErrors = (): MiddlewareObj<APIGatewayProxyEventV2, APIGatewayProxyResultV2, Error, Context> => ({
+  onError: (request) => {
+    request.response = errorResponseFor(request.error, request.context?.awsRequestId ?? 'unknown', request.event);
+  },
+});
+
+/** The interface's Error object for whatever was thrown while answering `event`. */
+function errorResponseFor(error: unknown, requestId: string, event: APIGatewayProxyEventV2): APIGatewayProxyResultV2 {
   if (error instanceof DomainError) {
     const { status, name } = ERROR_TABLE[error.kind];
     // A 503 is ours to look into (the store was down or throttling), so it is logged with its cause;

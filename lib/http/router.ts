@@ -1,4 +1,5 @@
-import type { MiddlewareObj } from '@middy/core';
+import middy from '@middy/core';
+import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import httpRouterHandler, { type Route } from '@middy/http-router';
 import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2, Context } from 'aws-lambda';
@@ -11,8 +12,7 @@ import { bodyLimit } from './body-limit.js';
 import type { ClientAddress } from './client-address.js';
 import { lenientJsonBody } from './lenient-json-body.js';
 import { maintenanceCheck, refusedInMaintenance, type MaintenanceGate } from './maintenance.js';
-import { errorResponseFor, notAvailable } from './map-errors.js';
-import { EarlyAnswers } from './early-answer.js';
+import { mapErrors, notAvailable } from './map-errors.js';
 import { routeMatcher } from './route-matcher.js';
 import { pathParameterNames } from './path-parameters.js';
 import type { Operation, OperationsFor } from './operation.js';
@@ -42,17 +42,14 @@ export interface RouterOptions {
 export type LambdaHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyResultV2>;
 
 /**
- * Builds a Lambda handler from route-table rows and their handler functions: the shared chain
- * (normalise headers, answer early before the function's end, map errors) around a router. Each
- * route has its own small chain: authorize, then parse JSON only when the route takes a body,
- * then validate with the row's schemas, then call the handler function. It takes the rows rather
- * than the whole table, so a function that serves one resource (the SDK API) bundles only that
- * resource's schemas.
- *
- * The chains are what middy's would be with the same middlewares (before steps in order, the
- * first that returns something answers, a thrown error becomes the interface's Error object),
- * run by a loop of their own: middy's runner made two request objects, a race between two
- * promises, a timer and a dozen awaits on every SDK poll, about a sixth of its CPU.
+ * Builds a Lambda handler from route-table rows and their handler functions. Each route has one
+ * middy chain: the shared steps (normalise headers, answer early before the function's end, map
+ * errors), then authorize, then parse JSON only when the route takes a body, then validate with
+ * the row's schemas, then call the handler function. A request runs through exactly one chain,
+ * picked by its route key before it: a shared chain around a router that runs each route's own
+ * chain ran two middy runners, two request objects and their awaits on every SDK poll. It takes
+ * the rows rather than the whole table, so a function that serves one resource (the SDK API)
+ * bundles only that resource's schemas.
  */
 export function buildRouter<Rows extends Record<string, RouteSpec>>(
   rows: Rows,
@@ -69,40 +66,10 @@ export function buildRouter<Rows extends Record<string, RouteSpec>>(
     if (!operation) throw new Error(`Route ${id} has no handler function`);
     return { method: spec.method, path: spec.path, handler: routeHandler(spec, operation, tokens, options) };
   });
-  const dispatch = dispatcher(routes);
-  const early = new EarlyAnswers(EARLY_ANSWER_MS, timeoutEarlyResponse);
-  return async (event, context) => {
-    try {
-      normalizeHeaders(event);
-      return await early.answer(dispatch(event, context), context);
-    } catch (error) {
-      return errorResponseFor(error, context?.awsRequestId ?? 'unknown', event);
-    }
-  };
+  return dispatcher(routes) as LambdaHandler;
 }
 
 type Dispatch = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyResultV2>;
-
-/**
- * Header names in lower case, as middy's header normalizer leaves them (API Gateway's payload 2.0
- * sends them so already; a hand-built event may not). The same names and values; a new object
- * only when a name changes.
- */
-function normalizeHeaders(event: APIGatewayProxyEventV2 & { multiValueHeaders?: Record<string, unknown> }): void {
-  if (event.headers && !allLowerCase(event.headers)) event.headers = lowerCaseKeys(event.headers) as APIGatewayProxyEventV2['headers'];
-  if (event.multiValueHeaders && !allLowerCase(event.multiValueHeaders)) event.multiValueHeaders = lowerCaseKeys(event.multiValueHeaders);
-}
-
-function allLowerCase(headers: Record<string, unknown>): boolean {
-  for (const name of Object.keys(headers)) if (name !== name.toLowerCase()) return false;
-  return true;
-}
-
-function lowerCaseKeys<T>(headers: Record<string, T>): Record<string, T> {
-  const lowered: Record<string, T> = {};
-  for (const name of Object.keys(headers)) lowered[name.toLowerCase()] = headers[name] as T;
-  return lowered;
-}
 
 /**
  * Picks the route API Gateway already picked. Its route key (`GET /api/admin/projects/{projectId}`)
@@ -123,18 +90,32 @@ function lowerCaseKeys<T>(headers: Record<string, T>): Record<string, T> {
 function dispatcher(routes: Route<APIGatewayProxyEventV2, APIGatewayProxyResultV2>[]): Dispatch {
   const byRouteKey = new Map(routes.map((route) => [`${route.method} ${route.path}`, route.handler as Dispatch]));
   const match = routeMatcher(Object.fromEntries(routes.map(({ method, path }) => [`${method} ${path}`, { method, path }])));
-  const byPath = httpRouterHandler<APIGatewayProxyEventV2, APIGatewayProxyResultV2>(routes) as unknown as Dispatch;
+  // Outside every route: the same shared steps, so the 404 is the interface's Error object.
+  const notFound = sharedChain().handler(async (event: APIGatewayProxyEventV2) => {
+    throw new NotFound(notAvailable(event.rawPath));
+  }) as unknown as Dispatch;
+  // The route's own chain answers early and maps its errors; this one only maps middy's 404.
+  const byPath = middy<APIGatewayProxyEventV2, APIGatewayProxyResultV2>({ timeoutEarlyInMillis: 0 })
+    .use(mapErrors())
+    .handler(httpRouterHandler<APIGatewayProxyEventV2, APIGatewayProxyResultV2>(routes)) as unknown as Dispatch;
   return (event, context) => {
     const chosen = byRouteKey.get(event.routeKey);
     if (chosen) return chosen(event, context);
     if (event.routeKey !== FUNCTION_URL_ROUTE_KEY) return byPath(event, context);
     const found = match(event.requestContext.http.method, event.rawPath);
-    if (!found) throw new NotFound(notAvailable(event.rawPath));
+    if (!found) return notFound(event, context);
     // What API Gateway would have set: the route's key (logged on errors) and its decoded parameters.
     event.routeKey = found.id;
     event.pathParameters = found.params;
     return (byRouteKey.get(found.id) as Dispatch)(event, context);
   };
+}
+
+/** The steps every request goes through first: header names in lower case, the early answer, errors as the interface's Error object. */
+function sharedChain() {
+  return middy<APIGatewayProxyEventV2, APIGatewayProxyResultV2>({ timeoutEarlyInMillis: EARLY_ANSWER_MS, timeoutEarlyResponse })
+    .use(httpHeaderNormalizer())
+    .use(mapErrors());
 }
 
 /** The route key of every event a Lambda function URL sends (payload format 2.0, no routes). */
@@ -163,28 +144,10 @@ export function lazyHandler(build: () => LambdaHandler): LambdaHandler {
   };
 }
 
-type Middleware = MiddlewareObj<APIGatewayProxyEventV2, APIGatewayProxyResultV2>;
-type BeforeStep = NonNullable<Middleware['before']>;
-
-/** What a middleware's step is handed, shaped as middy's request is. */
-interface ChainRequest {
-  event: APIGatewayProxyEventV2;
-  context: Context;
-  response: APIGatewayProxyResultV2 | undefined;
-  error: unknown;
-  internal: Record<string, unknown>;
-}
-
 function routeHandler(spec: RouteSpec, operation: Operation<RouteSpec>, tokens: Authenticator, options: RouterOptions): Dispatch {
-  // The outer chain already answers before Lambda's timeout; this one sets no timer of its own.
-  const middlewares: Middleware[] = [authorize(spec.access, tokens, options.sessions)];
-  if (options.maintenance && refusedInMaintenance(spec)) middlewares.push(maintenanceCheck(options.maintenance));
-  if (spec.body) middlewares.push(bodyLimit(spec), spec.lenientBody ? lenientJsonBody() : (httpJsonBodyParser() as Middleware));
-  const steps = middlewares.map(({ before, after, onError }) => {
-    // Every middleware of a route's chain acts before the handler; one that needed more would need middy's runner back.
-    if (!before || after || onError) throw new Error(`Route ${spec.method} ${spec.path}: a route middleware may only act before the handler`);
-    return before;
-  });
+  const chain = sharedChain().use(authorize(spec.access, tokens, options.sessions));
+  if (options.maintenance && refusedInMaintenance(spec)) chain.use(maintenanceCheck(options.maintenance));
+  if (spec.body) chain.use(bodyLimit(spec)).use(spec.lenientBody ? lenientJsonBody() : httpJsonBodyParser());
   // The SDK poll's path has no parameter: it skips a parse that could only answer `{}`.
   const parsesPath = pathParameterNames(spec.path).length > 0;
   // A route without a query string validates `{}`: when its schema takes `{}` as it is, it is not parsed again on every request.
@@ -211,19 +174,7 @@ function routeHandler(spec: RouteSpec, operation: Operation<RouteSpec>, tokens: 
     // Large text answers go gzip-compressed to callers that take it; one Lambda could not return is refused clearly.
     return fitAnswer(resultOf(status, reply), event.headers?.['accept-encoding'], spec.pagedAlternative, reply.jsonSize);
   };
-  return async (event, context) => {
-    const request: ChainRequest = { event, context, response: undefined, error: undefined, internal: {} };
-    for (const step of steps) {
-      // A step that returns something is the answer, as middy's early response: the handler does not run.
-      const early: unknown = await runStep(step, request);
-      if (early !== undefined) return early as APIGatewayProxyResultV2;
-    }
-    return handle(event, context);
-  };
-}
-
-function runStep(step: BeforeStep, request: ChainRequest): unknown {
-  return (step as (request: ChainRequest) => unknown)(request);
+  return chain.handler(handle) as unknown as Dispatch;
 }
 
 /** Whether the schema parses `{}` to an object with nothing in it: then `{}` needs no parse per request. */

@@ -1,7 +1,5 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { resolvedScopeOf, resolveQuery, scopeKeyOf, type ClientRequest } from '../../lib/client/query.js';
-import { EarlyAnswers } from '../../lib/http/early-answer.js';
-import { localContext } from '../../local/api-gateway-event.js';
 import type { Caller } from '../../lib/tokens/model.js';
 
 /** A caller as the token authenticator hands it out: frozen, its projects too. */
@@ -45,55 +43,5 @@ describe('an SDK poll’s resolved scope', () => {
     expect(resolvedScopeOf(caller, { namePrefix: 'a' })).not.toBe(resolvedScopeOf(caller, { namePrefix: 'a' }));
     expect(resolvedScopeOf(open, {})).not.toBe(resolvedScopeOf(open, {}));
     expect(resolvedScopeOf(open, {})).toEqual(resolvedScopeOf(caller, {}));
-  });
-});
-
-describe('the early answer before the function’s end', () => {
-  afterEach(() => {
-    vi.useRealTimers();
-  });
-
-  const refusal = (): never => {
-    throw new Error('too late');
-  };
-  const settleAfter = <T>(ms: number, value: T) => new Promise<T>((resolve) => setTimeout(() => resolve(value), ms));
-
-  it('answers with the handler’s result when it finishes in time, and refuses the one that does not', async () => {
-    vi.useFakeTimers();
-    const early = new EarlyAnswers(500, refusal);
-    const context = localContext('early', 10_000);
-
-    const inTime = early.answer(settleAfter(9_000, 'done'), context);
-    const late = early.answer(settleAfter(9_600, 'dropped'), context);
-    const lateOutcome = late.catch((error: unknown) => error);
-    await vi.advanceTimersByTimeAsync(9_000);
-    expect(await inTime).toBe('done');
-    await vi.advanceTimersByTimeAsync(600);
-
-    expect(await lateOutcome).toEqual(new Error('too late'));
-  });
-
-  it('keeps one timer however many requests are running, and follows a handler’s failure', async () => {
-    vi.useFakeTimers();
-    const early = new EarlyAnswers(500, refusal);
-    const context = localContext('early', 10_000);
-    const timersBefore = vi.getTimerCount();
-
-    const answers = Array.from({ length: 50 }, (_, index) => early.answer(settleAfter(index + 1, index), context));
-    const failed = early.answer(Promise.reject(new Error('handler failed')), context).catch((error: unknown) => error);
-
-    // The 50 handlers' own timers, and one for the early answers.
-    expect(vi.getTimerCount() - timersBefore).toBe(51);
-    await vi.advanceTimersByTimeAsync(50);
-    expect(await Promise.all(answers)).toEqual(Array.from({ length: 50 }, (_, index) => index));
-    expect(await failed).toEqual(new Error('handler failed'));
-  });
-
-  it('refuses at once when the time left is within the early margin, and sets no deadline without a clock', async () => {
-    const early = new EarlyAnswers(500, refusal);
-    const handling = settleAfter(50, 'late');
-
-    await expect(early.answer(handling, { ...localContext('early'), getRemainingTimeInMillis: () => 1 })).rejects.toThrow('too late');
-    expect(await early.answer(settleAfter(5, 'clockless'), {} as never)).toBe('clockless');
   });
 });
