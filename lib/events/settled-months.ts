@@ -128,10 +128,10 @@ export class SettledMonths implements EventReader {
 
   /**
    * The month's events now. A month with no unsettled part is memory alone. Otherwise, when the
-   * store counts events (ADR 26), the month's counters are read first (one BatchGetItem): if they
-   * sum to the counted events held, every committed event is held (the held set only grows from
-   * reads of the table, and counters commit with their events, so equal counts mean equal sets)
-   * and nothing is queried. Else the part past the settled events is read again as before; if
+   * store counts events (ADR 26), the month's counters are read first (one Query of its
+   * shards): if they sum to the counted events held, every committed event is held (the held set
+   * only grows from reads of the table, and counters commit with their events, so equal counts
+   * mean equal sets) and nothing is queried. Else the part past the settled events is read again as before; if
    * it still holds fewer counted events than the counters say, a strongly consistent read
    * follows, and if even that misses some, the whole month: a counted event whose createdAt was
    * older than SETTLE_MS when it committed is found too.

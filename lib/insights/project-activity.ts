@@ -109,15 +109,24 @@ export class ProjectActivity {
       return countsOf(projectId, await this.reader.between(from, to));
     }
     const settled = this.projects.get(projectId) ?? new ProjectTally();
-    return combined(settled, tallyOf(projectId, fresh.events));
+    // The tally keeps growing under later calls while this caller still counts (it may await
+    // more first): its part is cut where this read's fresh events begin, so the events a later
+    // call settles are counted once, from the fresh part, as a call alone would count them.
+    const cut = fresh.settledBefore;
+    return combined([{ tally: settled, before: cut }, { tally: tallyOf(projectId, fresh.events), from: cut }]);
   }
 
   /**
    * Tallies what settled since the last call (and the span before it that `from` asks for) and
    * answers the events past the tallied span; undefined once the tally would pass the cap.
    */
-  private async readPast(from: number, to: Date): Promise<{ events: ChangeEvent[] } | undefined> {
-    if (this.tallied > MAX_TALLIED_EVENTS) return undefined;
+  private async readPast(from: number, to: Date): Promise<{ events: ChangeEvent[]; settledBefore: number } | undefined> {
+    if (this.tallied > MAX_TALLIED_EVENTS) {
+      // Counted per call from now on: the tally is not used again, so it is not held either.
+      this.projects.clear();
+      this.span = undefined;
+      return undefined;
+    }
     // What `to` leaves out is not read, so it is not tallied either.
     const settledBefore = Math.min(this.now().getTime() - SETTLE_MS, to.getTime());
     if (!this.span || from < this.span.coveredFrom) {
@@ -127,13 +136,14 @@ export class ProjectActivity {
       this.tallied = 0;
       const past = this.addSettled(events, settledBefore);
       this.span = { coveredFrom: from, settledBefore };
-      return { events: past };
+      return { events: past, settledBefore };
     }
     const since = Math.min(this.span.settledBefore, to.getTime());
     const events = await this.reader.between(new Date(since), to);
-    const past = this.addSettled(events, Math.max(settledBefore, this.span.settledBefore));
-    this.span = { coveredFrom: this.span.coveredFrom, settledBefore: Math.max(settledBefore, this.span.settledBefore) };
-    return { events: past };
+    const settledNow = Math.max(settledBefore, this.span.settledBefore);
+    const past = this.addSettled(events, settledNow);
+    this.span = { coveredFrom: this.span.coveredFrom, settledBefore: settledNow };
+    return { events: past, settledBefore: settledNow };
   }
 
   /** Adds the events older than `settledBefore` (oldest first, as read) to the tally; answers the rest. */
@@ -156,7 +166,7 @@ export class ProjectActivity {
 
 /** One project's events (oldest first, as read) counted for one call. */
 export function countsOf(projectId: string, events: readonly ChangeEvent[]): ProjectEventCounts {
-  return combined(tallyOf(projectId, events), new ProjectTally());
+  return combined([{ tally: tallyOf(projectId, events) }]);
 }
 
 function tallyOf(projectId: string, events: readonly ChangeEvent[]): ProjectTally {
@@ -165,21 +175,32 @@ function tallyOf(projectId: string, events: readonly ChangeEvent[]): ProjectTall
   return tally;
 }
 
-/** The settled tally and the events past it as one. */
-function combined(settled: ProjectTally, fresh: ProjectTally): ProjectEventCounts {
-  const parts = [settled, fresh];
+/** A tally counted only for its events of [from, before) (epoch ms; unbounded where left out). */
+interface TallyPart {
+  tally: ProjectTally;
+  from?: number;
+  before?: number;
+}
+
+/** The settled tally and the events past it as one, each part within its own bounds. */
+function combined(parts: readonly TallyPart[]): ProjectEventCounts {
+  const bounded = parts.map(({ tally, from = -Infinity, before = Infinity }) => ({ tally, from, before }));
   return {
-    count: (kind, from, to) => parts.reduce((sum, part) => sum + part.kinds[kind].between(from, to), 0),
+    count: (kind, from, to) => bounded.reduce((sum, part) => sum + part.tally.kinds[kind].between(Math.max(from, part.from), Math.min(to, part.before)), 0),
     actionsByDay: (from, to) => {
       const days = new Map<string, number>();
-      const fromDay = dayOf(from);
-      const toDay = dayOf(to - 1);
-      for (const part of parts) {
-        for (const [day, actions] of part.actionsByDay) {
+      for (const part of bounded) {
+        const partFrom = Math.max(from, part.from);
+        const partTo = Math.min(to, part.before);
+        if (partFrom >= partTo) continue;
+        const fromDay = dayOf(partFrom);
+        const toDay = dayOf(partTo - 1);
+        for (const [day, actions] of part.tally.actionsByDay) {
           if (day < fromDay || day > toDay) continue;
           // The first and last days may be cut by the window: their actions are counted by time.
+          const dayStart = Date.parse(`${day}T00:00:00.000Z`);
           const count = day === fromDay || day === toDay
-            ? part.actionsBetween(Math.max(from, Date.parse(`${day}T00:00:00.000Z`)), Math.min(to, Date.parse(`${day}T00:00:00.000Z`) + DAY_MS))
+            ? part.tally.actionsBetween(Math.max(partFrom, dayStart), Math.min(partTo, dayStart + DAY_MS))
             : actions;
           if (count > 0) days.set(day, (days.get(day) ?? 0) + count);
         }
@@ -189,11 +210,14 @@ function combined(settled: ProjectTally, fresh: ProjectTally): ProjectEventCount
     firstEnablings: (production, from, to) => {
       // Per feature, its first enabling in any production environment: one search per feature.
       const firsts = new Map<string, number>();
-      for (const part of parts) {
+      for (const part of bounded) {
+        const partFrom = Math.max(from, part.from);
+        const partTo = Math.min(to, part.before);
+        if (partFrom >= partTo) continue;
         for (const environment of production) {
-          for (const [feature, times] of part.enablings.get(environment) ?? []) {
-            const at = times[lowerBound(times, from)];
-            if (at === undefined || at >= to) continue;
+          for (const [feature, times] of part.tally.enablings.get(environment) ?? []) {
+            const at = times[lowerBound(times, partFrom)];
+            if (at === undefined || at >= partTo) continue;
             const known = firsts.get(feature);
             if (known === undefined || at < known) firsts.set(feature, at);
           }

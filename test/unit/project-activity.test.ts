@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ChangeEvent } from '../../lib/events/model.js';
 import { SETTLE_MS } from '../../lib/events/settled-months.js';
 import { unleashEventCount } from '../../lib/events/wire.js';
-import { ProjectActivity, type CountedKind } from '../../lib/insights/project-activity.js';
+import { MAX_TALLIED_EVENTS, ProjectActivity, type CountedKind } from '../../lib/insights/project-activity.js';
 import { seededRandom } from '../support/seeded-random.js';
 
 const DAY_MS = 86_400_000;
@@ -115,5 +115,59 @@ describe('project activity counted once per container', () => {
     // except when a window starts before the span counted (the year after the two months).
     const rereads = asked.filter((read, i) => i > 0 && read.from < (asked[i - 1] as { now: number }).now - SETTLE_MS - 1);
     expect(rereads.length).toBeLessThanOrEqual(1);
+  });
+
+  it('gives a caller that counts after a later call has read the same counts as a call alone', async () => {
+    // An event a minute for two days, each committed a second after its createdAt.
+    const start = Date.UTC(2025, 0, 1);
+    const changesOf = ['created', 'enabled:production', 'disabled:production', 'archived'];
+    const events = Array.from({ length: 2 * 24 * 60 }, (_, i): ChangeEvent & { committedAt: number } => {
+      const at = start + i * 60_000;
+      return {
+        id: `e${String(i).padStart(6, '0')}`, type: i % 50 === 0 ? 'project-member-added' : 'feature-changed', createdAt: new Date(at).toISOString(),
+        createdBy: 't', project: 'p', featureName: i % 50 === 0 ? undefined : `f${i % 7}`, changes: [changesOf[i % 4] as string], committedAt: at + 1_000,
+      };
+    });
+    let now = start + DAY_MS;
+    const visible = () => events.filter((event) => event.committedAt <= now);
+    const reader = {
+      between: async (from: Date, to: Date) =>
+        visible().filter((event) => Date.parse(event.createdAt) >= from.getTime() && Date.parse(event.createdAt) < to.getTime()),
+    };
+    const activity = new ProjectActivity(reader, () => new Date(now));
+    const from = start;
+    await activity.of('p', new Date(from), new Date(now + 1));
+
+    // The earlier caller's counts are taken now and counted only after a later call has read
+    // (and settled) the minutes past them.
+    now += 10 * 60_000;
+    const to = now + 1;
+    const earlier = await activity.of('p', new Date(from), new Date(to));
+    const seen = visible();
+    now += 20 * 60_000;
+    await activity.of('p', new Date(from), new Date(now + 1));
+
+    expect(earlier.count('events', from, to)).toBe(reference.count(seen, 'events', from, to));
+    for (const kind of ['created', 'archived', 'member-added'] as const) {
+      expect(earlier.count(kind, from, to), kind).toBe(reference.count(seen, kind, from, to));
+    }
+    expect(earlier.actionsByDay(from, to)).toEqual(reference.actionsByDay(seen, from, to));
+    const firsts = earlier.firstEnablings(production, to - 30 * 60_000, to);
+    expect(firsts.length).toBeGreaterThan(0);
+    expect(new Map(firsts.map(({ feature, at }) => [feature, at]))).toEqual(reference.firstEnablings(seen, to - 30 * 60_000, to));
+  });
+
+  it('no longer holds the tally once past the cap', async () => {
+    const start = Date.UTC(2025, 0, 1);
+    let now = start + DAY_MS;
+    const reader = { between: async () => [] as ChangeEvent[] };
+    const activity = new ProjectActivity(reader, () => new Date(now));
+    const internals = activity as unknown as { tallied: number; projects: Map<string, unknown> };
+    await activity.of('p', new Date(start), new Date(now + 1));
+    internals.projects.set('p', {});
+    internals.tallied = MAX_TALLIED_EVENTS + 1;
+    now += 60_000;
+    await activity.of('p', new Date(start), new Date(now + 1));
+    expect(internals.projects.size).toBe(0);
   });
 });
