@@ -121,8 +121,8 @@ export class DynamoPersonalTokenStore implements PersonalTokenStore {
 /**
  * The writes that remove every personal access token of a user, for the transaction that deletes
  * the user (at most PERSONAL_TOKEN_LIMIT tokens, so 1 + 10 items): the user's token item, on the
- * count read, and each token's item by secret, which authentication reads. A token created after
- * the read fails that condition, so the delete is read again and takes it too; with no token item,
+ * count and the tokens read, and each token's item by secret, which authentication reads. A token
+ * created or deleted after the read fails that condition, so the delete is read again and takes it too; with no token item,
  * a check that none appeared meanwhile. Unleash 7.6.5 keeps a deleted user's token rows (it marks
  * the user deleted, so they stop authenticating); here nothing of them stays.
  */
@@ -131,17 +131,25 @@ export async function personalTokenRemovals(db: DynamoDBDocumentClient, tableNam
   const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: key, ConsistentRead: true }));
   if (!Item) return [{ ConditionCheck: { TableName: tableName, Key: key, ConditionExpression: 'attribute_not_exists(pk)' } }];
   const count = Item.tokenCount;
+  const records = recordsIn(Item);
+  // The count alone would let a delete and a create between the read and the write pass
+  // unnoticed (same count, another set), leaving the new token's item behind. Every token
+  // attribute read still there and the same count means the same set of tokens.
+  const held = records.map(({ id }, index) => ({ name: `#token${index}`, attribute: `${TOKEN_ATTRIBUTE}${id}` }));
+  const heldCondition = held.map(({ name }) => ` AND attribute_exists(${name})`).join('');
+  const heldNames = held.length > 0 ? { ExpressionAttributeNames: Object.fromEntries(held.map(({ name, attribute }) => [name, attribute])) } : {};
   return [
     {
       Delete: {
         TableName: tableName,
         Key: key,
         ...(typeof count === 'number'
-          ? { ConditionExpression: 'tokenCount = :count', ExpressionAttributeValues: { ':count': count } }
-          : { ConditionExpression: 'attribute_not_exists(tokenCount)' }),
+          ? { ConditionExpression: `tokenCount = :count${heldCondition}`, ExpressionAttributeValues: { ':count': count } }
+          : { ConditionExpression: `attribute_not_exists(tokenCount)${heldCondition}` }),
+        ...heldNames,
       },
     },
-    ...recordsIn(Item).map(({ record }): TransactWriteItem => ({ Delete: { TableName: tableName, Key: keys.personalTokenBySecret(record.secretHash) } })),
+    ...records.map(({ record }): TransactWriteItem => ({ Delete: { TableName: tableName, Key: keys.personalTokenBySecret(record.secretHash) } })),
   ];
 }
 

@@ -4,6 +4,8 @@ import { GROUP_TABLE_ACCESS } from '../../infra/table-access.js';
 import { GROUPS } from '../../lib/http/route.js';
 import { patSchema, patsSchema } from '../../lib/personal-access-tokens/schemas.js';
 import { PERSONAL_TOKEN_LIMIT, SEEN_WRITE_INTERVAL_MS } from '../../lib/personal-access-tokens/model.js';
+import { personalTokenRemovals } from '../../lib/personal-access-tokens/dynamo-store.js';
+import { transactWriteDetailed } from '../../lib/store/transact.js';
 import { NotFound } from '../../lib/errors.js';
 import { keys } from '../../lib/store/table-design.js';
 import { hashSecret } from '../../lib/tokens/model.js';
@@ -239,6 +241,23 @@ describe('authenticating with a personal access token', () => {
 
     expect(await tableItem(keys.personalTokensOf(user.id))).toBeUndefined();
     for (const { secret } of tokens) expect(await tableItem(keys.personalTokenBySecret(hashSecret(secret)))).toBeUndefined();
+  });
+
+  it("does not remove a different set of tokens with the same count: a token deleted and another made after the user's delete read them fails that delete", async () => {
+    const { user, cookie } = await person();
+    const [first] = [await newPat(cookie), await newPat(cookie)];
+    const { db } = services.composition.store;
+    const removals = await personalTokenRemovals(db, services.config.tableName, user.id);
+
+    expect((await deletePat(cookie, first.id)).status).toBe(200);
+    const madeAfter = await newPat(cookie);
+    expect((await tableItem(keys.personalTokensOf(user.id)))?.tokenCount).toBe(2);
+
+    expect(await transactWriteDetailed(db, removals)).toEqual({ ok: false, failedIndex: 0 });
+    expect(await tableItem(keys.personalTokenBySecret(hashSecret(madeAfter.secret)))).toBeDefined();
+    await services.users.delete(user.id, 'test');
+    expect(await tableItem(keys.personalTokensOf(user.id))).toBeUndefined();
+    expect(await tableItem(keys.personalTokenBySecret(hashSecret(madeAfter.secret)))).toBeUndefined();
   });
 
   it('cannot be made for a user deleted meanwhile: 404, and nothing is stored', async () => {
