@@ -15,9 +15,10 @@ const MAX_REMEMBERED = 50_000;
  * The metrics store stage's keeper of unknown flags: of the names a batch reports that no flag
  * of the token's scope has, those that are no flag at all (one keys-only read per 100 names) are
  * stored, one UpdateItem per name. A new name is stored only while fewer than `names` live names
- * are (one Query of the partition's keys and expiries per batch that has anything to write), and a
- * name keeps at most `reportsPerName` pairs (a full one is read once more, to drop its lapsed
- * pairs). A process writes each (name, application, environment) at most once per
+ * are (one Query of the partition's keys and expiries per batch with a name due, first, so that
+ * with no room left only names already stored are looked up among the flags), and a name keeps
+ * at most `reportsPerName` pairs (a full one is read once more, to drop its lapsed pairs). A
+ * process writes each (name, application, environment) at most once per
  * UNKNOWN_RECHECK_INTERVAL_MS and looks at a name it found to be a flag again only after it, so an
  * SDK reporting the same typo costs one write per interval. Two store stages running at once may
  * each admit the room they read: the cap may then be passed by what one batch admits (the store
@@ -40,29 +41,33 @@ export class UnknownFlagRecorder implements UnknownFlagSink {
     if (this.flags.size > MAX_REMEMBERED) this.flags.clear();
     const due = reports.filter((report) => recent(this.written.get(reportKey(report)), now) === false && recent(this.flags.get(report.name), now) === false);
     if (due.length === 0 || !startWhile()) return;
-    const flags = await this.history.existing(due.map((report) => report.name));
-    for (const name of flags) this.flags.set(name, now);
-    const byName = new Map<string, UnknownFlagReport[]>();
-    for (const report of due.filter((report) => !flags.has(report.name))) byName.set(report.name, [...(byName.get(report.name) ?? []), report]);
-    if (byName.size === 0) return;
     const nowSeconds = Math.floor(now / 1000);
     const expiries = await this.store.expiries();
+    const stored = (name: string) => (expiries.get(name) ?? 0) > nowSeconds;
     let room = this.bounds.names - [...expiries.values()].filter((expiry) => expiry > nowSeconds).length;
-    let refused = 0;
+    // With the cap reached a name not stored is refused whether or not it is a flag, so only the
+    // stored ones are looked up: names made up through a public token cost no read of the features then.
+    const outOfRoom = room <= 0 ? due.filter((report) => !stored(report.name)) : [];
+    const candidates = room <= 0 ? due.filter((report) => stored(report.name)) : due;
+    const flags = candidates.length > 0 ? await this.history.existing(candidates.map((report) => report.name)) : new Set<string>();
+    for (const name of flags) this.flags.set(name, now);
+    for (const report of outOfRoom) this.written.set(reportKey(report), now);
+    let refused = new Set(outOfRoom.map((report) => report.name)).size;
+    const byName = new Map<string, UnknownFlagReport[]>();
+    for (const report of candidates.filter((report) => !flags.has(report.name))) byName.set(report.name, [...(byName.get(report.name) ?? []), report]);
     let full = 0;
     for (const [name, ofName] of [...byName].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
       if (!startWhile()) break;
-      const stored = ofName.slice(0, this.bounds.reportsPerName).map(({ appName, environment, seenAt }): StoredReport => ({ appName, environment, seenAt }));
-      const expiresAt = Math.floor(Math.max(...stored.map((report) => Date.parse(report.seenAt)).filter(Number.isFinite), now) / 1000)
+      const toStore = ofName.slice(0, this.bounds.reportsPerName).map(({ appName, environment, seenAt }): StoredReport => ({ appName, environment, seenAt }));
+      const expiresAt = Math.floor(Math.max(...toStore.map((report) => Date.parse(report.seenAt)).filter(Number.isFinite), now) / 1000)
         + this.bounds.retentionHours * 60 * 60;
-      const live = (expiries.get(name) ?? 0) > nowSeconds;
-      if (live) {
-        if (!(await this.add(name, stored, expiresAt, now))) full += 1;
+      if (stored(name)) {
+        if (!(await this.add(name, toStore, expiresAt, now))) full += 1;
       } else if (room <= 0) {
         refused += 1;
-      } else if (await this.store.create(name, stored, expiresAt, nowSeconds)) {
+      } else if (await this.store.create(name, toStore, expiresAt, nowSeconds)) {
         room -= 1;
-      } else if (!(await this.add(name, stored, expiresAt, now))) {
+      } else if (!(await this.add(name, toStore, expiresAt, now))) {
         // Another writer stored it meanwhile and it is full.
         full += 1;
       }

@@ -268,6 +268,30 @@ describe('the bounds on what an SDK can make the table keep', () => {
     expect(read).toEqual({ BatchGetItem: 2, Query: 1 + 150 });
   });
 
+  it('with the cap of names reached, looks up among the flags only the names already stored: new ones cost no read of the features', async () => {
+    const bounds = { names: 3, reportsPerName: 2, retentionHours: 24 };
+    const bounded = await started(bounds);
+    const { store } = bounded.services.composition;
+    const recorder = new UnknownFlagRecorder(new DynamoUnknownFlagStore(store.db, store.tableName), new DynamoFlagHistory(store.db, store.tableName), bounds, clockMs);
+    const report = (name: string, appName = 'web') => ({ name, appName, environment: 'development', seenAt: new Date(clockMs()).toISOString() });
+    await recorder.record(['kept-0', 'kept-1', 'kept-2'].map((name) => report(name)));
+    const requests = () => store.dynamoRequests.snapshot();
+
+    const beforeNewOnly = requests();
+    await recorder.record(Array.from({ length: 150 }, (_, i) => report(`made-up-${i}`)));
+    const newOnly = countsSince(beforeNewOnly, requests()).byOperation;
+    const beforeMixed = requests();
+    await recorder.record([...Array.from({ length: 150 }, (_, i) => report(`made-up-again-${i}`)), report('kept-1', 'api')]);
+    const mixed = countsSince(beforeMixed, requests()).byOperation;
+
+    expect(newOnly).toEqual({ Query: 1 });
+    // The stored name is still looked up (it may have become a flag) and gets its new pair.
+    expect(mixed).toEqual({ Query: 1, BatchGetItem: 1, UpdateItem: 1 });
+    const stored = await bounded.stored();
+    expect(stored.map((item) => item.name)).toEqual(['kept-0', 'kept-1', 'kept-2']);
+    expect(Object.keys(stored.find((item) => item.name === 'kept-1')!.reports as object)).toHaveLength(2);
+  });
+
   it('still refreshes the pairs a full name holds, and lets pairs that stopped reporting make room for new ones', async () => {
     const bounded = await started({ names: 3, reportsPerName: 2, retentionHours: 24 });
     await bounded.report({ crowded: { yes: 1, no: 0 } }, { appName: 'app-a' });
@@ -297,9 +321,13 @@ describe('the bounds on what an SDK can make the table keep', () => {
   it('stores what a batch delivered twice holds once', async () => {
     const bounded = await started({ names: 3, reportsPerName: 2, retentionHours: 24 });
     const { store } = bounded.services.composition;
-    const recorder = new UnknownFlagRecorder(new DynamoUnknownFlagStore(store.db, store.tableName), new DynamoFlagHistory(store.db, store.tableName), undefined, clockMs);
-    const again = new UnknownFlagRecorder(new DynamoUnknownFlagStore(store.db, store.tableName), new DynamoFlagHistory(store.db, store.tableName), undefined, clockMs);
-    const batch = [{ name: 'retried', appName: 'web', environment: 'development', seenAt: new Date(clockMs()).toISOString() }];
+    // One instant for both deliveries: a name's expiry follows the later of its report and the
+    // recorder's clock, so a redelivery a second later would move it, which is not what this holds.
+    const deliveredAt = clockMs();
+    const pinnedClock = () => deliveredAt;
+    const recorder = new UnknownFlagRecorder(new DynamoUnknownFlagStore(store.db, store.tableName), new DynamoFlagHistory(store.db, store.tableName), undefined, pinnedClock);
+    const again = new UnknownFlagRecorder(new DynamoUnknownFlagStore(store.db, store.tableName), new DynamoFlagHistory(store.db, store.tableName), undefined, pinnedClock);
+    const batch = [{ name: 'retried', appName: 'web', environment: 'development', seenAt: new Date(deliveredAt).toISOString() }];
 
     await recorder.record(batch);
     const once = await bounded.stored();
