@@ -60,6 +60,10 @@ export interface ProjectMetricsStages {
 const COMPLETING_PER_TRANSACTION = 100;
 /** Transactions in flight while a project's items are completed. */
 const COMPLETING_IN_FLIGHT = 10;
+/** Projects whose items are read at the same time when many are (one strongly consistent Query each). */
+const READING_IN_FLIGHT = 16;
+/** Items one `prune` deletes at most (all at once): the rest wait for later reads, which find them passed again. */
+export const PRUNED_PER_CALL = 25;
 
 /**
  * Reads a project's metrics-stage items (one strongly consistent Query of a partition of small
@@ -93,6 +97,20 @@ export class DynamoMetricsStageMarks {
     return { complete, marks };
   }
 
+  /** The items of each of these projects (each named once), in that order, READING_IN_FLIGHT projects at a time. */
+  async ofMany(projects: readonly string[]): Promise<Array<ReadonlyMap<string, MetricsStageMark>>> {
+    const unique = [...new Set(projects)];
+    const read = new Array<ReadonlyMap<string, MetricsStageMark>>(unique.length);
+    let next = 0;
+    await Promise.all(Array.from({ length: Math.min(READING_IN_FLIGHT, unique.length) }, async () => {
+      while (next < unique.length) {
+        const index = next++;
+        read[index] = (await this.of(unique[index] as string)).marks;
+      }
+    }));
+    return read;
+  }
+
   /**
    * Gives every flag of `stored` (the project's flags as its partition holds them, read after
    * `of` found the items incomplete) that entered a stage metrics move its item, then marks the
@@ -119,9 +137,10 @@ export class DynamoMetricsStageMarks {
   /**
    * Deletes items the read model has passed (`passedMarks`), each only at the version found, so
    * that an item a recorder wrote meanwhile stays: the project's Query stays a few small items.
+   * At most PRUNED_PER_CALL of them, so one read never sends a burst of deletes.
    */
   async prune(passed: ReadonlyArray<{ name: string; mark: MetricsStageMark }>): Promise<void> {
-    await Promise.all(passed.map(async ({ name, mark }) => {
+    await Promise.all(passed.slice(0, PRUNED_PER_CALL).map(async ({ name, mark }) => {
       try {
         await this.db.send(new DeleteCommand({
           TableName: this.tableName, Key: keys.metricsStage(mark.project, name),

@@ -1,4 +1,4 @@
-import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { segmentIdsOf, strategyTypeNamesOf, type Feature, type Tag } from './model.js';
 import { builtInStrategyType } from '../strategies/model.js';
 import type { CommitOutcome, FeatureCommit, FeatureStore, FeatureWrite } from './store.js';
@@ -9,9 +9,11 @@ import { batchGet } from '../store/batch-get.js';
 import { queryCollection } from '../store/query.js';
 import type { SdkChange } from '../revision.js';
 import type { DynamoRevisionStore } from '../store/revision-store.js';
-import { keys } from '../store/table-design.js';
+import { KEY, keys } from '../store/table-design.js';
 import { ProjectCopies } from './dynamo-project-copies.js';
-import type { TransactWriteItem } from '../store/transact.js';
+import { MAX_TRANSACTION_ITEMS, type TransactWriteItem } from '../store/transact.js';
+import { isConditionFailed } from '../store/dynamo-errors.js';
+import { log } from '../log.js';
 import { byName } from './rules/order.js';
 
 /** What each transaction item stands for, so a failed condition can be explained. */
@@ -22,7 +24,8 @@ type ItemMeaning =
   | { kind: 'strategy-type'; name: string }
   | { kind: 'project'; project: string; delta: number }
   | { kind: 'event' }
-  | { kind: 'tag' };
+  | { kind: 'tag' }
+  | { kind: 'metrics-stage' };
 
 export class DynamoFeatureStore implements FeatureStore {
   constructor(
@@ -94,6 +97,14 @@ export class DynamoFeatureStore implements FeatureStore {
           meaning: { kind: 'event' } as const,
         })),
       ];
+      // A deleted or moved flag's metrics-stage item goes in the same transaction while it fits
+      // (every single change, and most batches); a batch with no room left removes the rest
+      // right after its commit.
+      const removals = metricsStageRemovals(change.writes);
+      const room = Math.max(0, MAX_TRANSACTION_ITEMS - planned.length - REVISION_ITEMS - eventMonthsOf(planned));
+      for (const { project, name } of removals.slice(0, room)) {
+        planned.push({ item: { Delete: { TableName: this.tableName, Key: keys.metricsStage(project, name) } }, meaning: { kind: 'metrics-stage' } });
+      }
       // Another writer of the same aggregate wins the race: re-read and recompute (the service's
       // optimistic retry) rather than resend a transaction whose version is about to be stale.
       const lostRace = (index: number) => {
@@ -101,10 +112,32 @@ export class DynamoFeatureStore implements FeatureStore {
         return meaning?.kind === 'feature' && meaning.write.before !== undefined;
       };
       const outcome = await this.revisions.commit(planned.map((entry) => entry.item), touched, { lostRace });
-      if (outcome.ok) return { ok: true };
+      if (outcome.ok) {
+        await this.removeMetricsStages(removals.slice(room));
+        return { ok: true };
+      }
       const meaning = planned[outcome.failedIndex]?.meaning;
       if (meaning?.kind !== 'project') return explain(meaning);
       if (round >= COUNT_ROUNDS) throw unresolvedConflict(new Error(`project ${meaning.project}'s feature count kept changing`));
+    }
+  }
+
+  /**
+   * The metrics-stage items of flags a committed batch deleted or moved that did not fit in its
+   * transaction, each only while it still belongs to the same flag (its creation time), so the
+   * item of a flag made again under the name meanwhile stays. The change is committed: a failure
+   * here is logged and leaves an item that no reader counts (it names no flag of the project).
+   */
+  private async removeMetricsStages(removals: ReadonlyArray<{ project: string; name: string; createdAt: string }>): Promise<void> {
+    for (const { project, name, createdAt } of removals) {
+      try {
+        await this.db.send(new DeleteCommand({
+          TableName: this.tableName, Key: keys.metricsStage(project, name),
+          ConditionExpression: 'attribute_not_exists(pk) OR createdAt = :createdAt', ExpressionAttributeValues: { ':createdAt': createdAt },
+        }));
+      } catch (error) {
+        if (!isConditionFailed(error)) log.warn('Could not delete the metrics-stage item of a deleted or moved flag', { project, feature: name, error: String(error) });
+      }
     }
   }
 
@@ -233,6 +266,27 @@ function projectCopyItems(tableName: string, { before, after }: FeatureWrite): T
   }
   if (after) items.push({ Put: { TableName: tableName, Item: { ...after, ...keys.projectFeature(after.project, name) } } });
   return items;
+}
+
+/**
+ * The metrics-stage items (lib/features/dynamo-metrics-stages.ts) these writes leave behind: a
+ * deleted flag's, and a moved flag's in the project it left. Read models prune an item only once
+ * they hold the same flag at a newer version, which never happens for these. Once each.
+ */
+function metricsStageRemovals(writes: readonly FeatureWrite[]): Array<{ project: string; name: string; createdAt: string }> {
+  const removals = new Map<string, { project: string; name: string; createdAt: string }>();
+  for (const { before, after } of writes) {
+    if (before && before.project !== after?.project) removals.set(`${before.project}\u0000${before.name}`, { project: before.project, name: before.name, createdAt: before.createdAt });
+  }
+  return [...removals.values()];
+}
+
+/** Items DynamoRevisionStore.commit adds to every transaction: the revision shard and its change-log entry. */
+const REVISION_ITEMS = 2;
+
+/** The event-count updates transactWriteDetailed adds: one per month the transaction's events fall in. */
+function eventMonthsOf(planned: ReadonlyArray<{ item: TransactWriteItem; meaning: ItemMeaning }>): number {
+  return new Set(planned.filter((entry) => entry.meaning.kind === 'event').map((entry) => entry.item.Put?.Item?.[KEY.partition])).size;
 }
 
 /** How often a commit decides its project counts again after one of their conditions failed. */

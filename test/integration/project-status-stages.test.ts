@@ -1,8 +1,10 @@
-import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { revisionClock } from '../../lib/composition/edge.js';
 import { featureReadModel } from '../../lib/composition/read-model.js';
-import { DynamoMetricsStageRecorder } from '../../lib/features/dynamo-metrics-stages.js';
+import { DynamoMetricsStageMarks, DynamoMetricsStageRecorder, PRUNED_PER_CALL } from '../../lib/features/dynamo-metrics-stages.js';
+import { metricsStageMarks } from '../../lib/composition/slices/project-features.js';
+import { BATCH_WRITES } from '../../lib/features/lifecycle-service.js';
 import { keys } from '../../lib/store/table-design.js';
 import { transactWriteDetailed } from '../../lib/store/transact.js';
 import type { Services } from '../../local/app-services.js';
@@ -171,5 +173,160 @@ describe('a project status on a container that holds the admin read model', () =
     expect(status.lifecycleSummary.preLive?.currentFlags).toBe(1);
     expect(await itemsOf(project)).toEqual(['COMPLETE']);
     expect(await statusOn(on, project)).toEqual(status);
+  });
+});
+
+describe('the metrics-stage items of flags that are gone', () => {
+  it("deletes a flag's item with the flag, so the project's partition keeps only its flags' items", async () => {
+    const project = await steps.createProject();
+    const name = await steps.createFeature(project);
+    const { on } = await warmContainer();
+    await statusOn(on, project);
+    await recorder().recordFromMetrics(name, development, new Date().toISOString());
+    expect(await itemsOf(project)).toEqual(['COMPLETE', `FEATURE#${name}`]);
+    const call = apiClient(services);
+
+    expect((await call({ method: 'DELETE', path: `/api/admin/projects/${project}/features/${name}`, token })).status).toBe(202);
+    expect((await call({ method: 'DELETE', path: `/api/admin/archive/${name}`, token })).status).toBeLessThan(300);
+
+    expect(await itemsOf(project)).toEqual(['COMPLETE']);
+  });
+
+  it('deletes every item of a largest batch delete, whose transaction has room for only some of them', async () => {
+    const project = await steps.createProject();
+    const names: string[] = [];
+    for (let i = 0; i < BATCH_WRITES; i++) names.push(await steps.createFeature(project, `gone-${String(i).padStart(2, '0')}-${project}`));
+    const { on } = await warmContainer();
+    await statusOn(on, project);
+    for (const name of names) await recorder().recordFromMetrics(name, development, new Date().toISOString());
+    expect(await itemsOf(project)).toHaveLength(BATCH_WRITES + 1);
+    const call = apiClient(services);
+
+    expect((await call({ method: 'POST', path: `/api/admin/projects/${project}/archive`, token, body: { features: names } })).status).toBe(202);
+    const deleted = await call({ method: 'POST', path: `/api/admin/projects/${project}/delete`, token, body: { features: names } });
+
+    expect(deleted.status, deleted.text).toBe(200);
+    expect(await itemsOf(project)).toEqual(['COMPLETE']);
+  });
+
+  it('deletes the item a flag leaves in the project it moves out of', async () => {
+    const [from, to] = [await steps.createProject(), await steps.createProject()];
+    const name = await steps.createFeature(from);
+    await recorder().recordFromMetrics(name, development, new Date().toISOString());
+    expect(await itemsOf(from)).toEqual([`FEATURE#${name}`]);
+    const before = await services.featureStore.get(name);
+    if (!before) throw new Error(`${name} not stored`);
+
+    const moved = await services.featureStore.commit({
+      writes: [{ before, after: { ...before, project: to, version: before.version + 1 } }],
+      projectFeatureCounts: { [from]: { delta: -1, applyLimit: false }, [to]: { delta: 1, applyLimit: false } },
+    });
+
+    expect(moved).toEqual({ ok: true });
+    expect(await itemsOf(from)).toEqual([]);
+  });
+});
+
+/** The table's client with every request counted, and the most sent at the same time, per command. */
+function countingClient() {
+  const db = services.composition.store.db;
+  const sent = new Map<string, number>();
+  const inFlight = new Map<string, number>();
+  const most = new Map<string, number>();
+  const counting = {
+    send: async (command: { constructor: { name: string } }) => {
+      const kind = command.constructor.name;
+      sent.set(kind, (sent.get(kind) ?? 0) + 1);
+      inFlight.set(kind, (inFlight.get(kind) ?? 0) + 1);
+      most.set(kind, Math.max(most.get(kind) ?? 0, inFlight.get(kind) ?? 0));
+      try {
+        return await db.send(command as never);
+      } finally {
+        inFlight.set(kind, (inFlight.get(kind) ?? 0) - 1);
+      }
+    },
+  } as unknown as DynamoDBDocumentClient;
+  return { counting, sent, most };
+}
+
+describe('the requests metrics-stage items cost', () => {
+  it("reads many projects' items sixteen at a time, each once", async () => {
+    const projects = Array.from({ length: 40 }, (_, i) => `many-${i}`);
+    const { counting, sent, most } = countingClient();
+
+    const read = await new DynamoMetricsStageMarks(counting, services.composition.store.tableName).ofMany([...projects, ...projects]);
+
+    expect(read).toHaveLength(40);
+    expect(sent.get('QueryCommand')).toBe(40);
+    expect(most.get('QueryCommand')).toBe(16);
+  });
+
+  it(`deletes at most ${PRUNED_PER_CALL} passed items a call, the rest on later calls`, async () => {
+    const project = await steps.createProject();
+    const createdAt = new Date(0).toISOString();
+    const passed = Array.from({ length: PRUNED_PER_CALL + 5 }, (_, i) => ({ name: `passed-${i}`, mark: { project, lifecycle: [], version: 1, createdAt } }));
+    for (const { name } of passed) {
+      await services.composition.store.db.send(new UpdateCommand({
+        TableName: services.composition.store.tableName, Key: keys.metricsStage(project, name),
+        UpdateExpression: 'SET lifecycle = :lifecycle, version = :version, createdAt = :createdAt',
+        ExpressionAttributeValues: { ':lifecycle': [], ':version': 1, ':createdAt': createdAt },
+      }));
+    }
+    const { counting, sent } = countingClient();
+    const marks = new DynamoMetricsStageMarks(counting, services.composition.store.tableName);
+
+    await marks.prune(passed);
+    const left = await itemsOf(project);
+    await marks.prune(passed.filter(({ name }) => left.includes(`FEATURE#${name}`)));
+
+    expect(left).toHaveLength(5);
+    expect(sent.get('DeleteCommand')).toBe(PRUNED_PER_CALL + 5);
+    expect(await itemsOf(project)).toEqual([]);
+  });
+});
+
+describe('a project status whose metrics-stage writes fail', () => {
+  const refused = async () => {
+    throw new Error('ProvisionedThroughputExceededException: the write was throttled');
+  };
+
+  it('answers from what it read when deleting passed items fails', async () => {
+    const project = await steps.createProject();
+    const name = await steps.createFeature(project);
+    const { on } = await warmContainer();
+    await statusOn(on, project);
+    await recorder().recordFromMetrics(name, development, new Date().toISOString());
+    expect((await steps.turn(project, name, 'development', 'on')).status).toBe(200);
+    const marks = on.composition.once(metricsStageMarks);
+    const prune = marks.prune.bind(marks);
+    marks.prune = refused;
+
+    const status = await statusOn(on, project);
+    const count = await apiClient(on)({ method: 'GET', path: '/api/admin/lifecycle/count', token });
+
+    expect(status.lifecycleSummary.preLive?.currentFlags).toBe(1);
+    expect(count.status, count.text).toBe(200);
+    expect(await itemsOf(project)).toEqual(['COMPLETE', `FEATURE#${name}`]);
+    marks.prune = prune;
+    expect(await statusOn(on, project)).toEqual(status);
+    expect(await itemsOf(project)).toEqual(['COMPLETE']);
+  });
+
+  it('answers from the partition it read when completing the items fails, and completes them on a later read', async () => {
+    const project = await steps.createProject();
+    await steps.createFeature(project);
+    const { on, listed } = await warmContainer();
+    const marks = on.composition.once(metricsStageMarks);
+    const complete = marks.complete.bind(marks);
+    marks.complete = refused;
+
+    const first = await statusOn(on, project);
+
+    expect(first.lifecycleSummary.initial?.currentFlags).toBe(1);
+    expect(await itemsOf(project)).toEqual([]);
+    marks.complete = complete;
+    expect(await statusOn(on, project)).toEqual(first);
+    expect(await itemsOf(project)).toEqual(['COMPLETE']);
+    expect(listed).toEqual([project, project]);
   });
 });

@@ -3,6 +3,7 @@ import type { Feature } from '../../features/model.js';
 import { featuresOfProjects } from '../../features/search-service.js';
 import { mergedMarks, passedMarks, withMetricsStages, type MetricsStageMark } from '../../features/views.js';
 import type { Composition } from '../composition.js';
+import { log } from '../../log.js';
 import { featureReadModel } from '../read-model.js';
 import { featureStore } from '../stores.js';
 
@@ -38,12 +39,26 @@ export async function projectFeaturesWithMetricsStagesOf(c: Composition, project
   if (!read.fromReadModel) return read.features;
   const recorded = early ?? await marks.of(projectId);
   if (recorded.complete) {
-    await marks.prune(passedMarks(read.features, recorded.marks));
+    await housekeeping('prune the metrics-stage items the read model has passed', marks.prune(passedMarks(read.features, recorded.marks)), { project: projectId });
     return withMetricsStages(read.features, recorded.marks);
   }
   const stored = read.projectItems ?? await c.once(featureStore).listProject(projectId);
-  await marks.complete(projectId, stored);
+  // Not completed, the project is read from its partition again next time, and completed then.
+  await housekeeping('complete the metrics-stage items', marks.complete(projectId, stored), { project: projectId });
   return stored;
+}
+
+/**
+ * Writes a read does to keep the metrics-stage items small and complete: the answer does not
+ * depend on them (it is made from what was read), so a throttled, late or conflicting write is
+ * logged and left to a later read instead of failing the page.
+ */
+async function housekeeping(what: string, writes: Promise<void>, context: Record<string, string> = {}): Promise<void> {
+  try {
+    await writes;
+  } catch (error) {
+    log.warn(`Could not ${what}; a later read tries again`, { ...context, error: String(error) });
+  }
 }
 
 async function projectRead(c: Composition, projectId: string): Promise<{ features: readonly Feature[]; fromReadModel: boolean; projectItems?: readonly Feature[] | undefined }> {
@@ -58,10 +73,9 @@ async function projectRead(c: Composition, projectId: string): Promise<{ feature
   return { features, fromReadModel: true, projectItems };
 }
 
-/** The metrics-stage items of these projects, by flag name: one Query each, all at once. */
+/** The metrics-stage items of these projects, by flag name: one Query each, a few at a time. */
 export async function metricsStagesOf(c: Composition, projectIds: readonly string[]): Promise<ReadonlyMap<string, MetricsStageMark>> {
-  const marks = c.once(metricsStageMarks);
-  return mergedMarks(await Promise.all([...new Set(projectIds)].map(async (id) => (await marks.of(id)).marks)));
+  return mergedMarks(await c.once(metricsStageMarks).ofMany(projectIds));
 }
 
 /**
@@ -71,6 +85,6 @@ export async function metricsStagesOf(c: Composition, projectIds: readonly strin
 export async function everyFeatureWithMetricsStages(c: Composition): Promise<readonly Feature[]> {
   const features = await c.once(featureReadModel).everyFeature();
   const marks = await metricsStagesOf(c, [...new Set(features.map((feature) => feature.project))]);
-  await c.once(metricsStageMarks).prune(passedMarks(features, marks));
+  await housekeeping('prune the metrics-stage items the read model has passed', c.once(metricsStageMarks).prune(passedMarks(features, marks)));
   return withMetricsStages(features, marks);
 }
