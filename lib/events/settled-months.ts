@@ -39,6 +39,7 @@ export class SettledMonths implements EventReader {
   /** The read of each month in flight, by the month's first instant: the next caller of that month waits for it. */
   private readonly reading = new Map<string, Promise<unknown>>();
   private kept = 0;
+  private lateCommits = 0;
 
   constructor(
     private readonly store: EventReader,
@@ -55,6 +56,15 @@ export class SettledMonths implements EventReader {
       events.push(...month.filter((event) => event.createdAt >= fromIso && event.createdAt < toIso));
     }
     return events;
+  }
+
+  /**
+   * How many times a month was read again whole because a counted event had committed after its
+   * createdAt settled: a reader that keeps counts of its own from settled events (the project
+   * activity) tallies anew when this changes, as the event is older than where it reads from.
+   */
+  lateCommitsFound(): number {
+    return this.lateCommits;
   }
 
   ofFeature(featureName: string, from: Date, to: Date): Promise<ChangeEvent[]> {
@@ -154,6 +164,7 @@ export class SettledMonths implements EventReader {
     if (written !== undefined && kept && readFrom > start && kept.counted + countOf(read) < written) {
       // A counted event the settled part lacks: created before it settled, committed after. Read the month again, whole.
       this.forget(key);
+      this.lateCommits += 1;
       return this.readMonth(key, start, end);
     }
     return this.keep(key, start, kept, read, settledBefore, checkable);

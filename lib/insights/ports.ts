@@ -19,6 +19,8 @@ export interface InsightCatalog {
   environments(): Promise<Environment[]>;
   /** Change events with from <= createdAt < to, oldest first. */
   eventsBetween(from: Date, to: Date): Promise<ChangeEvent[]>;
+  /** How many times the reader of `eventsBetween` found an event committed after it settled (lib/events/settled-months.ts). */
+  lateCommitsFound?(): number;
   /** One feature's change events with from <= createdAt < to, oldest first (its own partition of the events index). */
   featureEventsBetween(featureName: string, from: Date, to: Date): Promise<ChangeEvent[]>;
   /** SDK usage counts of one UTC day (`yyyy-mm-dd`). */
@@ -26,4 +28,4 @@ export interface InsightCatalog {
 }
 
 /** The part of the catalogue one project's statistics read. */
-export type ProjectStatsCatalog = Pick<InsightCatalog, 'projectFeatures' | 'environments' | 'eventsBetween' | 'featureEventsBetween'>;
+export type ProjectStatsCatalog = Pick<InsightCatalog, 'projectFeatures' | 'environments' | 'eventsBetween' | 'lateCommitsFound' | 'featureEventsBetween'>;

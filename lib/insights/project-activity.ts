@@ -84,18 +84,19 @@ class ProjectTally {
  * there. So a project's status and header cost, once a container has read the span, work in
  * proportion to their answers (days, features) and the events of the last minutes, not to the
  * year's events. A window that starts before the tallied span is read and tallied again from
- * its start, once.
+ * its start, once; so is the span when the reader found an event committed after its createdAt
+ * had settled (ADR 26's counters tell it), which a read from where the span ends would miss.
  */
 export class ProjectActivity {
   private readonly projects = new Map<string, ProjectTally>();
   /** The tallied span: every settled event of [coveredFrom, settledBefore), or nothing yet. */
-  private span: { coveredFrom: number; settledBefore: number } | undefined;
+  private span: { coveredFrom: number; settledBefore: number; lateCommitsSeen: number } | undefined;
   private tallied = 0;
   /** One read at a time: a call waits for the one before it, then reads only what is past it. */
   private turn: Promise<unknown> = Promise.resolve();
 
   constructor(
-    private readonly reader: Pick<EventReader, 'between'>,
+    private readonly reader: Pick<EventReader, 'between'> & { lateCommitsFound?: () => number },
     private readonly now: () => Date = () => new Date(),
   ) {}
 
@@ -129,21 +130,28 @@ export class ProjectActivity {
     }
     // What `to` leaves out is not read, so it is not tallied either.
     const settledBefore = Math.min(this.now().getTime() - SETTLE_MS, to.getTime());
-    if (!this.span || from < this.span.coveredFrom) {
-      // The first read, or a window older than the span: every event from `from` on, tallied anew.
-      const events = await this.reader.between(new Date(from), to);
-      this.projects.clear();
-      this.tallied = 0;
-      const past = this.addSettled(events, settledBefore);
-      this.span = { coveredFrom: from, settledBefore };
-      return { events: past, settledBefore };
+    const lateCommits = () => this.reader.lateCommitsFound?.() ?? 0;
+    const span = this.span;
+    if (span && from >= span.coveredFrom && lateCommits() === span.lateCommitsSeen) {
+      const since = Math.min(span.settledBefore, to.getTime());
+      const events = await this.reader.between(new Date(since), to);
+      if (lateCommits() === span.lateCommitsSeen) {
+        const settledNow = Math.max(settledBefore, span.settledBefore);
+        const past = this.addSettled(events, settledNow);
+        this.span = { ...span, settledBefore: settledNow };
+        return { events: past, settledBefore: settledNow };
+      }
     }
-    const since = Math.min(this.span.settledBefore, to.getTime());
-    const events = await this.reader.between(new Date(since), to);
-    const settledNow = Math.max(settledBefore, this.span.settledBefore);
-    const past = this.addSettled(events, settledNow);
-    this.span = { coveredFrom: this.span.coveredFrom, settledBefore: settledNow };
-    return { events: past, settledBefore: settledNow };
+    // The first read, a window older than the span, or an event the reader found committed after
+    // it settled (older than where the span reads from): every event of the span, tallied anew.
+    const coveredFrom = span ? Math.min(from, span.coveredFrom) : from;
+    const lateCommitsSeen = lateCommits();
+    const events = await this.reader.between(new Date(coveredFrom), to);
+    this.projects.clear();
+    this.tallied = 0;
+    const past = this.addSettled(events, settledBefore);
+    this.span = { coveredFrom, settledBefore, lateCommitsSeen };
+    return { events: past, settledBefore };
   }
 
   /** Adds the events older than `settledBefore` (oldest first, as read) to the tally; answers the rest. */

@@ -20,7 +20,10 @@ export class ProjectStatsService {
     private readonly catalog: ProjectStatsCatalog,
     private readonly now: () => Date = () => new Date(),
   ) {
-    this.activity = new ProjectActivity({ between: (from, to) => catalog.eventsBetween(from, to) }, now);
+    this.activity = new ProjectActivity({
+      between: (from, to) => catalog.eventsBetween(from, to),
+      lateCommitsFound: () => catalog.lateCommitsFound?.() ?? 0,
+    }, now);
   }
 
   /**

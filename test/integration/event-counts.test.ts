@@ -133,6 +133,8 @@ describe('the event counters', () => {
       'QueryCommand consistent EVENT_COUNTS#2004-03', 'QueryCommand EVENTS#2004-03',
     ]);
     expect(again).toEqual({ found: ['early', 'late'], requests: ['QueryCommand consistent EVENT_COUNTS#2004-03'] });
+    // Told to readers that count settled events themselves (the project activity), once.
+    expect(months.lateCommitsFound()).toBe(1);
   });
 
   it('reads the unsettled part on every read of a month without counters, as before them, and sees every write', async () => {

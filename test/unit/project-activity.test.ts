@@ -170,4 +170,32 @@ describe('project activity counted once per container', () => {
     await activity.of('p', new Date(start), new Date(now + 1));
     expect(internals.projects.size).toBe(0);
   });
+
+  it('counts an event its reader found committed after it settled', async () => {
+    const start = Date.UTC(2025, 0, 1);
+    const events: Array<ChangeEvent & { committedAt: number }> = Array.from({ length: 24 * 60 }, (_, i) => {
+      const at = start + i * 60_000;
+      return { id: `e${String(i).padStart(6, '0')}`, type: 'feature-changed', createdAt: new Date(at).toISOString(), createdBy: 't', project: 'p', featureName: `f${i % 5}`, changes: ['created'], committedAt: at + 1_000 };
+    });
+    let now = start + 20 * 60 * 60_000;
+    // Created half an hour before the first call, committed (and found by the reader) after it.
+    const lateAt = now - 30 * 60_000 + 30_000;
+    events.push({ id: 'late', type: 'feature-changed', createdAt: new Date(lateAt).toISOString(), createdBy: 't', project: 'p', featureName: 'f9', changes: ['created'], committedAt: now + 60_000 });
+    events.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+    let lateCommits = 0;
+    const visible = () => events.filter((event) => event.committedAt <= now);
+    const reader = {
+      between: async (from: Date, to: Date) =>
+        visible().filter((event) => Date.parse(event.createdAt) >= from.getTime() && Date.parse(event.createdAt) < to.getTime()),
+      lateCommitsFound: () => lateCommits,
+    };
+    const activity = new ProjectActivity(reader, () => new Date(now));
+    await activity.of('p', new Date(start), new Date(now + 1));
+
+    now += 2 * 60_000;
+    lateCommits += 1;
+    const counts = await activity.of('p', new Date(start), new Date(now + 1));
+    expect(counts.count('created', start, now + 1)).toBe(reference.count(visible(), 'created', start, now + 1));
+    expect(counts.count('created', lateAt, lateAt + 1)).toBe(1);
+  });
 });

@@ -24,6 +24,7 @@ export function insightPorts(c: Composition): InsightCatalog {
       .sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id)),
     environments: () => sortedEnvironments(c),
     eventsBetween: (from, to) => c.once(eventStore).between(from, to),
+    lateCommitsFound: () => c.once(eventStore).lateCommitsFound(),
     featureEventsBetween: (featureName, from, to) => c.once(eventStore).ofFeature(featureName, from, to),
     usage: (day) => c.once(metricsStore).hourlyCounts(day),
   };

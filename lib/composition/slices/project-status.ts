@@ -12,7 +12,10 @@ import { projectFeaturesOf, projectFeaturesWithMetricsStagesOf } from './project
  * Every project's change events of the status's year, counted once per container: a visit then
  * counts the events of the last minutes and the days of the year that have events.
  */
-const statusActivity = (c: Composition) => new ProjectActivity({ between: (from, to) => c.once(eventStore).between(from, to) }, c.now);
+const statusActivity = (c: Composition) => new ProjectActivity({
+  between: (from, to) => c.once(eventStore).between(from, to),
+  lateCommitsFound: () => c.once(eventStore).lateCommitsFound(),
+}, c.now);
 
 /** The project status slice, once per composition, on its ports. */
 export const projectStatus = (c: Composition) => projectStatusSlice(c, projectStatusPorts(c));
