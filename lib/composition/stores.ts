@@ -4,7 +4,9 @@ import { DynamoContextFieldStore } from '../context-fields/dynamo-store.js';
 import { DynamoEnvironmentStore } from '../environments/dynamo-store.js';
 import { DynamoEventStore } from '../events/dynamo-store.js';
 import { SettledMonths } from '../events/settled-months.js';
+import { DynamoFeatureReads, ProjectCopiesRecord } from '../features/dynamo-feature-reads.js';
 import { DynamoFeatureStore } from '../features/dynamo-store.js';
+import { ProjectCopies } from '../features/dynamo-project-copies.js';
 import { DynamoProjectStore } from '../projects/dynamo-store.js';
 import { DynamoSegmentStore } from '../segments/dynamo-store.js';
 import { DynamoStrategyTypeStore } from '../strategies/dynamo-store.js';
@@ -17,7 +19,13 @@ import type { Composition } from './composition.js';
  * adapters its slices and ports ask for.
  */
 
-export const featureStore = (c: Composition) => new DynamoFeatureStore(c.store.db, c.store.tableName, c.store.revisions);
+export const featureStore = (c: Composition) => new DynamoFeatureStore(
+  c.store.db, c.store.tableName, c.store.revisions, undefined, new ProjectCopies(c.store.db, c.store.tableName, undefined, c.once(projectCopiesRecord)),
+);
+/** The features read alone (the SDK API's snapshot), without the store's writes in the bundle. */
+export const featureReads = (c: Composition) => new DynamoFeatureReads(c.store.db, c.store.tableName, c.once(projectCopiesRecord));
+/** Whether the copies of ADR 17 are made: read once per process, whether the reads or the store ask first. */
+const projectCopiesRecord = (c: Composition) => new ProjectCopiesRecord(c.store.db, c.store.tableName);
 export const projectStore = (c: Composition) => new DynamoProjectStore(c.store.db, c.store.tableName, c.store.revisions);
 export const environmentStore = (c: Composition) => new DynamoEnvironmentStore(c.store.db, c.store.tableName);
 /**

@@ -1,11 +1,12 @@
-import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ServiceUnavailable } from '../errors.js';
 import { queryCollection } from '../store/query.js';
-import { DATA_MIGRATIONS, keys, type ItemKey } from '../store/table-design.js';
+import { keys, type ItemKey } from '../store/table-design.js';
+import { PROJECT_COPIES_MIGRATION, ProjectCopiesRecord } from './dynamo-feature-reads.js';
 import { transactWriteDetailed, MAX_TRANSACTION_ITEMS, type TransactWriteItem } from '../store/transact.js';
 
 /** The migration's name in the table's record of finished migrations. */
-export const PROJECT_COPIES_MIGRATION = DATA_MIGRATIONS.projectCopies;
+export { PROJECT_COPIES_MIGRATION };
 
 /** Passes one run makes at most; features changed between passes are what the next pass repairs. */
 const MAX_PASSES = 10;
@@ -33,22 +34,17 @@ export type MakeCopiesOutcome = { state: 'done'; fixed: number } | { state: 'unf
  * readers of one project read every feature instead (`DynamoFeatureStore.listProject`).
  */
 export class ProjectCopies {
-  private known = false;
-
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly tableName: string,
     private readonly now: () => number = Date.now,
+    /** The migration's record, shared with the process's feature reads so it is read once. */
+    readonly record: ProjectCopiesRecord = new ProjectCopiesRecord(db, tableName),
   ) {}
 
   /** Whether every feature has its copy; one strongly consistent read until the answer is yes. */
-  async ready(): Promise<boolean> {
-    if (this.known) return true;
-    const { Item } = await this.db.send(
-      new GetCommand({ TableName: this.tableName, Key: keys.migration(PROJECT_COPIES_MIGRATION), ConsistentRead: true }),
-    );
-    this.known = Item !== undefined;
-    return this.known;
+  ready(): Promise<boolean> {
+    return this.record.ready();
   }
 
   /** The migration record for a fresh table, written with the first start's data. */
@@ -85,7 +81,7 @@ export class ProjectCopies {
       throw error;
     }
     await this.db.send(new PutCommand({ TableName: this.tableName, Item: ProjectCopies.doneItem(new Date(this.now()).toISOString()) }));
-    this.known = true;
+    this.record.markDone();
     return { state: 'done', fixed };
   }
 

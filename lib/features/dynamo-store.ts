@@ -1,4 +1,5 @@
-import { DeleteCommand, GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DynamoFeatureReads, toFeature } from './dynamo-feature-reads.js';
 import { segmentIdsOf, strategyTypeNamesOf, type Feature, type Tag } from './model.js';
 import { builtInStrategyType } from '../strategies/model.js';
 import type { CommitOutcome, FeatureCommit, FeatureStore, FeatureWrite } from './store.js';
@@ -27,47 +28,16 @@ type ItemMeaning =
   | { kind: 'tag' }
   | { kind: 'metrics-stage' };
 
-export class DynamoFeatureStore implements FeatureStore {
+export class DynamoFeatureStore extends DynamoFeatureReads implements FeatureStore {
   constructor(
-    private readonly db: DynamoDBDocumentClient,
-    private readonly tableName: string,
+    db: DynamoDBDocumentClient,
+    tableName: string,
     private readonly revisions: DynamoRevisionStore,
     private readonly featureCounts: DynamoFeatureCounts = new DynamoFeatureCounts(db, tableName),
     /** The copies in each project's partition, and their migration on tables from before ADR 17. */
     readonly projectCopies: ProjectCopies = new ProjectCopies(db, tableName),
-  ) {}
-
-  async get(name: string): Promise<Feature | undefined> {
-    const { Item } = await this.db.send(
-      new GetCommand({ TableName: this.tableName, Key: keys.feature(name), ConsistentRead: true }),
-    );
-    return Item ? toFeature(Item) : undefined;
-  }
-
-  async getMany(names: readonly string[]): Promise<Feature[]> {
-    return (await batchGet(this.db, this.tableName, names.map((name) => keys.feature(name)))).map(toFeature);
-  }
-
-  /**
-   * Every feature, in name order. Once the copies exist (ADR 17), one Query per project, all at
-   * once: each project's partition has its own read throughput (3,000 units a second), so reading
-   * 50,000 flags in five projects takes a fifth of the time the one `FEATURES` partition allows.
-   */
-  async listAll(): Promise<Feature[]> {
-    if (!(await this.projectCopies.ready())) return (await queryCollection(this.db, this.tableName, keys.features())).map(toFeature);
-    const projects = await queryCollection(this.db, this.tableName, keys.projects());
-    const perProject = await Promise.all(projects.map((project) => this.listProject(project.id as string)));
-    return perProject.flat().sort(byName);
-  }
-
-  /**
-   * One Query of the project's partition of copies (ADR 17), strongly consistent like the
-   * feature items: written in the same transactions, they hold the same versions. On a table whose
-   * copies are not all made yet (lib/features/dynamo-project-copies.ts), every feature is read instead.
-   */
-  async listProject(project: string): Promise<Feature[]> {
-    if (!(await this.projectCopies.ready())) return (await this.listAll()).filter((feature) => feature.project === project);
-    return (await queryCollection(this.db, this.tableName, keys.projectFeatures(project))).map(toFeature);
+  ) {
+    super(db, tableName, projectCopies.record);
   }
 
   /** The project's active features by its count (ADR 14, one small Query); undefined when it has none. */
@@ -326,7 +296,3 @@ function explain(meaning: ItemMeaning | undefined): CommitOutcome {
   }
 }
 
-function toFeature(item: Record<string, unknown>): Feature {
-  const { pk: _pk, sk: _sk, ...feature } = item;
-  return feature as unknown as Feature;
-}

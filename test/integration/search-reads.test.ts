@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Feature } from '../../lib/features/model.js';
 import { featureReadModel } from '../../lib/composition/read-model.js';
+import { featureReads } from '../../lib/composition/stores.js';
 import { featureSearchQuerySchema } from '../../lib/features/search-schemas.js';
 import { toSearchItemWire } from '../../lib/features/search-wire.js';
 import { countsSince } from '../../lib/store/request-counter.js';
@@ -145,14 +146,16 @@ describe("a page of the project's flag list", () => {
 
 describe('a cold process', () => {
   const isWarm = (on: Services) => on.composition.once(featureReadModel).isWarm();
-  /** The projects whose copies `on`'s feature store reads from now on, in the order read. */
+  /** The projects whose copies `on` reads from now on (its feature store's reads and the snapshot's), in the order read. */
   const projectReadsOf = (on: Services) => {
     const listed: string[] = [];
-    const listProject = on.featureStore.listProject.bind(on.featureStore);
-    on.featureStore.listProject = async (project) => {
-      listed.push(project);
-      return listProject(project);
-    };
+    for (const reader of [on.featureStore, on.composition.once(featureReads)]) {
+      const listProject = reader.listProject.bind(reader);
+      reader.listProject = async (project) => {
+        listed.push(project);
+        return listProject(project);
+      };
+    }
     return listed;
   };
 
