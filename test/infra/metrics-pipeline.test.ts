@@ -68,15 +68,17 @@ describe('the SDK metrics pipeline (ADR 15)', () => {
 
     const store = statementsOf(storeId);
     const tableStatements = store.filter((s) => [s.Resource].flat().map(referencedId).includes(tableId));
-    // Reads: a flag and the environments, for the lifecycle stages metrics move. Writes: updates only,
-    // to usage items and to flags (and their project copies) alone.
-    expect([...actions(tableStatements)].sort()).toEqual(['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:UpdateItem']);
+    // Reads: a flag and the environments, for the lifecycle stages metrics move, and which reported
+    // names are flags (keys only, for the unknown flags). Writes: updates only, to usage items, to
+    // flags (and their project copies and metrics-stage items) and to the unknown flags alone.
+    expect([...actions(tableStatements)].sort()).toEqual(['dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:UpdateItem']);
     const updates = tableStatements.filter((statement) => actions([statement]).includes('dynamodb:UpdateItem'));
     expect(updates).toHaveLength(1);
     expect(actions(updates)).toEqual(['dynamodb:UpdateItem']);
     expect(updates[0]!.Condition).toEqual({
       'ForAllValues:StringLike': {
-        'dynamodb:LeadingKeys': [keys.dailyMetrics('*').pk, keys.lastSeenAll().pk, keys.feature('*').pk, keys.projectFeature('*', '*').pk],
+        'dynamodb:LeadingKeys': [keys.dailyMetrics('*').pk, keys.lastSeenAll().pk, keys.feature('*').pk, keys.projectFeature('*', '*').pk,
+          keys.unknownFlags().pk, keys.metricsStagePartitions()],
       },
     });
     expect(actions(store.filter((s) => [s.Resource].flat().map(referencedId).includes(sumsId)))).toEqual(
