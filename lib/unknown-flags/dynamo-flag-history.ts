@@ -1,9 +1,8 @@
-import { BatchGetCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { INDEXES, keys, type ItemKey } from '../store/table-design.js';
+import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { batchGet } from '../store/batch-get.js';
+import { INDEXES, keys } from '../store/table-design.js';
 import type { FlagHistory } from './ports.js';
 
-/** DynamoDB's limit on keys in one BatchGetItem. */
-const BATCH_KEYS = 100;
 /** How many names' newest event are asked for at once. */
 const PARALLEL_EVENT_READS = 10;
 
@@ -19,20 +18,8 @@ export class DynamoFlagHistory implements FlagHistory {
   ) {}
 
   async existing(names: readonly string[]): Promise<Set<string>> {
-    const found = new Set<string>();
-    const distinct = [...new Set(names)];
-    for (let start = 0; start < distinct.length; start += BATCH_KEYS) {
-      let pending: ItemKey[] = distinct.slice(start, start + BATCH_KEYS).map((name) => keys.feature(name));
-      for (let attempt = 0; pending.length > 0; attempt += 1) {
-        if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 25 * 2 ** attempt)));
-        const answer = await this.db.send(new BatchGetCommand({
-          RequestItems: { [this.tableName]: { Keys: pending, ConsistentRead: true, ProjectionExpression: 'sk' } },
-        }));
-        for (const item of answer.Responses?.[this.tableName] ?? []) found.add(String(item.sk).slice(keys.feature('').sk.length));
-        pending = (answer.UnprocessedKeys?.[this.tableName]?.Keys ?? []) as ItemKey[];
-      }
-    }
-    return found;
+    const items = await batchGet(this.db, this.tableName, [...new Set(names)].map((name) => keys.feature(name)), 'sk');
+    return new Set(items.map((item) => String(item.sk).slice(keys.feature('').sk.length)));
   }
 
   async lastEventAt(names: readonly string[]): Promise<Map<string, string>> {
