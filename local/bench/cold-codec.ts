@@ -18,6 +18,8 @@ import type { ChangeLogEntry, RevisionState } from '../../lib/revision.js';
 import type { Segment } from '../../lib/segments/model.js';
 import type { Caller } from '../../lib/tokens/model.js';
 import { APPS, flagName, rolloutStrategy } from './seed.js';
+import { FrontendService } from '../../lib/frontend/service.js';
+import { OfrepService } from '../../lib/ofrep/service.js';
 
 const { values } = parseArgs({ args: process.argv.slice(2), strict: true, options: { flags: { type: 'string', default: '10000' } } });
 const flags = Number(values.flags);
@@ -27,6 +29,9 @@ const SEGMENT: Segment = {
   id: 1, name: 'beta-testers', description: null, project: null, createdAt: '2026-11-01T00:00:00.000Z', createdBy: null,
   constraints: [{ contextName: 'userId', operator: 'STR_STARTS_WITH', values: ['beta-'], caseInsensitive: false, inverted: false }],
 } as Segment;
+
+/** The flags' projects: a project-scoped token is served a fifth of them. */
+const PROJECTS = ['default', 'checkout', 'catalog', 'search', 'payments'];
 
 /** Flag `index` as the bench seeds it: one or two rollout strategies in development, a tag, production off. */
 function benchFlag(index: number, description = `${APPS[index % APPS.length]} change #${index}, rolled out gradually`): Feature {
@@ -42,7 +47,7 @@ function benchFlag(index: number, description = `${APPS[index % APPS.length]} ch
     }));
   }
   return {
-    name, project: 'default', type: 'release', description, impressionData: index % 4 === 0, stale: false, archived: false, archivedAt: null,
+    name, project: PROJECTS[index % PROJECTS.length], type: 'release', description, impressionData: index % 4 === 0, stale: false, archived: false, archivedAt: null,
     createdAt: '2026-11-01T00:00:00.000Z', createdBy: { id: 1, name: 'admin' }, tags: [{ type: 'simple', value: `team-${APPS[index % APPS.length]}` }],
     dependencies: [], children: [], links: [], lifecycle: [{ stage: 'initial', enteredAt: '2026-11-01T00:00:00.000Z' }], version: 3,
     environments: {
@@ -65,11 +70,17 @@ const change = (index: number, description: string) => {
 const clock = { state: async () => state(), current: async () => revision };
 const changeLog = { changesSince: async (from: ReadonlyMap<string, number>) => log.filter((entry) => entry.revision > (from.get('0') ?? 0)) };
 const counts = { readUnits: 0, wholeReads: 0 };
+// A BatchGetItem's strongly consistent read units: each item's size rounded up to 4 KB.
 const featureStore = {
   listAll: async () => ((counts.wholeReads += 1), [...features.values()]),
-  getMany: async (names: string[]) => names.flatMap((name) => features.get(name) ?? []),
+  getMany: async (names: string[]) => names.flatMap((name) => {
+    const feature = features.get(name);
+    if (feature) counts.readUnits += units(JSON.stringify(feature).length + 60, 4096);
+    return feature ?? [];
+  }),
 };
-const segmentStore = { list: async () => [SEGMENT] };
+let segments: Segment[] = [SEGMENT];
+const segmentStore = { list: async () => segments };
 
 /** The stored snapshot's items in memory; `withScopes: false` serves a head as written before ADR 25. */
 const items = { head: undefined as StoredSnapshotHead | undefined, pages: [] as Buffer[] };
@@ -132,3 +143,54 @@ console.log(`- cold container, one change behind: ${behindBefore.ms.toFixed(0)} 
 change(8, 'a second change');
 const next = await cpu(() => poll(behind));
 console.log(`- the same container, the next change: ${next.ms.toFixed(0)} ms CPU; whole reads in all: ${counts.wholeReads} (the writer's first)`);
+
+/**
+ * The other paths a cold container serves (issue 29, item 4): each on a new container, two
+ * changes after the stored snapshot, against a container that decodes the snapshot (the head as
+ * written before ADR 25, so no stored answer is used): its CPU and read units, and whether the answer is the same text.
+ */
+type Answerer = (service: ClientFeatureService) => Promise<string>;
+const textOf = async (answer: Promise<Awaited<ReturnType<ClientFeatureService['features']>>>) => {
+  const served = await answer;
+  if (!served.modified) throw new Error('expected a payload');
+  return served.payload.json;
+};
+const projectCaller: Caller = { ...caller, projects: ['checkout'] };
+const frontendCaller: Caller = { tokenName: 'web', type: 'frontend', environment: 'development', projects: ['*'] };
+const context = { userId: 'user-12', sessionId: 'session-1', appName: 'checkout' };
+const fixedNow = () => new Date('2026-11-28T00:00:00.000Z');
+const paths: [string, Answerer][] = [
+  ['unfiltered, every project (the stored answer itself)', (service) => textOf(service.features(caller, sdk, undefined))],
+  ['project-scoped token (one project of five)', (service) => textOf(service.features(projectCaller, sdk, undefined))],
+  ['name prefix filter', (service) => textOf(service.features(caller, { ...sdk, namePrefix: 'bench-flag-0001' }, undefined))],
+  ['tag filter', (service) => textOf(service.features(caller, { ...sdk, tags: [{ type: 'simple', value: 'team-search' }] }, undefined))],
+  ['SDK inlining segments (spec 4.1.0)', (service) => textOf(service.features(caller, { clientSpec: '4.1.0' }, undefined))],
+  ['E18, one feature', async (service) => JSON.stringify(await service.feature(caller, sdk, flagName(42)))],
+  ['delta API, the revision before', async (service) => {
+    const answer = await service.delta(caller, sdk, `"${revision - 1}"`);
+    return answer.modified ? ('events' in answer ? answer.events : answer.payload.json) : answer.etag;
+  }],
+  ['delta API, a revision older than the stored snapshot', async (service) => {
+    const answer = await service.delta(caller, sdk, '"1"');
+    return answer.modified ? ('events' in answer ? answer.events : answer.payload.json) : answer.etag;
+  }],
+  ['Frontend API, every project', async (service) => (await new FrontendService(service).toggles(frontendCaller, context, '127.0.0.1')).json],
+  ['Frontend API, one project', async (service) => (await new FrontendService(service).toggles({ ...frontendCaller, projects: ['checkout'] }, context, '127.0.0.1')).json],
+  ['OFREP, every flag', async (service) => {
+    const answer = await new OfrepService(service, { count: async () => undefined }, fixedNow).evaluateAll(caller, { context: { targetingKey: 'user-12' } }, '127.0.0.1', undefined);
+    return answer.modified ? answer.json : answer.etag;
+  }],
+];
+const measurePaths = async (when: string) => {
+  console.log(`\n### ${when}\n\n| path | decoding the snapshot: CPU, read units | now: CPU, read units | same answer |\n| --- | --- | --- | --- |`);
+  for (const [label, answer] of paths) {
+    const reference = await cpu(() => answer(container(false)));
+    const measured = await cpu(() => answer(container(true)));
+    console.log(`| ${label} | ${reference.ms.toFixed(0)} ms, ${reference.readUnits} | ${measured.ms.toFixed(0)} ms, ${measured.readUnits} | ${measured.value === reference.value} |`);
+  }
+};
+await measurePaths('Two changes after the stored snapshot');
+segments = [{ ...SEGMENT, constraints: [...SEGMENT.constraints, { contextName: 'appName', operator: 'IN', values: ['checkout'], caseInsensitive: false, inverted: false }] } as Segment];
+revision += 1;
+log.push({ shard: '0', revision, change: { features: [], segments: true } } as ChangeLogEntry);
+await measurePaths('After a segment change since the stored snapshot');
