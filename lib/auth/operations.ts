@@ -3,6 +3,7 @@ import { PermissionDenied, ValidationFailed } from '../errors.js';
 import type { OperationsFor } from '../http/operation.js';
 import { rootRoleById } from '../roles/model.js';
 import { isUserCaller } from '../http/caller.js';
+import { userReadFor } from '../sessions/service.js';
 import { isCrossSite, isOwnNavigation } from '../http/csrf.js';
 import { toRoleWire } from '../users/wire.js';
 import { checkPasswordRules } from '../users/password.js';
@@ -63,12 +64,13 @@ export const authOperations = ({ auth, ports, config }: AuthOperationsOf): Opera
     getMe: async ({ caller }) => {
       const headers = { 'cache-control': 'no-store' };
       if (!isUserCaller(caller)) return { body: toApiUserMeWire(caller), headers };
-      const [user, uiSettings] = await Promise.all([users.get(caller.userId), ports.uiSettings.of(caller.userId)]);
+      // The user this request's session or personal access token was resolved with, read strongly consistent moments ago.
+      const [user, uiSettings] = await Promise.all([userReadFor(caller) ?? users.get(caller.userId), ports.uiSettings.of(caller.userId)]);
       return { body: toMeWire(user, caller, config.unleashUrl, uiSettings), headers };
     },
     getMyRoles: async ({ caller }) => {
       if (!isUserCaller(caller)) return { body: { version: 1, roles: [] } };
-      const role = rootRoleById((await users.get(caller.userId)).rootRole);
+      const role = rootRoleById((userReadFor(caller) ?? await users.get(caller.userId)).rootRole);
       // Unleash keeps a root role's assignment under the default project, and answers it so.
       return { body: { version: 1, roles: role ? [{ ...toRoleWire(role), project: 'default' }] : [] } };
     },

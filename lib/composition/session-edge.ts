@@ -15,10 +15,12 @@ import { keyMaterialSource } from '../secrets/key-source.js';
 import { SecretBox } from '../secrets/secret-box.js';
 import { DynamoSessionStore, sessionOfItem } from '../sessions/dynamo-store.js';
 import { sessionSettingsOf } from '../sessions/model.js';
-import { groupRootRolesOf, SessionService } from '../sessions/service.js';
+import { GroupRolesByRevision } from '../sessions/group-roles.js';
+import { SessionService } from '../sessions/service.js';
+import { groupsRevisionOf } from '../store/groups-revision.js';
 import { DynamoUserReader } from '../users/dynamo-reader.js';
 import { DynamoUserStore } from '../users/dynamo-store.js';
-import { keys } from '../store/table-design.js';
+import { keys, type ItemKey } from '../store/table-design.js';
 import type { Composition } from './composition.js';
 
 /*
@@ -63,17 +65,23 @@ export function loginMethods(c: Composition): LoginMethods {
 }
 
 /**
- * A session, or a personal access token, reads its user and the groups' root roles on each
- * request, so a changed role holds at once.
+ * A session, or a personal access token, reads its user and the groups' revision on each request,
+ * and the groups again only when their revision moved (one reader per process keeps them), so a
+ * changed role holds at once.
  */
 export function sessions(c: Composition): SessionService {
+  const groupRoles = new GroupRolesByRevision(c.once(groupReader), c.now);
+  const withRevision = async (userId: number, other: ItemKey[]) => {
+    const { user, others } = await c.once(userReader).getWith(userId, [keys.groupsRevision(), ...other]);
+    return { user, groupsRevision: groupsRevisionOf(others[0]), other: others[1] };
+  };
   return new SessionService(c.once(sessionStore), {
-    find: (id) => c.once(userReader).get(id),
     sessionAndUser: async (userId, secretHash) => {
-      const { user, other } = await c.once(userReader).getWith(userId, keys.session(userId, secretHash));
-      return { user, session: other ? sessionOfItem(userId, secretHash, other) : undefined };
+      const { user, groupsRevision, other } = await withRevision(userId, [keys.session(userId, secretHash)]);
+      return { user, groupsRevision, session: other ? sessionOfItem(userId, secretHash, other) : undefined };
     },
-    groupRootRolesOf: async (id) => groupRootRolesOf(await c.once(groupReader).list(), id),
+    userAndGroupsRevision: (id) => withRevision(id, []),
+    groupRootRolesOf: (id, groupsRevision) => groupRoles.rolesOf(id, groupsRevision),
   }, sessionSettingsOf(c.config), c.once(loginMethods), c.now, new PersonalTokenAuthenticator(new DynamoPersonalTokenStore(c.store.db, c.store.tableName), c.now));
 }
 

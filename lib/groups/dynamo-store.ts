@@ -2,6 +2,7 @@ import { DynamoGroupReader, type StoredMembers } from './dynamo-reader.js';
 import type { Group } from './model.js';
 import type { GroupStore, GroupWriteOutcome } from './store.js';
 import { nextCounterValue } from '../store/counter.js';
+import { moveGroupsRevision } from '../store/groups-revision.js';
 import { keys } from '../store/table-design.js';
 import { changeEvent } from '../events/model.js';
 import { eventItem } from '../events/dynamo-store.js';
@@ -13,6 +14,8 @@ import { claimGuard, moveGuard, releaseGuard } from '../store/unique-guard.js';
  * are one item: one conditional write changes both, and a user's deletion removes one map
  * entry. The name is held by a guard item written in the same transaction; each new member is
  * a ConditionCheck on the user's item, so a member can never name a user that does not exist.
+ * Every transaction that writes a group item moves the groups' revision too, which sessions read
+ * to know whether the root roles they keep are still the groups' (docs/adr/0027-groups-revision.md).
  */
 export class DynamoGroupStore extends DynamoGroupReader implements GroupStore {
   nextId(): Promise<number> {
@@ -24,6 +27,7 @@ export class DynamoGroupStore extends DynamoGroupReader implements GroupStore {
       { Put: { TableName: this.tableName, Item: groupItem(group), ConditionExpression: 'attribute_not_exists(pk)' } },
       claimGuard(this.tableName, keys.groupName(group.name), group.id),
       this.event('group-created', group, actor),
+      moveGroupsRevision(this.tableName),
     ];
     return this.write(items, group.members.map((member) => member.userId));
   }
@@ -40,6 +44,7 @@ export class DynamoGroupStore extends DynamoGroupReader implements GroupStore {
       },
       ...moveGuard(this.tableName, keys.groupName(before.name), keys.groupName(after.name), before.id),
       this.event('group-updated', after, actor),
+      moveGroupsRevision(this.tableName),
     ];
     return this.write(items, addedUserIds);
   }
@@ -56,6 +61,7 @@ export class DynamoGroupStore extends DynamoGroupReader implements GroupStore {
       },
       releaseGuard(this.tableName, keys.groupName(group.name), group.id),
       this.event('group-deleted', group, actor),
+      moveGroupsRevision(this.tableName),
     ]);
     return outcome.ok ? 'done' : 'changed';
   }

@@ -4,6 +4,7 @@ import { freshTableKeyFormatItem } from '../client/dynamo-metrics-store.js';
 import { ProjectCopies } from '../features/dynamo-project-copies.js';
 import { DynamoFeatureCounts } from '../features/dynamo-feature-counts.js';
 import { projectItem } from '../projects/dynamo-store.js';
+import { ensureGroupsRevision, freshTableGroupsRevisionItem } from '../store/groups-revision.js';
 import { keys } from '../store/table-design.js';
 import { transactWrite, type TransactWriteItem } from '../store/transact.js';
 
@@ -18,9 +19,9 @@ export class DynamoSeedStore implements SeedStore {
     private readonly tableName: string,
   ) {}
 
-  plant(data: FirstStartData): Promise<boolean> {
+  async plant(data: FirstStartData): Promise<boolean> {
     const put = (item: Record<string, unknown>): TransactWriteItem => ({ Put: { TableName: this.tableName, Item: item } });
-    return transactWrite(this.db, [
+    const planted = await transactWrite(this.db, [
       {
         Put: {
           TableName: this.tableName,
@@ -37,6 +38,11 @@ export class DynamoSeedStore implements SeedStore {
       ...data.environments.map((environment) => put({ ...keys.environment(environment.name), ...environment })),
       ...data.contextFields.map((field) => put({ ...keys.contextField(field.name), ...field })),
       ...data.tagTypes.map((type) => put({ ...keys.tagType(type.name), ...type })),
+      // No group was ever written here by code that does not move the groups' revision: trusted at once.
+      put(freshTableGroupsRevisionItem()),
     ]);
+    // A table from before the groups' revision gets it on the next start or deployment (ADR 27).
+    if (!planted) await ensureGroupsRevision(this.db, this.tableName);
+    return planted;
   }
 }

@@ -1,6 +1,6 @@
 import type { Permission, RootRoleId } from '../roles/model.js';
 import { roleGrants, strongestRole } from '../roles/permissions.js';
-import type { Group } from '../groups/model.js';
+import type { GroupsRevision } from '../store/groups-revision.js';
 import type { User } from '../users/model.js';
 import {
   clearedSessionCookie,
@@ -17,12 +17,19 @@ import {
 import type { SessionStore } from './store.js';
 import type { LoginDetails } from '../errors.js';
 
-/** What sessions need of users: the user a session stands for, and the root roles of their groups. */
+export { groupRootRolesOf } from './group-roles.js';
+
+/**
+ * What sessions need of users: the user a session stands for, and the root roles of their groups.
+ * Each read of a user carries the groups' revision, read in the same strongly consistent request.
+ */
 export interface SessionUsers {
-  find(id: number): Promise<User | undefined>;
-  /** A stored session (ended or not) and the user it names, read together in one strongly consistent request. */
-  sessionAndUser(userId: number, secretHash: string): Promise<{ session: Session | undefined; user: User | undefined }>;
-  groupRootRolesOf(userId: number): Promise<RootRoleId[]>;
+  /** A stored session (ended or not), the user it names and the groups' revision, in one request. */
+  sessionAndUser(userId: number, secretHash: string): Promise<{ session: Session | undefined; user: User | undefined; groupsRevision: GroupsRevision | undefined }>;
+  /** A user and the groups' revision, in one request. */
+  userAndGroupsRevision(id: number): Promise<{ user: User | undefined; groupsRevision: GroupsRevision | undefined }>;
+  /** The root roles the user holds through groups, as of that revision or later (lib/sessions/group-roles.ts). */
+  groupRootRolesOf(userId: number, groupsRevision: GroupsRevision | undefined): Promise<RootRoleId[]>;
 }
 
 /**
@@ -70,22 +77,20 @@ export class SessionService {
     return sessionCookie(value, this.settings.cookie, SESSION_TTL_MS);
   }
 
-  /** The user a request's cookies stand for; undefined without a live session. */
   /**
    * The user a request's cookies stand for; undefined without a live session. Every request reads
-   * the session, its user and the groups now (two requests at once, no cache), so a logout, a
-   * password change, a deleted user or a changed role holds on the next request, on every container.
+   * the session, its user and the groups' revision now, in one strongly consistent request, and
+   * the groups again only when their revision moved, so a logout, a password change, a deleted
+   * user or a changed role (the user's or a group's) holds on the next request, on every container.
    */
   async callerOf(cookies: readonly string[]): Promise<UserCaller | undefined> {
     const named = this.sessionNamed(cookies);
     if (!named) return undefined;
-    const [{ session, user }, groupRoles] = await Promise.all([
-      this.users.sessionAndUser(named.userId, named.secretHash), this.users.groupRootRolesOf(named.userId),
-    ]);
+    const { session, user, groupsRevision } = await this.users.sessionAndUser(named.userId, named.secretHash);
     if (!session || session.expiresAt <= this.now().getTime()) return undefined;
     // A password changed after the login ended the session.
     if (!user || (user.passwordVersion ?? 0) !== session.passwordVersion) return undefined;
-    return callerOfUser(user, groupRoles);
+    return callerOfUser(user, await this.users.groupRootRolesOf(user.id, groupsRevision));
   }
 
   /**
@@ -95,13 +100,10 @@ export class SessionService {
    */
   async callerOfPersonalToken(secret: string): Promise<UserCaller | undefined> {
     const userId = await this.personalTokens?.userIdOf(secret);
-    return userId === undefined ? undefined : (await this.personOf(userId))?.caller;
-  }
-
-  /** A user and their strongest root role, read now, so a changed role holds at once. */
-  private async personOf(userId: number): Promise<{ user: User; caller: UserCaller } | undefined> {
-    const [user, groupRoles] = await Promise.all([this.users.find(userId), this.users.groupRootRolesOf(userId)]);
-    return user ? { user, caller: callerOfUser(user, groupRoles) } : undefined;
+    if (userId === undefined) return undefined;
+    // Read now, with the groups' revision, so a changed role holds at once.
+    const { user, groupsRevision } = await this.users.userAndGroupsRevision(userId);
+    return user ? callerOfUser(user, await this.users.groupRootRolesOf(user.id, groupsRevision)) : undefined;
   }
 
   /**
@@ -124,9 +126,20 @@ export class SessionService {
   }
 }
 
+/**
+ * The user each caller resolved from a session or a personal access token was made from, read in
+ * the same request: an operation about the caller themselves (GET /api/admin/user) answers from
+ * it instead of reading the user a second time. Keyed by the caller object, so it lives as long
+ * as the request's caller does.
+ */
+const usersOfCallers = new WeakMap<UserCaller, User>();
+
+/** The user read for this caller in this request, if the caller is a person resolved here. */
+export const userReadFor = (caller: object): User | undefined => usersOfCallers.get(caller as UserCaller);
+
 /** The caller a user stands for, with the strongest of their own root role and their groups'. */
 function callerOfUser(user: User, groupRoles: readonly RootRoleId[]): UserCaller {
-  return Object.freeze({
+  const caller: UserCaller = Object.freeze({
     tokenName: user.username ?? user.email ?? `user:${user.id}`,
     type: 'admin',
     environment: '*',
@@ -134,9 +147,6 @@ function callerOfUser(user: User, groupRoles: readonly RootRoleId[]): UserCaller
     userId: user.id,
     rootRole: strongestRole([user.rootRole, ...groupRoles]),
   });
-}
-
-/** The root roles a user holds through their groups. */
-export function groupRootRolesOf(groups: readonly Group[], userId: number): RootRoleId[] {
-  return groups.flatMap((group) => (group.rootRole !== null && group.members.some((member) => member.userId === userId) ? [group.rootRole] : []));
+  usersOfCallers.set(caller, user);
+  return caller;
 }

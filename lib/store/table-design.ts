@@ -50,6 +50,7 @@
  * | the user a single sign-on identity is linked to (guard) | pk = USER_SSO_IDENTITIES, sk = SSO_IDENTITY#<sha256([iss, sub])> | table |
  * | get / list groups (with members)   | pk = GROUPS, sk = GROUP#<id, 10 digits> / …        | table |
  * | is a group name taken (guard)      | pk = GROUP_NAMES, sk = GROUP_NAME#<name>           | table |
+ * | has any group changed (revision)   | pk = GROUPS_REVISION, sk = REVISION                | table |
  * | get / list public signup tokens    | pk = SIGNUP_TOKENS, sk = SIGNUP_TOKEN#<secret> / … | table |
  * | a user's password hash             | pk = USER_PASSWORDS, sk = USER_PASSWORD#<id, 10 digits> | table |
  * | a session by its cookie            | pk = SESSIONS#<user id>, sk = SESSION#<sha256(secret)> (TTL) | table |
@@ -296,6 +297,12 @@ export const keys = {
   group: (id: number): ItemKey => ({ pk: 'GROUPS', sk: `GROUP#${String(id).padStart(10, '0')}` }),
   groups: (): CollectionPrefix => ({ pk: 'GROUPS', skPrefix: 'GROUP#' }),
   groupName: (name: string): ItemKey => ({ pk: 'GROUP_NAMES', sk: `GROUP_NAME#${name}` }),
+  /**
+   * Moved in every transaction that writes a group item (lib/store/groups-revision.ts), and read
+   * with each session: a container keeps the root roles groups give per revision. A partition of
+   * its own, so a function may be granted it without the groups themselves.
+   */
+  groupsRevision: (): ItemKey => ({ pk: 'GROUPS_REVISION', sk: 'REVISION' }),
 
   /** In an item of its own, so no read of a user carries it. */
   userPassword: (id: number): ItemKey => ({ pk: 'USER_PASSWORDS', sk: `USER_PASSWORD#${String(id).padStart(10, '0')}` }),

@@ -20,15 +20,16 @@ export class DynamoUserReader {
   }
 
   /**
-   * The user and another item read with it, in one strongly consistent BatchGetItem: a session
-   * names its user, so resolving it is one request instead of two, and as fresh as two GetItems.
+   * The user and other items read with it, in one strongly consistent BatchGetItem: a session
+   * names its user, so resolving it (the session, the user, the groups' revision) is one request
+   * instead of three, and as fresh as three GetItems. `others` answers in the order of `otherKeys`.
    */
-  async getWith(id: number, other: ItemKey): Promise<{ user: User | undefined; other: Record<string, unknown> | undefined }> {
+  async getWith(id: number, otherKeys: readonly ItemKey[]): Promise<{ user: User | undefined; others: Array<Record<string, unknown> | undefined> }> {
     const userKey = keys.user(id);
-    const items = await batchGet(this.db, this.tableName, [userKey, other]);
+    const items = await batchGet(this.db, this.tableName, [userKey, ...otherKeys]);
     const find = (key: ItemKey) => items.find((item) => item.pk === key.pk && item.sk === key.sk);
     const user = find(userKey);
-    return { user: user ? toUser(user) : undefined, other: find(other) };
+    return { user: user ? toUser(user) : undefined, others: otherKeys.map(find) };
   }
 }
 

@@ -5,6 +5,7 @@ import type { Credentials, UserInsertOutcome, UserReplaceOutcome, UserStore } fr
 import { conditionalWrite } from '../store/dynamo-errors.js';
 import { batchGet } from '../store/batch-get.js';
 import { nextCounterValue } from '../store/counter.js';
+import { moveGroupsRevision } from '../store/groups-revision.js';
 import { queryCollection } from '../store/query.js';
 import { keys, type ItemKey } from '../store/table-design.js';
 import { changeEvent } from '../events/model.js';
@@ -105,6 +106,8 @@ export class DynamoUserStore extends DynamoUserReader implements UserStore {
       ...(guards.username ? [releaseGuard(this.tableName, guards.username, user.id)] : []),
       ...identityKeys(user).map((key) => releaseGuard(this.tableName, key, user.id)),
       ...groupIds.map((groupId) => this.leaveGroup(groupId, user.id)),
+      // Leaving groups changes them: the revision moves with them (docs/adr/0027-groups-revision.md).
+      ...(groupIds.length > 0 ? [moveGroupsRevision(this.tableName)] : []),
       { Delete: { TableName: this.tableName, Key: keys.userPassword(user.id) } },
       ...(await personalTokenRemovals(this.db, this.tableName, user.id)),
       this.event('user-deleted', user.id, actor),

@@ -4,7 +4,7 @@ import type { UserService } from './service.js';
 import type { OperationsFor } from '../http/operation.js';
 import { rootRoleById, ROOT_ROLES } from '../roles/model.js';
 import { strongestRole } from '../roles/permissions.js';
-import { groupRootRolesOf } from '../sessions/service.js';
+import { groupRootRolesOf } from '../sessions/group-roles.js';
 import { checkPasswordRules } from './password.js';
 import { isUserCaller } from '../http/caller.js';
 import { toAccessOverviewWire, toBaseGroupWire, toBaseUserWire, toInactiveUserWire, toPermissionCatalogueWire, toRoleWire, toUserWire } from './wire.js';

@@ -1,0 +1,71 @@
+import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { keys } from './table-design.js';
+import type { TransactWriteItem } from './transact.js';
+
+/*
+ * The groups' revision (docs/adr/0027-groups-revision.md): one small item that every transaction
+ * writing a group item moves, so a container that read the groups at a revision knows, from one
+ * strongly consistent read of this item beside the session, whether they may have changed since.
+ * Here, not in lib/groups/, because the users' store writes group items too (a deleted user leaves
+ * their groups) and lib/groups/ already depends on lib/users/.
+ *
+ * One item, not shards as the SDK revision has: groups change by an administrator's hand or a
+ * single sign-on login's group sync, far from the rate at which transactions on one item would
+ * keep cancelling each other (transactWriteDetailed tries a cancelled one again).
+ */
+
+/** The revision as read: its value, and from when (epoch ms) every writer of groups moves it. */
+export interface GroupsRevision {
+  value: number;
+  since: number;
+}
+
+/**
+ * How long after the item appeared it is trusted: a writer running the code from before it
+ * (during the deployment that brings it) may commit a group change without moving it for as long
+ * as its request runs. The same wait as the written event counters' (ADR 26).
+ */
+export const GROUPS_REVISION_SETTLE_MS = 5 * 60_000;
+
+/** Whether a reader may keep what it read at this revision until the revision moves. */
+export const isTrusted = (revision: GroupsRevision, now: number): boolean => now - revision.since >= GROUPS_REVISION_SETTLE_MS;
+
+/**
+ * The item every transaction that writes a group item adds: the revision moves in the same commit
+ * as the change. On a table from before the item, the first such write creates it and starts its wait.
+ */
+export function moveGroupsRevision(tableName: string, now = Date.now()): TransactWriteItem {
+  return {
+    Update: {
+      TableName: tableName,
+      Key: keys.groupsRevision(),
+      UpdateExpression: 'ADD revision :one SET since = if_not_exists(since, :now)',
+      ExpressionAttributeValues: { ':one': 1, ':now': now },
+    },
+  };
+}
+
+/**
+ * The item a fresh table starts with (written with the first start's data): no code from before
+ * the revision has ever written that table's groups, so it is trusted at once.
+ */
+export const freshTableGroupsRevisionItem = (): Record<string, unknown> => ({ ...keys.groupsRevision(), revision: 0, since: 0 });
+
+/**
+ * Creates the item on a table from before it, leaving an existing one as it is; readers trust it
+ * from GROUPS_REVISION_SETTLE_MS on. Until it exists they read the groups on every request.
+ */
+export async function ensureGroupsRevision(db: DynamoDBDocumentClient, tableName: string, now = Date.now()): Promise<void> {
+  await db.send(new UpdateCommand({
+    TableName: tableName,
+    Key: keys.groupsRevision(),
+    UpdateExpression: 'SET revision = if_not_exists(revision, :zero), since = if_not_exists(since, :now)',
+    ExpressionAttributeValues: { ':zero': 0, ':now': now },
+  }));
+}
+
+/** The revision an item read by its key holds; undefined when the table has none yet. */
+export function groupsRevisionOf(item: Record<string, unknown> | undefined): GroupsRevision | undefined {
+  if (!item || typeof item.revision !== 'number' || typeof item.since !== 'number') return undefined;
+  return { value: item.revision, since: item.since };
+}
