@@ -101,11 +101,14 @@ export class PersonalDashboardService {
     const now = this.now();
     const from = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - (EVENT_MONTHS - 1), 1));
     const found: UnleashEvent[] = [];
-    for await (const page of this.ports.newestEvents(from, new Date(now.getTime() + 1))) {
+    // A month the container keeps comes as one page of every event in it (10,000 in a busy
+    // month): only the newest of the project's are made into actions, not the whole page.
+    pages: for await (const page of this.ports.newestEvents(from, new Date(now.getTime() + 1))) {
       for (const event of page) {
-        if (event.project === projectId) found.push(...unleashEvents(event).sort((a, b) => (a.id < b.id ? 1 : -1)));
+        if (event.project !== projectId) continue;
+        found.push(...unleashEvents(event).sort((a, b) => (a.id < b.id ? 1 : -1)));
+        if (found.length >= LATEST_EVENTS) break pages;
       }
-      if (found.length >= LATEST_EVENTS) break;
     }
     return found.slice(0, LATEST_EVENTS);
   }
