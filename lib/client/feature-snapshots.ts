@@ -163,9 +163,10 @@ export class FeatureSnapshots {
   /**
    * A cold container's answer for a stored scope at `revision` (ADR 25), without decoding the
    * snapshot: the stored chunks when the head holds that reading, else spliced with the features
-   * the change log names since. Undefined (build as before) when there is no stored scope of
-   * `environment`, a page is missing, the log cannot tell or names a segment change. `from`: an
-   * answer this container served before, followed the same way instead of the stored one.
+   * the change log names since, and the segments read again when it names a segment change.
+   * Undefined (build as before) when there is no stored scope of `environment`, a page is missing,
+   * the log cannot tell, or a segment changed under an answer that inlines them. `from`: an
+   * answer this container served before (the stored one's, or one derived from it), followed the same way instead of the stored one.
    */
   async storedScope(environment: string, revision: number, from?: StoredScopeReading): Promise<StoredScopeReading | undefined> {
     const stored = this.stored;
@@ -176,18 +177,24 @@ export class FeatureSnapshots {
       if (!from && !usable) return undefined;
       const shards = from?.shards ?? (head as StoredSnapshotHead).shards;
       let names: ReadonlySet<string> = new Set();
+      let segmentsChanged = false;
       if (!holdsReading(shards, state.shards)) {
         const entries = await this.changeLog.changesSince(shards, state.shards);
         const named = featuresNamedIn(entries);
-        if (!named || entries?.some(({ change }) => 'segments' in change && change.segments === true)) return undefined;
+        if (!named) return undefined;
+        segmentsChanged = entries?.some(({ change }) => 'segments' in change && change.segments === true) ?? false;
+        if (segmentsChanged && from?.scope.query.inlineSegmentConstraints) return undefined;
         names = named;
       }
-      const [scope, changed] = await Promise.all([
+      const [read, changed, segments] = await Promise.all([
         from ? from.scope : stored.scopePages(head as StoredSnapshotHead, environment).then((pages) => pages && decodeScope(pages)),
         names.size > 0 ? this.featureStore.getMany([...names]) : [],
+        // Listed by id, a segment's change alters only the list, read after the revision like the features.
+        segmentsChanged ? this.segmentStore.list() : undefined,
       ]);
-      if (!scope) return undefined;
-      if (names.size === 0) return { revision: state.revision, shards, scope };
+      if (!read) return undefined;
+      const scope = segments ? { ...read, segments } : read;
+      if (names.size === 0) return { revision: state.revision, shards: segments ? state.shards : shards, scope };
       const spliced = splicedScope(scope, names, changed);
       // Read after the revision read, the changed features hold every write up to `state`: it is the reading they answer.
       return spliced && { revision: state.revision, shards: state.shards, scope: spliced };
@@ -195,6 +202,11 @@ export class FeatureSnapshots {
       log.warn('stored SDK scope not usable; building it', { error: String(error) });
       return undefined;
     }
+  }
+
+  /** Whether this process holds a snapshot (or is reading one): a cold process does not until a path needs every feature. */
+  loaded(): boolean {
+    return this.snapshot !== undefined;
   }
 
   /** `base` moved on to `state` by the changes in between, or undefined when only a whole read will do. */

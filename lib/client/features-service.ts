@@ -10,7 +10,7 @@ import type { RevisionClock } from './revision-clock.js';
 import type { ClientFeature } from './schemas.js';
 import { featuresByName, type FeatureSnapshots, type StoredScopeReading, type StoreOutcome } from './feature-snapshots.js';
 import { changesSince, stepsSince } from './snapshot.js';
-import { isStoredScope, storedScopeQuery, storedScopeSegmentsText } from './stored-scopes.js';
+import { derivedScope, inlinedFragment, isDerivable, isStoredScope, storedScopeQuery, storedScopeSegmentsText } from './stored-scopes.js';
 
 /** One scope's payload at one revision, serialized and compressed once and then replayed. */
 export interface ServedPayload {
@@ -94,7 +94,7 @@ export class ClientFeatureService {
 
   /** `snapshots`: every feature and segment at a revision (shared with the admin read model); `clock`: the revision this process last read. */
   constructor(
-    private readonly snapshots: Pick<FeatureSnapshots, 'at' | 'store' | 'storedScope'>,
+    private readonly snapshots: Pick<FeatureSnapshots, 'at' | 'store' | 'storedScope'> & Partial<Pick<FeatureSnapshots, 'loaded'>>,
     private readonly clock: Pick<RevisionClock, 'current'>,
     { limits = DEFAULT_PAYLOAD_CACHE, shortHash = shortHashOf }: ClientFeatureServiceOptions = {},
   ) {
@@ -132,7 +132,19 @@ export class ClientFeatureService {
    */
   async feature(caller: Caller, request: ClientRequest, name: string, checkedRevision?: number): Promise<ClientFeature> {
     const query = { ...resolveQuery(caller, request), namePrefix: undefined };
-    const snapshot = await this.snapshots.at(await this.revisionFor(0, checkedRevision));
+    const revision = await this.revisionFor(0, checkedRevision);
+    if (this.snapshots.loaded?.() === false && isDerivable(query)) {
+      // A cold container reads the feature's text from its environment's stored answer (ADR 25) rather than decode every feature.
+      const base = await this.payloadAt(this.storedScopeOf(query.environment), revision);
+      if (base.stored) {
+        const fragment = base.chunked.fragmentOf(name);
+        const project = fragment === undefined ? undefined : base.stored.scope.projects.get(name);
+        if (fragment === undefined || (query.projects && !query.projects.includes(project as string))) throw new NotFound(`Could not find feature toggle ${name}`);
+        const segmentsById = new Map(base.stored.scope.segments.map((segment) => [segment.id, segment]));
+        return JSON.parse(query.inlineSegmentConstraints ? inlinedFragment(fragment, segmentsById) : fragment) as ClientFeature;
+      }
+    }
+    const snapshot = await this.snapshots.at(revision);
     const feature = featuresByName(snapshot).get(name);
     if (!feature || !isServed(feature, query)) throw new NotFound(`Could not find feature toggle ${name}`);
     return toClientFeature(feature, query, snapshot.segmentsById);
@@ -200,10 +212,12 @@ export class ClientFeatureService {
     const etag = etagOf(scope.hash, revision);
     const meta = { revisionId: revision, etag, queryHash: scope.hash };
     const previous = this.payloads.get(scope.key);
-    if ((!previous || previous.stored) && isStoredScope(scope.query)) {
-      // A cold container's answers of a stored scope (ADR 25): the stored chunks, then the changes
-      // since spliced in, without decoding a feature the change log does not name.
-      const stored = await this.snapshots.storedScope(scope.query.environment, revision, previous?.stored);
+    if ((!previous || previous.stored) && isDerivable(scope.query)) {
+      // A cold container's answers (ADR 25): the stored chunks, or the ones derived from them for a
+      // narrower scope, then the changes since spliced in, without decoding a feature the change log does not name.
+      const stored = previous?.stored || isStoredScope(scope.query)
+        ? await this.snapshots.storedScope(scope.query.environment, revision, previous?.stored)
+        : await this.derivedAnswer(scope.query, revision);
       if (stored) {
         const segments = storedScopeSegmentsText(stored.scope);
         const gzipped = stored.scope.chunked.gzip(PAYLOAD_HEAD, payloadTail(segments, scope.query, meta));
@@ -225,6 +239,20 @@ export class ClientFeatureService {
     const segments = segmentsText(snapshot, scope.query);
     const gzipped = chunked.gzip(PAYLOAD_HEAD, payloadTail(segments, scope.query, meta));
     return this.keep(scope, servedBytes(revision, etag, gzipped, { snapshotVersion: snapshot.version, chunked, segmentsText: segments }));
+  }
+
+  /** The stored answer of `query`'s environment at `revision`, narrowed to `query` (its projects, prefix, segments inlined); undefined when this container builds from the snapshot. */
+  private async derivedAnswer(query: ClientQuery, revision: number): Promise<StoredScopeReading | undefined> {
+    if (this.snapshots.loaded?.() !== false) return undefined;
+    const base = (await this.payloadAt(this.storedScopeOf(query.environment), revision)).stored;
+    const scope = base && derivedScope(base.scope, query);
+    return scope && { ...base, scope };
+  }
+
+  private storedScopeOf(environment: string): Scope {
+    const query = storedScopeQuery(environment);
+    const key = scopeKeyOf(query);
+    return { query, key, hash: this.shortHash(key) };
   }
 
   /** Caches a built payload unless a newer one is there: a slower build of an older revision must not replace it. */
@@ -251,6 +279,12 @@ export class ClientFeatureService {
   async servedNames(caller: Caller, request: ClientRequest, names: readonly string[]): Promise<Set<string>> {
     const query = { ...resolveQuery(caller, request), namePrefix: undefined, tags: undefined };
     const revision = await this.clock.current();
+    const own = scopeKeyOf(query);
+    if (this.payloads.get(own)?.stored) {
+      // A scope answered from a stored answer or one derived from it: its names are its chunks'.
+      const payload = await this.payloadAt({ query, key: own, hash: this.shortHash(own) }, revision);
+      if (payload.stored) return new Set(names.filter((name) => payload.chunked.serves(name)));
+    }
     if (!query.projects) {
       // Every project: what the environment's stored scope serves (every feature not archived). A
       // cold container answering it from the stored answer (ADR 25) then decodes no snapshot for metrics.

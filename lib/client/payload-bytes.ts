@@ -106,13 +106,19 @@ export class ChunkedPayload {
 
   /** The chunks with their windows; a restored payload inflates its text once to recover them. */
   private get chunks(): readonly Chunk[] {
-    if (this.materialized) return this.materialized;
+    return this.materialized ?? this.materialize();
+  }
+
+  /** A restored payload's chunks with their windows, each chunk's text handed to `text` on the way. */
+  private materialize(text?: (chunk: Chunk, text: Buffer) => void): readonly Chunk[] {
     const stored = this.stored as StoredChunks;
     const chunks: Chunk[] = [];
     for (const piece of stored.chunks) {
       const dictionary = chunks.at(-1)?.window;
-      const text = inflateRawSync(piece.deflated, { finishFlush: constants.Z_SYNC_FLUSH, ...(dictionary ? { dictionary } : {}) });
-      chunks.push({ ...piece, dictionary, window: Buffer.from(text.subarray(Math.max(0, text.length - WINDOW_BYTES))) });
+      const inflated = inflateRawSync(piece.deflated, { finishFlush: constants.Z_SYNC_FLUSH, ...(dictionary ? { dictionary } : {}) });
+      const chunk = { ...piece, dictionary, window: Buffer.from(inflated.subarray(Math.max(0, inflated.length - WINDOW_BYTES))) };
+      chunks.push(chunk);
+      text?.(chunk, inflated);
     }
     this.materialized = chunks;
     return chunks;
@@ -152,7 +158,9 @@ export class ChunkedPayload {
    * from its own text); undefined when a chunk grew too large and all should be built again.
    * `replaced` hears each changed name's fragment before the change, when it had one.
    */
-  updated(changed: Iterable<string>, fragmentOf: FragmentOf, replaced?: (name: string, before: string) => void): ChunkedPayload | undefined {
+  updated(changed: Iterable<string>, fragmentOf: FragmentOf, replaced?: (name: string, before: string) => void, known?: ReadonlyMap<string, string>): ChunkedPayload | undefined {
+    // `known`: every fragment of this payload as `fragments()` answered, so a touched chunk is not inflated again.
+    const fragmentsOf = known ? (chunk: Chunk) => new Map(chunk.names.map((name) => [name, known.get(name) as string])) : inflatedFragments;
     const touched = new Map<number, Set<string>>();
     for (const name of changed) {
       const index = this.chunkOf(name);
@@ -231,6 +239,23 @@ export class ChunkedPayload {
     return chunks.reduce((sum, chunk) => sum + chunk.deflated.length + (chunk.window?.length ?? 0) + chunk.names.length * 24, 0);
   }
 
+  /** Every served feature's text by name, in payload order (a restored payload is inflated once). */
+  fragments(): Map<string, string> {
+    const all = new Map<string, string>();
+    const add = (chunk: Chunk, text: Buffer) => {
+      for (const [name, fragment] of inflatedFragments(chunk, text)) all.set(name, fragment);
+    };
+    if (this.materialized) for (const chunk of this.materialized) add(chunk, inflatedText(chunk));
+    else this.materialize(add);
+    return all;
+  }
+
+  /** One served feature's text, or undefined when the payload does not serve it. */
+  fragmentOf(name: string): string | undefined {
+    const chunk = this.chunks[this.chunkOf(name)];
+    return chunk && this.serves(name) ? inflatedFragments(chunk).get(name) : undefined;
+  }
+
   /** Whether the payload serves `name` (looked up in the chunks' names; a restored payload is not inflated). */
   serves(name: string): boolean {
     const chunks = this.materialized ?? this.stored?.chunks ?? [];
@@ -287,9 +312,13 @@ function compressChunk(names: readonly string[], fragments: readonly string[], d
   };
 }
 
-/** A chunk's fragments by name, from its own text: inflated with the dictionary it was made with. */
-function fragmentsOf(chunk: Chunk): Map<string, string> {
-  const text = inflateRawSync(chunk.deflated, { finishFlush: constants.Z_SYNC_FLUSH, ...(chunk.dictionary ? { dictionary: chunk.dictionary } : {}) });
+/** A chunk's text, inflated with the dictionary it was made with. */
+function inflatedText(chunk: Chunk): Buffer {
+  return inflateRawSync(chunk.deflated, { finishFlush: constants.Z_SYNC_FLUSH, ...(chunk.dictionary ? { dictionary: chunk.dictionary } : {}) });
+}
+
+/** A chunk's fragments by name, from its own text. */
+function inflatedFragments(chunk: Chunk, text: Buffer = inflatedText(chunk)): Map<string, string> {
   const fragments = new Map<string, string>();
   let at = chunk.lead ? 1 : 0;
   for (const [index, name] of chunk.names.entries()) {

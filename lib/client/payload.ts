@@ -146,7 +146,7 @@ export function toClientStrategy(
  * it inlines as a constraint nothing satisfies, as the SDK fails a strategy whose segment is
  * missing from the list.
  */
-function segmentConstraints(id: number, segmentsById: ReadonlyMap<number, Segment>): ClientConstraint[] {
+export function segmentConstraints(id: number, segmentsById: ReadonlyMap<number, Segment>): ClientConstraint[] {
   const segment = segmentsById.get(id);
   if (!segment) return [{ contextName: `missing-segment-${id}`, operator: 'IN', values: [], caseInsensitive: false, inverted: false }];
   return segment.constraints.map(toClientConstraint);

@@ -2,7 +2,7 @@ import { deflateRawSync, gunzipSync, gzipSync, inflateRawSync } from 'node:zlib'
 import type { Feature } from '../features/model.js';
 import type { Segment } from '../segments/model.js';
 import { ChunkedPayload, type FragmentOf, type StoredChunk } from './payload-bytes.js';
-import { featureText, isServed, segmentIdsOf, segmentList, selectFeatures } from './payload.js';
+import { featureText, isServed, segmentConstraints, segmentIdsOf, segmentList, selectFeatures } from './payload.js';
 import type { ClientQuery } from './query.js';
 import { PAGE_BYTES } from './stored-snapshot.js';
 
@@ -23,10 +23,14 @@ export function isStoredScope(query: ClientQuery): boolean {
   return !query.projects && !query.namePrefix && !query.tags && !query.inlineSegmentConstraints;
 }
 
-/** One environment's stored answer: its chunks, and what its segment list is kept from. */
+/** One environment's stored answer, or an answer derived from it: its chunks, and what its segment list is kept from. */
 export interface StoredScope {
   environment: string;
+  /** What it answers: the stored scope's query, or the narrower one it was derived for (`derivedScope`). */
+  query: ClientQuery;
   chunked: ChunkedPayload;
+  /** Each served feature's project: a project-scoped answer is derived from them. */
+  projects: ReadonlyMap<string, string>;
   /** How many served features' enabled strategies refer to each segment: the list names those above zero. */
   segmentUses: ReadonlyMap<number, number>;
   /** Every segment at the snapshot: a changed feature's references are listed from them. */
@@ -35,10 +39,12 @@ export interface StoredScope {
 
 /** The stored scope's answer after `changed` features (read again; absent: deleted) replaced theirs; undefined when it cannot be told without every feature. */
 export function splicedScope(scope: StoredScope, names: ReadonlySet<string>, changed: readonly Feature[]): StoredScope | undefined {
-  const query = storedScopeQuery(scope.environment);
+  const { query } = scope;
   const byName = new Map(changed.map((feature) => [feature.name, feature]));
   const segmentsById = new Map(scope.segments.map((segment) => [segment.id, segment]));
   const uses = new Map(scope.segmentUses);
+  const projects = new Map(scope.projects);
+  for (const name of names) projects.delete(name);
   const count = (id: number, by: number) => uses.set(id, (uses.get(id) ?? 0) + by);
   const fragmentOf: FragmentOf = (name) => {
     const feature = byName.get(name);
@@ -46,6 +52,7 @@ export function splicedScope(scope: StoredScope, names: ReadonlySet<string>, cha
   };
   for (const feature of byName.values()) {
     if (!isServed(feature, query)) continue;
+    projects.set(feature.name, feature.project);
     const ids = segmentIdsOf(feature, query);
     // A segment made after the snapshot is not among the stored ones: the change log names it (a segment change), so this only guards.
     if (ids.some((id) => !segmentsById.has(id))) return undefined;
@@ -55,11 +62,53 @@ export function splicedScope(scope: StoredScope, names: ReadonlySet<string>, cha
     for (const id of segmentIdsInFragment(before)) count(id, -1);
   });
   if (!chunked) return undefined;
-  return { ...scope, chunked, segmentUses: uses };
+  return { ...scope, chunked, segmentUses: uses, projects };
 }
 
-/** The scope's segment list as the payload writes it. */
-export function storedScopeSegmentsText(scope: StoredScope): string {
+/** Whether `query`'s answer can be derived from its environment's stored scope (`derivedScope`): a tag filter needs the features' tags, which it does not keep. */
+export function isDerivable(query: ClientQuery): boolean {
+  return !query.tags;
+}
+
+/**
+ * The answer of `query` (same environment, no tag filter) from the stored scope's features, none
+ * decoded: the stored text of the features in the query's projects and prefix, and for an SDK
+ * that inlines segments, the features referring to one written again with their constraints.
+ * Only the chunks that changed are compressed again.
+ */
+export function derivedScope(scope: StoredScope, query: ClientQuery): StoredScope | undefined {
+  const segmentsById = new Map(scope.segments.map((segment) => [segment.id, segment]));
+  const changed = new Map<string, string | undefined>();
+  const projects = new Map<string, string>();
+  const uses = new Map<number, number>();
+  const fragments = scope.chunked.fragments();
+  for (const [name, fragment] of fragments) {
+    const project = scope.projects.get(name) as string;
+    if ((query.projects && !query.projects.includes(project)) || (query.namePrefix && !name.startsWith(query.namePrefix))) {
+      changed.set(name, undefined);
+      continue;
+    }
+    projects.set(name, project);
+    const ids = segmentIdsInFragment(fragment);
+    for (const id of ids) uses.set(id, (uses.get(id) ?? 0) + 1);
+    if (ids.length > 0 && query.inlineSegmentConstraints) changed.set(name, inlinedFragment(fragment, segmentsById));
+  }
+  const fragmentOf: FragmentOf = (name) => changed.get(name);
+  const chunked = changed.size === 0 ? scope.chunked : scope.chunked.updated(changed.keys(), fragmentOf, undefined, fragments);
+  return chunked && { ...scope, query, chunked, projects, segmentUses: uses };
+}
+
+/** One feature's stored text (segments listed by id) with each strategy's segments inlined as constraints, as `toClientStrategy` writes it for such an SDK. */
+export function inlinedFragment(fragment: string, segmentsById: ReadonlyMap<number, Segment>): string {
+  const feature = JSON.parse(fragment) as { strategies: { constraints: unknown[]; segments?: number[] }[] };
+  feature.strategies = feature.strategies.map(({ segments, ...strategy }) =>
+    segments ? { ...strategy, constraints: [...strategy.constraints, ...segments.flatMap((id) => segmentConstraints(id, segmentsById))] } : strategy);
+  return JSON.stringify(feature);
+}
+
+/** The scope's segment list as the payload writes it; undefined when its SDK inlines them. */
+export function storedScopeSegmentsText(scope: StoredScope): string | undefined {
+  if (scope.query.inlineSegmentConstraints) return undefined;
   const used = new Set([...scope.segmentUses].filter(([, uses]) => uses > 0).map(([id]) => id));
   return JSON.stringify(segmentList(used, new Map(scope.segments.map((segment) => [segment.id, segment]))));
 }
@@ -77,7 +126,7 @@ export function buildStoredScope(environment: string, features: readonly Feature
   const chunked = (previous && changed ? previous.updated(changed, fragmentOf) : undefined) ?? ChunkedPayload.build(served.map((feature) => feature.name), fragmentOf);
   const segmentUses = new Map<number, number>();
   for (const feature of served) for (const id of segmentIdsOf(feature, query)) segmentUses.set(id, (segmentUses.get(id) ?? 0) + 1);
-  return { environment, chunked, segmentUses, segments };
+  return { environment, query, chunked, projects: new Map(served.map((feature) => [feature.name, feature.project])), segmentUses, segments };
 }
 
 /** The environments a stored snapshot's features are in: one stored scope each. */
@@ -89,7 +138,9 @@ export function environmentsOf(features: readonly Feature[]): string[] {
 
 interface Manifest {
   environment: string;
-  chunks: (Omit<StoredChunk, 'deflated'> & { bytes: number })[];
+  /** Per chunk, each name's project as an index into `projectNames`. */
+  chunks: (Omit<StoredChunk, 'deflated'> & { bytes: number; projects: number[] })[];
+  projectNames: string[];
   windowBytes: number;
   segmentUses: [number, number][];
   segments: readonly Segment[];
@@ -103,9 +154,12 @@ interface Manifest {
 export function encodeScope(scope: StoredScope): Buffer[] {
   const { chunks, lastWindow } = scope.chunked.toStored();
   const window = deflateRawSync(lastWindow);
+  const projectNames = [...new Set(scope.projects.values())].sort();
+  const projectIndex = new Map(projectNames.map((project, index) => [project, index]));
   const manifest: Manifest = {
     environment: scope.environment,
-    chunks: chunks.map(({ deflated, ...rest }) => ({ ...rest, bytes: deflated.length })),
+    chunks: chunks.map(({ deflated, ...rest }) => ({ ...rest, bytes: deflated.length, projects: rest.names.map((name) => projectIndex.get(scope.projects.get(name) as string) as number) })),
+    projectNames,
     windowBytes: window.length,
     segmentUses: [...scope.segmentUses].filter(([, uses]) => uses > 0),
     segments: scope.segments,
@@ -124,24 +178,38 @@ export function decodeScope(pages: readonly Buffer[]): StoredScope {
   const manifestLength = whole.readUInt32BE(0);
   const manifest = JSON.parse(gunzipSync(whole.subarray(4, 4 + manifestLength)).toString('utf8')) as Manifest;
   let at = 4 + manifestLength;
+  const projects = new Map<string, string>();
   const lastWindow = inflateRawSync(whole.subarray(at, at + manifest.windowBytes));
   at += manifest.windowBytes;
-  const chunks: StoredChunk[] = manifest.chunks.map(({ bytes, ...rest }) => {
+  const chunks: StoredChunk[] = manifest.chunks.map(({ bytes, projects: indices, ...rest }) => {
     const deflated = whole.subarray(at, at + bytes);
     at += bytes;
+    for (const [index, name] of rest.names.entries()) projects.set(name, manifest.projectNames[indices[index] as number] as string);
     return { ...rest, deflated };
   });
   if (at !== whole.length) throw new Error('stored SDK scope of another length than its manifest says');
   return {
     environment: manifest.environment,
+    query: storedScopeQuery(manifest.environment),
+    projects,
     chunked: ChunkedPayload.restore({ chunks, lastWindow }),
     segmentUses: new Map(manifest.segmentUses),
     segments: manifest.segments,
   };
 }
 
-/** The segment ids a feature's served text refers to (its strategies are only the enabled ones). */
+/**
+ * The segment ids a feature's served text refers to (its strategies are only the enabled ones).
+ * `"segments":[` is only ever a strategy's key there: inside a string its quote is escaped, and
+ * parameters and payloads are strings, so the lists are read without parsing the feature.
+ */
 function segmentIdsInFragment(fragment: string): number[] {
-  const feature = JSON.parse(fragment) as { strategies?: { segments?: number[] }[] };
-  return (feature.strategies ?? []).flatMap((strategy) => strategy.segments ?? []);
+  const ids: number[] = [];
+  for (let at = fragment.indexOf(SEGMENTS_KEY); at >= 0; at = fragment.indexOf(SEGMENTS_KEY, at + 1)) {
+    const start = at + SEGMENTS_KEY.length;
+    const list = fragment.slice(start, fragment.indexOf(']', start));
+    if (list.length > 0) for (const id of list.split(',')) ids.push(Number(id));
+  }
+  return ids;
 }
+const SEGMENTS_KEY = '"segments":[';

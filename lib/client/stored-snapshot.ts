@@ -22,7 +22,7 @@ export const STORED_SNAPSHOT_FORMAT = 2;
  * answers of its own form (others build from the snapshot), and the writer rewrites a head whose
  * answers are of another. The fingerprint test (test/unit/stored-scopes.test.ts) fails until it is.
  */
-export const STORED_SCOPES_FORMAT = 1;
+export const STORED_SCOPES_FORMAT = 2;
 
 /** Compressed bytes per page item: DynamoDB's item limit is 400 KB, keys and attributes included. */
 export const PAGE_BYTES = 350 * 1024;

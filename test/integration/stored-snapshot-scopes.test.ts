@@ -99,9 +99,26 @@ describe('a cold SDK container with stored scopes', () => {
     expect(fromScope.counts).toEqual({ snapshotPages: 0, wholeReads: 0 });
     expect(first.readUnits).toBeLessThan(whole.readUnits / 20);
 
-    // A caller of another scope (segments inlined) is built from the snapshot as before.
+    // Narrower scopes are derived from the stored answer: segments inlined, one project, a name prefix, and E18's one feature.
     const inlined = await poll(fromScope.service, {});
     expect(inlined.json).toBe((await poll(cold(false).service, {})).json);
+    const projectCaller: Caller = { ...caller, projects: ['default'] };
+    const narrower = async (service: ClientFeatureService) => {
+      const scoped = await service.features(projectCaller, { ...modernSdk, namePrefix: flagName(1).slice(0, -2) }, undefined);
+      const one = await service.feature(caller, {}, flagName(42));
+      const missing = await service.feature(projectCaller, modernSdk, 'never-made').catch((error: unknown) => String(error));
+      return JSON.stringify([scoped.modified && scoped.payload.json, one, missing]);
+    };
+    const derived = await narrower(fromScope.service);
+    expect(derived).toBe(await narrower(cold(false).service));
+    expect(JSON.parse(derived)[2]).toMatch(/Could not find feature toggle never-made/);
+    expect(fromScope.counts).toEqual({ snapshotPages: 0, wholeReads: 0 });
+
+    // A tag filter needs the features' tags, which the stored answer does not keep: built from the snapshot, as before.
+    const tagged = { ...modernSdk, tags: [{ type: 'simple', value: 'nothing-tagged' }] };
+    const byTag = await fromScope.service.features(caller, tagged, undefined);
+    const byTagWhole = await cold(false).service.features(caller, tagged, undefined);
+    expect(byTag.modified && byTag.payload.json).toBe(byTagWhole.modified && byTagWhole.payload.json);
     expect(fromScope.counts).toEqual({ snapshotPages: 1, wholeReads: 0 });
   });
 
@@ -150,17 +167,17 @@ describe('a cold SDK container with stored scopes', () => {
     expect((JSON.parse(next.json) as { segments: unknown[] }).segments).toEqual([]);
     expect(fromScope.counts).toEqual({ snapshotPages: 0, wholeReads: 0 });
 
-    // A segment change cannot be spliced: the scope is built from the snapshot, as before.
+    // A segment change lists the segments read again, still without decoding the snapshot.
     const kept = (await admin.segmentStore.get(1)) as Segment;
     expect(await admin.segmentStore.replace(kept, { ...kept, name: 'renamed' })).toBe('done');
     await edit(flagName(9), (f) => withSegments(f, [1]));
     const afterSegment = await poll(fromScope.service);
     expect(afterSegment.json === (await poll(cold(false).service)).json).toBe(true);
     expect((JSON.parse(afterSegment.json) as { segments: { name: string }[] }).segments.map((s) => s.name)).toEqual(['renamed']);
-    expect(fromScope.counts).toEqual({ snapshotPages: 1, wholeReads: 0 });
+    expect(fromScope.counts).toEqual({ snapshotPages: 0, wholeReads: 0 });
   });
 
-  it('builds from the snapshot when a segment changed since the stored answer', { timeout: 300_000 }, async () => {
+  it('reads the segments again when one changed since the stored answer, and derives an answer inlining them from it', { timeout: 300_000 }, async () => {
     const { admin, writer, edit, cold } = await world(50);
     expect(await admin.segmentStore.insert(segment(1, 'before'))).toBe('done');
     await edit(flagName(3), (f) => withSegments(f, [1]));
@@ -171,7 +188,11 @@ describe('a cold SDK container with stored scopes', () => {
     const fromScope = cold();
     const first = await poll(fromScope.service);
     expect(first.gzip === (await poll(cold(false).service)).gzip).toBe(true);
-    expect(fromScope.counts).toEqual({ snapshotPages: 1, wholeReads: 0 });
+    expect(fromScope.counts).toEqual({ snapshotPages: 0, wholeReads: 0 });
+    // A new container whose SDK inlines segments: the stored answer's text holds the segment's old constraints nowhere, it is derived too.
+    const inlining = cold();
+    expect((await poll(inlining.service, {})).json).toBe((await poll(cold(false).service, {})).json);
+    expect(inlining.counts).toEqual({ snapshotPages: 0, wholeReads: 0 });
   });
 
   it('answers a delta hydration from the stored answer', { timeout: 300_000 }, async () => {

@@ -2,9 +2,10 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { PAYLOAD_HEAD } from '../../lib/client/payload.js';
+import { featureText, PAYLOAD_HEAD, selectFeatures } from '../../lib/client/payload.js';
+import type { ClientQuery } from '../../lib/client/query.js';
 import { needsRewrite, PAGE_BYTES, STORED_SCOPES_FORMAT, STORED_SNAPSHOT_FORMAT } from '../../lib/client/stored-snapshot.js';
-import { buildStoredScope, decodeScope, encodeScope, splicedScope, storedScopeSegmentsText } from '../../lib/client/stored-scopes.js';
+import { buildStoredScope, decodeScope, derivedScope, encodeScope, splicedScope, storedScopeSegmentsText } from '../../lib/client/stored-scopes.js';
 import type { Feature } from '../../lib/features/model.js';
 import type { Segment } from '../../lib/segments/model.js';
 import { flag } from '../support/flag-tables.js';
@@ -60,7 +61,34 @@ describe('stored scopes (ADR 25)', () => {
     const text = (s: typeof whole) => gunzipSync(s.chunked.gzip(PAYLOAD_HEAD, TAIL).gzip).toString('utf8');
     expect(spliced && text(spliced) === text(whole)).toBe(true);
     expect(spliced && storedScopeSegmentsText(spliced)).toBe(storedScopeSegmentsText(whole));
-    expect(JSON.parse(storedScopeSegmentsText(whole)).map((s: Segment) => s.id)).toEqual([1, 2, 3]);
+    expect(JSON.parse(storedScopeSegmentsText(whole) as string).map((s: Segment) => s.id)).toEqual([1, 2, 3]);
+  });
+
+  it('derive a narrower scope\'s text from their stored chunks, as a whole build of that scope makes it, and follow changes in it', () => {
+    const inProject = (feature: Feature, index: number): Feature => ({ ...feature, project: index % 3 === 0 ? 'other' : 'default' });
+    const features = Array.from({ length: 1_500 }, (_, i) => inProject(flagWith(i, i % 4 === 0 ? [1] : i % 9 === 0 ? [1, 2] : []), i));
+    const segments = [segment(1), segment(2)];
+    const segmentsById = new Map(segments.map((s) => [s.id, s]));
+    const stored = decodeScope(encodeScope(buildStoredScope('production', features, segments)));
+    const text = (scope: { chunked: { gzip: (h: string, t: string) => { gzip: Buffer } } }) => gunzipSync(scope.chunked.gzip(PAYLOAD_HEAD, TAIL).gzip).toString('utf8');
+    const whole = (all: readonly Feature[], query: ClientQuery) => `${PAYLOAD_HEAD}${selectFeatures(all, query).map((f) => featureText(f, query, segmentsById)).join(',')}${TAIL}`;
+    const queries: ClientQuery[] = [
+      { environment: 'production', projects: ['other'], inlineSegmentConstraints: false },
+      { environment: 'production', namePrefix: 'flag-001', inlineSegmentConstraints: false },
+      { environment: 'production', inlineSegmentConstraints: true },
+      { environment: 'production', projects: ['default', 'none'], namePrefix: 'flag-00', inlineSegmentConstraints: true },
+    ];
+    for (const query of queries) {
+      const derived = derivedScope(stored, query);
+      expect(derived && text(derived)).toBe(whole(features, query));
+      const listed = selectFeatures(features, query).some((f) => f.environments.production?.strategies.some((s) => s.segments.includes(2)));
+      expect(derived && storedScopeSegmentsText(derived)).toBe(query.inlineSegmentConstraints ? undefined : JSON.stringify(segments.filter((s) => s.id === 1 || (s.id === 2 && listed)).map(({ id, name, constraints }) => ({ id, name, constraints }))));
+      // A feature moved into the scope's project, one moved out, one archived: spliced as the derived scope serves them.
+      const moved = [{ ...(features[3] as Feature), project: 'default' }, { ...(features[4] as Feature), project: 'other' }, { ...(features[5] as Feature), archived: true }];
+      const after = features.map((f) => moved.find((m) => m.name === f.name) ?? f);
+      const spliced = derived && splicedScope(derived, new Set(moved.map((m) => m.name)), moved);
+      expect(spliced && text(spliced)).toBe(whole(after, query));
+    }
   });
 
   it('cannot splice a feature that refers to a segment made after them', () => {
@@ -89,6 +117,6 @@ describe('stored scopes (ADR 25)', () => {
       .update(readFileSync('lib/client/stored-scopes.ts'))
       .digest('hex')
       .slice(0, 16);
-    expect({ format: STORED_SCOPES_FORMAT, fingerprint }).toEqual({ format: 1, fingerprint: 'c61e817a72937b26' });
+    expect({ format: STORED_SCOPES_FORMAT, fingerprint }).toEqual({ format: 2, fingerprint: '984cb727937e6cfc' });
   });
 });
