@@ -117,6 +117,16 @@ export interface RequestRecord {
   /** Bytes on the wire: headers and (compressed) body. */
   bytes: number;
   api: boolean;
+  /** When the browser started the request, ms after the navigation began (the waterfall's left edge). */
+  startMs: number;
+  /** When its answer's last byte arrived, ms after the navigation began (NaN when it never did). */
+  endMs: number;
+  /** From sending the request to the answer's first byte: the server's part. NaN when not measured (cache, failure). */
+  waitMs: number;
+  /** Whether the request opened a new connection (no kept-alive one was free). */
+  newConnection: boolean;
+  /** The answer's headers that decide caching, compression and connection reuse (the waterfall prints them). */
+  headers: Record<string, string>;
 }
 
 export interface PageRun {
@@ -127,7 +137,16 @@ export interface PageRun {
   requests: RequestRecord[];
   /** What made the run fail (a timeout), when it did. */
   error?: string;
+  /**
+   * The browser's own work while the page opened, in ms (Chromium's Performance metrics,
+   * read once the page was shown): all main-thread tasks, and the script and layout parts of it.
+   * What is not in `taskMs` of the time to shown is the browser waiting, mostly on the servers.
+   */
+  browser?: { taskMs: number; scriptMs: number; layoutMs: number; recalcStyleMs: number };
 }
+
+/** The answer headers a waterfall shows: what decides caching, compression and keep-alive. */
+const WATERFALL_HEADERS = ['cache-control', 'etag', 'last-modified', 'content-encoding', 'connection', 'keep-alive', 'vary', 'content-length', 'transfer-encoding'];
 
 /** One Chromium for the whole benchmark; `close` ends it. */
 export async function launchBrowser(): Promise<Browser> {
@@ -184,14 +203,29 @@ export async function measurePage(context: BrowserContext, server: UiServer, tar
   page.on('request', (request) => {
     if (request.url().startsWith(origin)) seen.push(request);
   });
+  // Chromium's counters of main-thread work; they count from the tab's start, so the opening's part is after minus before.
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Performance.enable');
+  const busy = async () => {
+    const { metrics } = await cdp.send('Performance.getMetrics');
+    const of = (name: string) => (metrics.find((metric) => metric.name === name)?.value ?? 0) * 1000;
+    return { taskMs: of('TaskDuration'), scriptMs: of('ScriptDuration'), layoutMs: of('LayoutDuration'), recalcStyleMs: of('RecalcStyleDuration') };
+  };
   try {
+    const busyBefore = await busy();
     const started = Date.now();
     let error: string | undefined;
     let shownMs = Number.NaN;
+    let browser: PageRun['browser'];
     try {
       await page.goto(`${server.url}${target.path}`, { waitUntil: 'commit', timeout: PAGE_TIMEOUT_MS });
       await target.shown(page);
       shownMs = Date.now() - started;
+      const busyShown = await busy();
+      browser = {
+        taskMs: busyShown.taskMs - busyBefore.taskMs, scriptMs: busyShown.scriptMs - busyBefore.scriptMs,
+        layoutMs: busyShown.layoutMs - busyBefore.layoutMs, recalcStyleMs: busyShown.recalcStyleMs - busyBefore.recalcStyleMs,
+      };
       await page.waitForLoadState('networkidle', { timeout: PAGE_TIMEOUT_MS });
     } catch (failure) {
       error = failure instanceof Error ? failure.message.split('\n')[0] : String(failure);
@@ -209,15 +243,24 @@ export async function measurePage(context: BrowserContext, server: UiServer, tar
       if (Number.isFinite(ended)) lastEnd = Math.max(lastEnd, ended);
       const sizes = response ? await request.sizes().catch(() => undefined) : undefined;
       const url = new URL(request.url());
+      const all = response ? await response.allHeaders().catch(() => ({} as Record<string, string>)) : {};
+      const headers = Object.fromEntries(WATERFALL_HEADERS.filter((name) => all[name] !== undefined).map((name) => [name, all[name] as string]));
       requests.push({
         method: request.method(), path: `${url.pathname}${url.search}`, status: response?.status() ?? 0,
         ms: timing.responseEnd > 0 ? timing.responseEnd : Number.NaN,
         bytes: sizes ? sizes.responseBodySize + sizes.responseHeadersSize : 0,
         api: url.pathname.startsWith('/api/') || url.pathname.startsWith('/auth/') || url.pathname.startsWith('/logout'),
+        startMs: timing.startTime - started,
+        endMs: Number.isFinite(ended) ? ended - started : Number.NaN,
+        waitMs: timing.responseStart > 0 && timing.requestStart >= 0 ? timing.responseStart - timing.requestStart : Number.NaN,
+        newConnection: timing.connectStart >= 0,
+        headers,
       });
     }
-    return { shownMs, idleMs: lastEnd > 0 ? Math.max(shownMs, lastEnd - started) : shownMs, requests, ...(error ? { error } : {}) };
+    requests.sort((a, b) => a.startMs - b.startMs);
+    return { shownMs, idleMs: lastEnd > 0 ? Math.max(shownMs, lastEnd - started) : shownMs, requests, ...(error ? { error } : {}), ...(browser ? { browser } : {}) };
   } finally {
+    await cdp.detach().catch(() => undefined);
     await page.close();
   }
 }

@@ -101,3 +101,82 @@ export function beforeAfterTable(before: PageSummary[], after: PageSummary[]): s
   }
   return lines.join('\n');
 }
+
+/** Characters of a waterfall's bar. */
+const BAR_WIDTH = 56;
+
+/** The headers a waterfall row names, shortened: compression, validator, caching and keep-alive. */
+function headerNote(headers: Record<string, string>): string {
+  const parts: string[] = [];
+  if (headers['content-encoding']) parts.push(headers['content-encoding']);
+  if (headers.etag) parts.push('etag');
+  if (headers['last-modified']) parts.push('last-modified');
+  if (headers['cache-control']) parts.push(`cc=${headers['cache-control'].replace(/\s+/g, '')}`);
+  if (headers.connection) parts.push(`conn=${headers.connection}`);
+  if (headers['keep-alive']) parts.push(`ka=${headers['keep-alive'].replace(/\s+/g, '')}`);
+  return parts.join(' ');
+}
+
+/**
+ * One opening as a waterfall: each request of the page's origin, in the order the browser
+ * started them, from its start to its last byte (ms after the navigation began), the part spent
+ * waiting for the first byte, whether it opened a connection, and a bar on a common scale with
+ * the page's shown mark (`|`).
+ */
+export function waterfall(title: string, run: PageRun): string {
+  const span = Math.max(run.shownMs, ...run.requests.map((request) => (Number.isFinite(request.endMs) ? request.endMs : request.startMs)), 1);
+  const column = (at: number) => Math.min(BAR_WIDTH - 1, Math.max(0, Math.round((at / span) * (BAR_WIDTH - 1))));
+  const shownAt = Number.isFinite(run.shownMs) ? column(run.shownMs) : -1;
+  const bar = (start: number, end: number) => {
+    const from = column(start);
+    const to = Number.isFinite(end) ? column(end) : BAR_WIDTH - 1;
+    return Array.from({ length: BAR_WIDTH }, (_, at) => (at >= from && at <= to ? '=' : at === shownAt ? '|' : ' ')).join('');
+  };
+  const num = (value: number) => (Number.isFinite(value) ? String(Math.round(value)) : '–').padStart(5);
+  const busy = run.browser
+    ? `; the browser's main thread busy ${Math.round(run.browser.taskMs)} ms until shown (script ${Math.round(run.browser.scriptMs)}, style ${Math.round(run.browser.recalcStyleMs)}, layout ${Math.round(run.browser.layoutMs)})`
+    : '';
+  const waiting = inFlightMs(run);
+  const lines = [
+    `${title}: shown at ${ms(run.shownMs)} ms, last request ended at ${ms(run.idleMs)} ms; until shown, a request of the page in flight ${ms(waiting.any)} ms `
+      + `(an API request ${ms(waiting.api)} ms), none ${ms(run.shownMs - waiting.any)} ms${busy}${run.error ? `; FAILED: ${run.error}` : ''}`,
+    '',
+    '```',
+    `start   end  wait new  st ${'0'.padEnd(BAR_WIDTH - String(Math.round(span)).length)}${Math.round(span)}  request  (answer headers)`,
+  ];
+  for (const request of run.requests) {
+    const path = request.method === 'GET' ? shortPath(request.path) : `${request.method} ${shortPath(request.path)}`;
+    lines.push(`${num(request.startMs)} ${num(request.endMs)} ${num(request.waitMs)} ${request.newConnection ? ' y ' : ' - '} ${String(request.status).padStart(3)} ${bar(request.startMs, request.endMs)}  ${path}  (${headerNote(request.headers)})`);
+  }
+  lines.push(`${' '.repeat(26)}${' '.repeat(Math.max(0, shownAt))}^ shown ${ms(run.shownMs)} ms`, '```');
+  return lines.join('\n');
+}
+
+/**
+ * How long, before the page was shown, at least one of its requests was in flight (any, and API
+ * requests alone): the rest of the time to shown the browser was not waiting on a server at all.
+ */
+export function inFlightMs(run: PageRun): { any: number; api: number } {
+  const union = (requests: PageRun['requests']) => {
+    const spans = requests
+      .filter((request) => Number.isFinite(request.endMs))
+      .map((request) => [Math.max(0, request.startMs), Math.min(request.endMs, run.shownMs)] as const)
+      .filter(([start, end]) => end > start)
+      .sort((a, b) => a[0] - b[0]);
+    let total = 0;
+    let reached = 0;
+    for (const [start, end] of spans) {
+      if (end <= reached) continue;
+      total += end - Math.max(start, reached);
+      reached = end;
+    }
+    return total;
+  };
+  return { any: union(run.requests), api: union(run.requests.filter((request) => request.api)) };
+}
+
+/** The opening whose shown time is the median of a side's good runs (the one a waterfall shows). */
+export function medianRun(runs: PageRun[]): PageRun | undefined {
+  const good = runs.filter((run) => !run.error).sort((a, b) => a.shownMs - b.shownMs);
+  return good[Math.floor((good.length - 1) / 2)] ?? runs[0];
+}

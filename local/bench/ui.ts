@@ -11,7 +11,12 @@
  * --ui-concurrency N (8 admin calls in flight while seeding), --ui-pages a,b (names, all by default),
  * --ui-timeout S (120: a page not shown by then is a failed run), --ui-before DIR (a tree of an
  * earlier commit: its server is measured first, then this one starts on the same table, so the
- * report gives before and after on identical data; Unleash is measured beside each).
+ * report gives before and after on identical data; Unleash is measured beside each),
+ * --ui-waterfall (each page's median opening on both sides as a waterfall: every request's start
+ * and end after the navigation began, its wait for the first byte, a new connection or not, the
+ * answer's caching, compression and keep-alive headers, the shown mark and the browser's own
+ * main-thread time; printed and written beside the report). Smaller --ui-flags and --ui-events
+ * seed in a fraction of the time and show the same waterfall shape for investigating.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -26,7 +31,7 @@ import { adminClient } from './seed.js';
 import { apiProjectMaker, seedUiData, sqlProjectMaker, type SeedOutcome } from './ui-seed.js';
 import { launchBrowser, logIn, measurePage, newContext, PAGE_NAMES, pagesFor, type PageRun, type RequestRecord, type UiPage, type UiServer } from './ui-pages.js';
 import type { UiServerMessage, UiServerRequest } from './ui-server.js';
-import { beforeAfterTable, pageTable, requestCostTable, summarise, type PageSummary, type RequestCost } from './ui-report.js';
+import { beforeAfterTable, medianRun, pageTable, requestCostTable, summarise, waterfall, type PageSummary, type RequestCost } from './ui-report.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(here, '..', '..');
@@ -42,6 +47,7 @@ export interface UiBenchArgs {
   events: number;
   concurrency: number;
   pages: string[] | undefined;
+  waterfall: boolean;
 }
 
 export function parseUiArgs(argv: string[]): UiBenchArgs {
@@ -56,6 +62,7 @@ export function parseUiArgs(argv: string[]): UiBenchArgs {
       'ui-pages': { type: 'string' },
       'ui-timeout': { type: 'string', default: '120' },
       'ui-before': { type: 'string' },
+      'ui-waterfall': { type: 'boolean', default: false },
     },
   });
   const whole = (name: string, min: number): number => {
@@ -72,18 +79,18 @@ export function parseUiArgs(argv: string[]): UiBenchArgs {
   if (before && !existsSync(join(before, 'local', 'bench', 'ui-server.ts'))) {
     throw new Error(`--ui-before ${before}: no local/bench/ui-server.ts there (copy this one in when the code to compare predates it)`);
   }
-  return { before, timeoutMs: whole('ui-timeout', 1) * 1000, runs: whole('ui-runs', 1), flags: whole('ui-flags', 1), events: whole('ui-events', 0), concurrency: whole('ui-concurrency', 1), pages };
+  return { before, timeoutMs: whole('ui-timeout', 1) * 1000, runs: whole('ui-runs', 1), flags: whole('ui-flags', 1), events: whole('ui-events', 0), concurrency: whole('ui-concurrency', 1), pages, waterfall: values['ui-waterfall'] === true };
 }
 
 /** This service in a child process (ui-server.ts), and a way to read its DynamoDB request count. */
-interface OurServer {
+export interface OurServer {
   url: string;
   adminToken: string;
   counts(): Promise<RequestCounts>;
   stop(): Promise<void>;
 }
 
-async function startOurServer(password: string, root: string, dataDir: string | undefined): Promise<OurServer> {
+export async function startOurServer(password: string, root: string, dataDir: string | undefined): Promise<OurServer> {
   const port = await freePort();
   const child: ChildProcess = fork(join(root, 'local', 'bench', 'ui-server.ts'), [], {
     cwd: root,
@@ -201,6 +208,8 @@ export async function runUiBench(argv: string[]): Promise<void> {
         const [oursRuns, unleashRuns] = results.get(target.name) as [SideRuns, SideRuns];
         return summarise(target.name, oursRuns.runs, unleashRuns.runs, oursRuns.dynamo);
       });
+      const waterfalls = args.waterfall ? waterfallSection(pages, results, code.label) : '';
+      if (waterfalls) console.log(`\n${waterfalls}`);
       log(`sending each API request of ${code.label} again alone, counting its DynamoDB requests`);
       const costs = await requestCosts(pages, results, browser, server, ours);
       measured.push({ label: code.label, summaries, costs });
@@ -214,6 +223,7 @@ export async function runUiBench(argv: string[]): Promise<void> {
         firstVisitLine(pages[0], results), '',
         `#### ${code.label}: API requests sent again one at a time (the costliest 15 by DynamoDB requests, then time)`, '',
         requestCostTable(costs.slice(0, 15)), '',
+        ...(waterfalls ? [waterfalls, ''] : []),
       );
     }
     const heading = `## The admin UI, ${args.flags.toLocaleString('en')} flags in one project, ${ourSeed.events.toLocaleString('en')} events (Unleash: ${unleashSeed.events.toLocaleString('en')}); median of ${args.runs} runs after one warm-up, alternating with Unleash`;
@@ -290,6 +300,19 @@ function firstVisitLine(first: UiPage | undefined, results: Map<string, SideRuns
   const kb = (value: number) => `${(value / 1024).toFixed(0)} KB`;
   return `First visit with an empty cache (${first?.name}, the warm-up opening): ours ${kb(bytes(ours?.warmup))} in ${ours?.warmup?.requests.length} requests, `
     + `shown in ${ours?.warmup?.shownMs} ms; Unleash ${kb(bytes(unleash?.warmup))} in ${unleash?.warmup?.requests.length} requests, shown in ${unleash?.warmup?.shownMs} ms.`;
+}
+
+/** Each page's median opening on both sides, one waterfall under the other. */
+function waterfallSection(pages: UiPage[], results: Map<string, SideRuns[]>, label: string): string {
+  const parts = [`#### Waterfalls (${label}): each side's median opening`, ''];
+  for (const target of pages) {
+    const [ours, unleash] = results.get(target.name) ?? [];
+    for (const [side, runs] of [[label, ours], ['Unleash', unleash]] as const) {
+      const run = runs ? medianRun(runs.runs) : undefined;
+      if (run) parts.push(waterfall(`${target.name}, ${side}`, run), '');
+    }
+  }
+  return parts.join('\n');
 }
 
 function describeSeed(seed: SeedOutcome): string {
