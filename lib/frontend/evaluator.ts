@@ -64,7 +64,7 @@ export function evaluationOf(payload: { readonly json: string }): PayloadEvaluat
   if (!evaluation) {
     const parsed = JSON.parse(payload.json) as EvaluatedPayload;
     evaluation = {
-      evaluator: new FlagEvaluator(parsed),
+      evaluator: new FlagEvaluator(parsed, payload.json),
       features: parsed.features,
       byName: new Map(parsed.features.map((feature) => [feature.name, feature])),
     };
@@ -94,9 +94,10 @@ export class FlagEvaluator {
   private readonly features: FeatureInterface[];
   private readonly lookup: Pick<RepositoryInterface, 'getToggle' | 'getSegment'>;
 
-  constructor(payload: EvaluatedPayload) {
+  /** `text`: the payload's JSON text, when at hand: `deterministic` is then read from it, which is quicker than walking every object. */
+  constructor(payload: EvaluatedPayload, text?: string) {
     this.features = payload.features;
-    this.deterministic = dependsOnlyOnContext(payload);
+    this.deterministic = text === undefined ? dependsOnlyOnContext(payload) : textDependsOnlyOnContext(text);
     const toggles = new Map(payload.features.map((feature) => [feature.name, feature]));
     const segments = new Map((payload.segments ?? []).map((segment) => [segment.id, segment]));
     this.lookup = {
@@ -203,3 +204,24 @@ function dependsOnlyOnContext(payload: EvaluatedPayload): boolean {
   }
   return true;
 }
+
+/**
+ * `dependsOnlyOnContext` read from the payload's JSON text (as JSON.stringify writes it): a
+ * quote inside a string is escaped, so `"stickiness":` and the like only ever match keys, at any
+ * depth, as the walk visits them. The same verdict without building a list of every object.
+ */
+export function textDependsOnlyOnContext(text: string): boolean {
+  for (const match of text.matchAll(CONTEXT_ONLY_KEYS)) {
+    const [, key, value] = match as unknown as [string, string, string];
+    if (key === 'stickiness' && value !== '"default"' && value !== 'null') return false;
+    if (key === 'operator' && (value === '"DATE_AFTER"' || value === '"DATE_BEFORE"')) return false;
+    if (key === 'name' && value === `"${RANDOM_STRATEGY}"`) return false;
+  }
+  return true;
+}
+/**
+ * A key the verdict looks at and its value: a whole string, `null`, or the first character of
+ * anything else. JSON.stringify writes every key right after `{` or `,`, and a quote after either
+ * inside a string is escaped, so a key's quote is never taken for one that ends a string.
+ */
+const CONTEXT_ONLY_KEYS = /[{,]"(stickiness|operator|name)":("(?:[^"\\]|\\.)*"|null|.)/g;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FlagEvaluator, type EvaluatedPayload } from '../../lib/frontend/evaluator.js';
+import { FlagEvaluator, textDependsOnlyOnContext, type EvaluatedPayload } from '../../lib/frontend/evaluator.js';
 
 // The Frontend API answers a context it answered before from memory only when the payload's
 // answers depend on the context alone (lib/frontend/service.ts): these decide that.
@@ -28,5 +28,28 @@ describe('FlagEvaluator.deterministic', () => {
   it('is false when a segment holds a date constraint', () => {
     const segment = { id: 1, constraints: [{ contextName: 'currentTime', operator: 'DATE_BEFORE', value: '2030-01-01T00:00:00Z' }] };
     expect(new FlagEvaluator(payloadWith({ name: 'default', parameters: {}, constraints: [], segments: [1] }, [segment as never])).deterministic).toBe(false);
+  });
+
+  it('reads the same from the payload\'s text as from its objects, keys hidden inside strings and other keys ending in those names included', () => {
+    const strategies: Record<string, unknown>[] = [
+      { name: 'default', parameters: {}, constraints: [] },
+      { name: 'flexibleRollout', parameters: { rollout: '50', stickiness: 'default', groupId: 'f' }, constraints: [] },
+      { name: 'flexibleRollout', parameters: { rollout: '50', stickiness: 'userId', groupId: 'f' }, constraints: [] },
+      { name: 'flexibleRollout', parameters: { rollout: '50', stickiness: 'de"fault', groupId: 'f' }, constraints: [] },
+      { name: 'flexibleRollout', parameters: { rollout: '50', stickiness: '', groupId: 'f' }, constraints: [] },
+      { name: 'default', parameters: { 'x"name': 'gradualRolloutRandom', 'x\\': 'operator' }, constraints: [] },
+      { name: 'default', parameters: { note: '{"name":"gradualRolloutRandom","stickiness":"random","operator":"DATE_AFTER"}' }, constraints: [] },
+      { name: 'gradualRolloutRandom', parameters: { percentage: '50' }, constraints: [] },
+      { name: 'default', parameters: {}, constraints: [{ contextName: 'currentTime', operator: 'DATE_BEFORE', value: '2030-01-01T00:00:00Z' }] },
+      { name: 'default', parameters: {}, constraints: [{ contextName: 'userId', operator: 'IN', values: ['DATE_AFTER', '"operator":"DATE_AFTER"'] }] },
+      { name: 'default', parameters: {}, constraints: [], variants: [{ name: 'v', weight: 1000, stickiness: 'default' }, { name: 'w', weight: 0, stickiness: null }] },
+      { name: 'default', parameters: {}, constraints: [], variants: [{ name: 'v', weight: 1000, stickiness: 'sessionId' }] },
+    ];
+    const verdicts = strategies.map((strategy) => {
+      const payload = payloadWith(strategy);
+      return [new FlagEvaluator(payload).deterministic, textDependsOnlyOnContext(JSON.stringify(payload))];
+    });
+    for (const [fromObjects, fromText] of verdicts) expect(fromText).toBe(fromObjects);
+    expect(verdicts.map(([fromObjects]) => fromObjects)).toEqual([true, true, false, false, false, true, true, false, false, true, true, false]);
   });
 });
