@@ -10,7 +10,7 @@ import type { RevisionClock } from './revision-clock.js';
 import type { ClientFeature } from './schemas.js';
 import { featuresByName, type FeatureSnapshots, type StoredScopeReading, type StoreOutcome } from './feature-snapshots.js';
 import { changesSince, stepsSince } from './snapshot.js';
-import { derivedScope, inlinedFragment, isDerivable, isStoredScope, storedScopeQuery, storedScopeSegmentsText } from './stored-scopes.js';
+import { derivedScope, inlinedFragment, isStoredScope, servesIn, storedScopeQuery, storedScopeSegmentsText } from './stored-scopes.js';
 
 /** One scope's payload at one revision, serialized and compressed once and then replayed. */
 export interface ServedPayload {
@@ -133,13 +133,12 @@ export class ClientFeatureService {
   async feature(caller: Caller, request: ClientRequest, name: string, checkedRevision?: number): Promise<ClientFeature> {
     const query = { ...resolveQuery(caller, request), namePrefix: undefined };
     const revision = await this.revisionFor(0, checkedRevision);
-    if (this.snapshots.loaded?.() === false && isDerivable(query)) {
+    if (this.snapshots.loaded?.() === false) {
       // A cold container reads the feature's text from its environment's stored answer (ADR 25) rather than decode every feature.
       const base = await this.payloadAt(this.storedScopeOf(query.environment), revision);
       if (base.stored) {
         const fragment = base.chunked.fragmentOf(name);
-        const project = fragment === undefined ? undefined : base.stored.scope.projects.get(name);
-        if (fragment === undefined || (query.projects && !query.projects.includes(project as string))) throw new NotFound(`Could not find feature toggle ${name}`);
+        if (fragment === undefined || !servesIn(base.stored.scope, name, query)) throw new NotFound(`Could not find feature toggle ${name}`);
         const segmentsById = new Map(base.stored.scope.segments.map((segment) => [segment.id, segment]));
         return JSON.parse(query.inlineSegmentConstraints ? inlinedFragment(fragment, segmentsById) : fragment) as ClientFeature;
       }
@@ -212,7 +211,7 @@ export class ClientFeatureService {
     const etag = etagOf(scope.hash, revision);
     const meta = { revisionId: revision, etag, queryHash: scope.hash };
     const previous = this.payloads.get(scope.key);
-    if ((!previous || previous.stored) && isDerivable(scope.query)) {
+    if (!previous || previous.stored) {
       // A cold container's answers (ADR 25): the stored chunks, or the ones derived from them for a
       // narrower scope, then the changes since spliced in, without decoding a feature the change log does not name.
       const stored = previous?.stored || isStoredScope(scope.query)
@@ -241,7 +240,7 @@ export class ClientFeatureService {
     return this.keep(scope, servedBytes(revision, etag, gzipped, { snapshotVersion: snapshot.version, chunked, segmentsText: segments }));
   }
 
-  /** The stored answer of `query`'s environment at `revision`, narrowed to `query` (its projects, prefix, segments inlined); undefined when this container builds from the snapshot. */
+  /** The stored answer of `query`'s environment at `revision`, narrowed to `query` (its projects, prefix, tags, segments inlined); undefined when this container builds from the snapshot. */
   private async derivedAnswer(query: ClientQuery, revision: number): Promise<StoredScopeReading | undefined> {
     if (this.snapshots.loaded?.() !== false) return undefined;
     const base = (await this.payloadAt(this.storedScopeOf(query.environment), revision)).stored;

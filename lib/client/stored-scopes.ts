@@ -1,5 +1,5 @@
 import { deflateRawSync, gunzipSync, gzipSync, inflateRawSync } from 'node:zlib';
-import type { Feature } from '../features/model.js';
+import type { Feature, Tag } from '../features/model.js';
 import type { Segment } from '../segments/model.js';
 import { ChunkedPayload, type FragmentOf, type StoredChunk } from './payload-bytes.js';
 import { featureText, isServed, segmentConstraints, segmentIdsOf, segmentList, selectFeatures } from './payload.js';
@@ -31,6 +31,8 @@ export interface StoredScope {
   chunked: ChunkedPayload;
   /** Each served feature's project: a project-scoped answer is derived from them. */
   projects: ReadonlyMap<string, string>;
+  /** Each served feature's tags (absent: none): a tag-filtered answer is derived from them. */
+  tags: ReadonlyMap<string, readonly Tag[]>;
   /** How many served features' enabled strategies refer to each segment: the list names those above zero. */
   segmentUses: ReadonlyMap<number, number>;
   /** Every segment at the snapshot: a changed feature's references are listed from them. */
@@ -44,7 +46,11 @@ export function splicedScope(scope: StoredScope, names: ReadonlySet<string>, cha
   const segmentsById = new Map(scope.segments.map((segment) => [segment.id, segment]));
   const uses = new Map(scope.segmentUses);
   const projects = new Map(scope.projects);
-  for (const name of names) projects.delete(name);
+  const tags = new Map(scope.tags);
+  for (const name of names) {
+    projects.delete(name);
+    tags.delete(name);
+  }
   const count = (id: number, by: number) => uses.set(id, (uses.get(id) ?? 0) + by);
   const fragmentOf: FragmentOf = (name) => {
     const feature = byName.get(name);
@@ -53,6 +59,7 @@ export function splicedScope(scope: StoredScope, names: ReadonlySet<string>, cha
   for (const feature of byName.values()) {
     if (!isServed(feature, query)) continue;
     projects.set(feature.name, feature.project);
+    if (feature.tags.length > 0) tags.set(feature.name, feature.tags);
     const ids = segmentIdsOf(feature, query);
     // A segment made after the snapshot is not among the stored ones: the change log names it (a segment change), so this only guards.
     if (ids.some((id) => !segmentsById.has(id))) return undefined;
@@ -62,17 +69,20 @@ export function splicedScope(scope: StoredScope, names: ReadonlySet<string>, cha
     for (const id of segmentIdsInFragment(before)) count(id, -1);
   });
   if (!chunked) return undefined;
-  return { ...scope, chunked, segmentUses: uses, projects };
+  return { ...scope, chunked, segmentUses: uses, projects, tags };
 }
 
-/** Whether `query`'s answer can be derived from its environment's stored scope (`derivedScope`): a tag filter needs the features' tags, which it does not keep. */
-export function isDerivable(query: ClientQuery): boolean {
-  return !query.tags;
+/** Whether `query` serves the feature `name` the scope serves, told from the scope's own record of its project and tags (isServed's rules). */
+export function servesIn(scope: StoredScope, name: string, query: ClientQuery): boolean {
+  if (query.projects && !query.projects.includes(scope.projects.get(name) as string)) return false;
+  if (query.namePrefix && !name.startsWith(query.namePrefix)) return false;
+  const own = scope.tags.get(name) ?? [];
+  return !query.tags || query.tags.some((t) => own.some((tag) => tag.type === t.type && tag.value === t.value));
 }
 
 /**
- * The answer of `query` (same environment, no tag filter) from the stored scope's features, none
- * decoded: the stored text of the features in the query's projects and prefix, and for an SDK
+ * The answer of `query` (same environment) from the stored scope's features, none decoded: the
+ * stored text of the features in the query's projects, prefix and tags, and for an SDK
  * that inlines segments, the features referring to one written again with their constraints.
  * Only the chunks that changed are compressed again.
  */
@@ -80,22 +90,24 @@ export function derivedScope(scope: StoredScope, query: ClientQuery): StoredScop
   const segmentsById = new Map(scope.segments.map((segment) => [segment.id, segment]));
   const changed = new Map<string, string | undefined>();
   const projects = new Map<string, string>();
+  const tags = new Map<string, readonly Tag[]>();
   const uses = new Map<number, number>();
   const fragments = scope.chunked.fragments();
   for (const [name, fragment] of fragments) {
-    const project = scope.projects.get(name) as string;
-    if ((query.projects && !query.projects.includes(project)) || (query.namePrefix && !name.startsWith(query.namePrefix))) {
+    if (!servesIn(scope, name, query)) {
       changed.set(name, undefined);
       continue;
     }
-    projects.set(name, project);
+    projects.set(name, scope.projects.get(name) as string);
+    const own = scope.tags.get(name);
+    if (own) tags.set(name, own);
     const ids = segmentIdsInFragment(fragment);
     for (const id of ids) uses.set(id, (uses.get(id) ?? 0) + 1);
     if (ids.length > 0 && query.inlineSegmentConstraints) changed.set(name, inlinedFragment(fragment, segmentsById));
   }
   const fragmentOf: FragmentOf = (name) => changed.get(name);
   const chunked = changed.size === 0 ? scope.chunked : scope.chunked.updated(changed.keys(), fragmentOf, undefined, fragments);
-  return chunked && { ...scope, query, chunked, projects, segmentUses: uses };
+  return chunked && { ...scope, query, chunked, projects, tags, segmentUses: uses };
 }
 
 /** One feature's stored text (segments listed by id) with each strategy's segments inlined as constraints, as `toClientStrategy` writes it for such an SDK. */
@@ -126,7 +138,9 @@ export function buildStoredScope(environment: string, features: readonly Feature
   const chunked = (previous && changed ? previous.updated(changed, fragmentOf) : undefined) ?? ChunkedPayload.build(served.map((feature) => feature.name), fragmentOf);
   const segmentUses = new Map<number, number>();
   for (const feature of served) for (const id of segmentIdsOf(feature, query)) segmentUses.set(id, (segmentUses.get(id) ?? 0) + 1);
-  return { environment, query, chunked, projects: new Map(served.map((feature) => [feature.name, feature.project])), segmentUses, segments };
+  const projects = new Map(served.map((feature) => [feature.name, feature.project]));
+  const tags = new Map(served.flatMap((feature) => (feature.tags.length > 0 ? [[feature.name, feature.tags] as const] : [])));
+  return { environment, query, chunked, projects, tags, segmentUses, segments };
 }
 
 /** The environments a stored snapshot's features are in: one stored scope each. */
@@ -138,9 +152,10 @@ export function environmentsOf(features: readonly Feature[]): string[] {
 
 interface Manifest {
   environment: string;
-  /** Per chunk, each name's project as an index into `projectNames`. */
-  chunks: (Omit<StoredChunk, 'deflated'> & { bytes: number; projects: number[] })[];
+  /** Per chunk, each name's project as an index into `projectNames`, and its tags as one into `tagLists` (-1: none). */
+  chunks: (Omit<StoredChunk, 'deflated'> & { bytes: number; projects: number[]; tags: number[] })[];
   projectNames: string[];
+  tagLists: Tag[][];
   windowBytes: number;
   segmentUses: [number, number][];
   segments: readonly Segment[];
@@ -156,10 +171,24 @@ export function encodeScope(scope: StoredScope): Buffer[] {
   const window = deflateRawSync(lastWindow);
   const projectNames = [...new Set(scope.projects.values())].sort();
   const projectIndex = new Map(projectNames.map((project, index) => [project, index]));
+  const tagLists: Tag[][] = [];
+  const tagIndex = new Map<string, number>();
+  const tagsOf = (name: string): number => {
+    const own = scope.tags.get(name);
+    if (!own) return -1;
+    const key = JSON.stringify(own.map(({ type, value }) => [type, value]));
+    let index = tagIndex.get(key);
+    if (index === undefined) {
+      tagIndex.set(key, (index = tagLists.length));
+      tagLists.push(own.map(({ type, value }) => ({ type, value })));
+    }
+    return index;
+  };
   const manifest: Manifest = {
     environment: scope.environment,
-    chunks: chunks.map(({ deflated, ...rest }) => ({ ...rest, bytes: deflated.length, projects: rest.names.map((name) => projectIndex.get(scope.projects.get(name) as string) as number) })),
+    chunks: chunks.map(({ deflated, ...rest }) => ({ ...rest, bytes: deflated.length, projects: rest.names.map((name) => projectIndex.get(scope.projects.get(name) as string) as number), tags: rest.names.map(tagsOf) })),
     projectNames,
+    tagLists,
     windowBytes: window.length,
     segmentUses: [...scope.segmentUses].filter(([, uses]) => uses > 0),
     segments: scope.segments,
@@ -179,12 +208,17 @@ export function decodeScope(pages: readonly Buffer[]): StoredScope {
   const manifest = JSON.parse(gunzipSync(whole.subarray(4, 4 + manifestLength)).toString('utf8')) as Manifest;
   let at = 4 + manifestLength;
   const projects = new Map<string, string>();
+  const tags = new Map<string, readonly Tag[]>();
   const lastWindow = inflateRawSync(whole.subarray(at, at + manifest.windowBytes));
   at += manifest.windowBytes;
-  const chunks: StoredChunk[] = manifest.chunks.map(({ bytes, projects: indices, ...rest }) => {
+  const chunks: StoredChunk[] = manifest.chunks.map(({ bytes, projects: projectIndices, tags: tagIndices, ...rest }) => {
     const deflated = whole.subarray(at, at + bytes);
     at += bytes;
-    for (const [index, name] of rest.names.entries()) projects.set(name, manifest.projectNames[indices[index] as number] as string);
+    for (const [index, name] of rest.names.entries()) {
+      projects.set(name, manifest.projectNames[projectIndices[index] as number] as string);
+      const own = manifest.tagLists[tagIndices[index] as number];
+      if (own) tags.set(name, own);
+    }
     return { ...rest, deflated };
   });
   if (at !== whole.length) throw new Error('stored SDK scope of another length than its manifest says');
@@ -192,6 +226,7 @@ export function decodeScope(pages: readonly Buffer[]): StoredScope {
     environment: manifest.environment,
     query: storedScopeQuery(manifest.environment),
     projects,
+    tags,
     chunked: ChunkedPayload.restore({ chunks, lastWindow }),
     segmentUses: new Map(manifest.segmentUses),
     segments: manifest.segments,

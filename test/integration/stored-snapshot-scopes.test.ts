@@ -114,11 +114,21 @@ describe('a cold SDK container with stored scopes', () => {
     expect(JSON.parse(derived)[2]).toMatch(/Could not find feature toggle never-made/);
     expect(fromScope.counts).toEqual({ snapshotPages: 0, wholeReads: 0 });
 
-    // A tag filter needs the features' tags, which the stored answer does not keep: built from the snapshot, as before.
+    // A tag filter too, from the tags the stored answer records.
     const tagged = { ...modernSdk, tags: [{ type: 'simple', value: 'nothing-tagged' }] };
     const byTag = await fromScope.service.features(caller, tagged, undefined);
     const byTagWhole = await cold(false).service.features(caller, tagged, undefined);
     expect(byTag.modified && byTag.payload.json).toBe(byTagWhole.modified && byTagWhole.payload.json);
+    expect(fromScope.counts).toEqual({ snapshotPages: 0, wholeReads: 0 });
+
+    // The delta API's events since an older revision need what the stored snapshot held of each changed feature: decoded, as before.
+    await writer.featureStore.commit({ writes: [{ before: undefined, after: flag('made-after-the-snapshot') }] });
+    const events = await fromScope.service.delta(caller, modernSdk, '"1"');
+    const eventsWhole = await cold(false).service.delta(caller, modernSdk, '"1"');
+    // The container that read the stored snapshot (at revision 1) tells the change as an event; one that read every feature has no step to tell it from, so it hydrates.
+    if (!events.modified || !('events' in events) || !eventsWhole.modified) throw new Error('expected events and a hydration');
+    expect(JSON.parse(events.events).events.map((event: { type: string; feature?: { name: string } }) => [event.type, event.feature?.name])).toEqual([['feature-updated', 'made-after-the-snapshot']]);
+    expect(events.etag).toBe(eventsWhole.etag);
     expect(fromScope.counts).toEqual({ snapshotPages: 1, wholeReads: 0 });
   });
 

@@ -65,7 +65,9 @@ describe('stored scopes (ADR 25)', () => {
   });
 
   it('derive a narrower scope\'s text from their stored chunks, as a whole build of that scope makes it, and follow changes in it', () => {
-    const inProject = (feature: Feature, index: number): Feature => ({ ...feature, project: index % 3 === 0 ? 'other' : 'default' });
+    const inProject = (feature: Feature, index: number): Feature => ({
+      ...feature, project: index % 3 === 0 ? 'other' : 'default', tags: index % 5 === 0 ? [{ type: 'simple', value: 'five' }, { type: 'team', value: `t${index % 2}` }] : [],
+    });
     const features = Array.from({ length: 1_500 }, (_, i) => inProject(flagWith(i, i % 4 === 0 ? [1] : i % 9 === 0 ? [1, 2] : []), i));
     const segments = [segment(1), segment(2)];
     const segmentsById = new Map(segments.map((s) => [s.id, s]));
@@ -77,6 +79,7 @@ describe('stored scopes (ADR 25)', () => {
       { environment: 'production', namePrefix: 'flag-001', inlineSegmentConstraints: false },
       { environment: 'production', inlineSegmentConstraints: true },
       { environment: 'production', projects: ['default', 'none'], namePrefix: 'flag-00', inlineSegmentConstraints: true },
+      { environment: 'production', tags: [{ type: 'team', value: 't1' }, { type: 'simple', value: 'none' }], inlineSegmentConstraints: false },
     ];
     for (const query of queries) {
       const derived = derivedScope(stored, query);
@@ -84,7 +87,10 @@ describe('stored scopes (ADR 25)', () => {
       const listed = selectFeatures(features, query).some((f) => f.environments.production?.strategies.some((s) => s.segments.includes(2)));
       expect(derived && storedScopeSegmentsText(derived)).toBe(query.inlineSegmentConstraints ? undefined : JSON.stringify(segments.filter((s) => s.id === 1 || (s.id === 2 && listed)).map(({ id, name, constraints }) => ({ id, name, constraints }))));
       // A feature moved into the scope's project, one moved out, one archived: spliced as the derived scope serves them.
-      const moved = [{ ...(features[3] as Feature), project: 'default' }, { ...(features[4] as Feature), project: 'other' }, { ...(features[5] as Feature), archived: true }];
+      const moved = [
+        { ...(features[3] as Feature), project: 'default' }, { ...(features[4] as Feature), project: 'other' }, { ...(features[5] as Feature), archived: true },
+        { ...(features[10] as Feature), tags: [] }, { ...(features[11] as Feature), tags: [{ type: 'team', value: 't1' }] },
+      ];
       const after = features.map((f) => moved.find((m) => m.name === f.name) ?? f);
       const spliced = derived && splicedScope(derived, new Set(moved.map((m) => m.name)), moved);
       expect(spliced && text(spliced)).toBe(whole(after, query));
@@ -117,6 +123,6 @@ describe('stored scopes (ADR 25)', () => {
       .update(readFileSync('lib/client/stored-scopes.ts'))
       .digest('hex')
       .slice(0, 16);
-    expect({ format: STORED_SCOPES_FORMAT, fingerprint }).toEqual({ format: 2, fingerprint: '984cb727937e6cfc' });
+    expect({ format: STORED_SCOPES_FORMAT, fingerprint }).toEqual({ format: 2, fingerprint: 'f88690d56b4902f2' });
   });
 });
