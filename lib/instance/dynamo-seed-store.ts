@@ -41,7 +41,9 @@ export class DynamoSeedStore implements SeedStore {
       // No group was ever written here by code that does not move the groups' revision: trusted at once.
       put(freshTableGroupsRevisionItem()),
     ]);
-    // A table from before the groups' revision gets it on the next start or deployment (ADR 27).
+    // A table from before the groups' revision gets it here (ADR 27): on its next `npm start`, or in
+    // AWS from the bootstrap resource, which runs only when its properties change; the deployment
+    // that brings the revision changes them (DATA_MIGRATIONS.groupsRevision, lib/store/table-design.ts).
     if (!planted) await ensureGroupsRevision(this.db, this.tableName);
     return planted;
   }

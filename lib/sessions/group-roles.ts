@@ -1,6 +1,6 @@
 import type { Group } from '../groups/model.js';
 import type { RootRoleId } from '../roles/model.js';
-import { isTrusted, type GroupsRevision } from '../store/groups-revision.js';
+import { isKeepableRead, isTrusted, type GroupsRevision } from '../store/groups-revision.js';
 
 /** The root roles a user holds through their groups. */
 export function groupRootRolesOf(groups: readonly Group[], userId: number): RootRoleId[] {
@@ -8,9 +8,12 @@ export function groupRootRolesOf(groups: readonly Group[], userId: number): Root
 }
 
 interface RolesAt {
-  revision: number;
+  revision: GroupsRevision;
   rolesByUser: Map<number, RootRoleId[]>;
 }
+
+/** The same move of the revision: equal values with different stamps are different histories. */
+const sameRevision = (a: GroupsRevision, b: GroupsRevision): boolean => a.value === b.value && a.since === b.since && a.movedAt === b.movedAt;
 
 /**
  * The root roles users hold through groups, kept per groups' revision: a session reads the
@@ -22,8 +25,10 @@ interface RolesAt {
  */
 export class GroupRolesByRevision {
   private kept: RolesAt | undefined;
-  /** One read of the groups at a time per revision: a page's concurrent requests share it. */
-  private reading: { revision: number; roles: Promise<RolesAt> } | undefined;
+  /** One keepable read of the groups at a time per revision: a page's concurrent requests share it. */
+  private reading: { revision: GroupsRevision; roles: Promise<RolesAt> } | undefined;
+  /** Moved on when the revision went back: reads started before then are not kept. */
+  private history = 0;
 
   constructor(
     private readonly groups: { list(): Promise<Group[]> },
@@ -32,27 +37,47 @@ export class GroupRolesByRevision {
 
   async rolesOf(userId: number, revision: GroupsRevision | undefined): Promise<RootRoleId[]> {
     if (!revision || !isTrusted(revision, this.now().getTime())) return groupRootRolesOf(await this.groups.list(), userId);
-    const kept = this.kept?.revision === revision.value ? this.kept : await this.readAt(revision.value);
+    this.forgetIfWentBack(revision);
+    const kept = this.kept && sameRevision(this.kept.revision, revision) ? this.kept : await this.readAt(revision);
     return kept.rolesByUser.get(userId) ?? [];
+  }
+
+  /**
+   * A revision below the kept one (or the same value moved at another time) is another history of
+   * the item: deleted and made again at 0, or a table restored under the same name while this
+   * container stayed warm. What was kept may then name a revision the table reaches again with
+   * other groups, so it goes, as does every read still running: an extra read only.
+   */
+  private forgetIfWentBack(revision: GroupsRevision): void {
+    if (!this.kept || revision.value > this.kept.revision.value || sameRevision(this.kept.revision, revision)) return;
+    this.kept = undefined;
+    this.reading = undefined;
+    this.history += 1;
   }
 
   /**
    * The groups read after the revision was: what the read answers is at least as new as that
    * revision, so keeping it under the revision can only make a later request read again, never
-   * answer older groups.
+   * answer older groups. Except while the move may still be committing (a Query is only
+   * read-committed: GROUPS_REVISION_MOVE_SETTLE_MS): such a read answers this request alone, is
+   * not kept, and no later request shares it.
    */
-  private readAt(revision: number): Promise<RolesAt> {
-    if (this.reading?.revision === revision) return this.reading.roles;
+  private readAt(revision: GroupsRevision): Promise<RolesAt> {
+    if (this.reading && sameRevision(this.reading.revision, revision)) return this.reading.roles;
+    const keepable = isKeepableRead(revision, this.now().getTime());
+    const history = this.history;
     const roles = this.groups.list().then((groups) => {
       const read = { revision, rolesByUser: rolesByUser(groups) };
       // A read that finished after a newer revision's keeps the newer one.
-      if (!this.kept || this.kept.revision < revision) this.kept = read;
+      if (keepable && history === this.history && (!this.kept || this.kept.revision.value < revision.value)) this.kept = read;
       return read;
-    }).finally(() => {
-      if (this.reading?.revision === revision) this.reading = undefined;
     });
-    this.reading = { revision, roles };
-    return roles;
+    if (!keepable) return roles;
+    const reading = { revision, roles };
+    this.reading = reading;
+    return roles.finally(() => {
+      if (this.reading === reading) this.reading = undefined;
+    });
   }
 }
 

@@ -14,10 +14,15 @@ import type { TransactWriteItem } from './transact.js';
  * keep cancelling each other (transactWriteDetailed tries a cancelled one again).
  */
 
-/** The revision as read: its value, and from when (epoch ms) every writer of groups moves it. */
+/**
+ * The revision as read: its value, from when (epoch ms) every writer of groups moves it, and when
+ * (epoch ms, the writer's clock) the transaction that last moved it was built; absent while no
+ * transaction has moved it (a fresh table's item, or one `ensureGroupsRevision` made).
+ */
 export interface GroupsRevision {
   value: number;
   since: number;
+  movedAt?: number;
 }
 
 /**
@@ -27,19 +32,38 @@ export interface GroupsRevision {
  */
 export const GROUPS_REVISION_SETTLE_MS = 5 * 60_000;
 
+/**
+ * How long after a move a Query of the groups may still miss it. DynamoDB's Query is only
+ * read-committed: while the transaction that moved the revision commits, a Query may already see
+ * the revision item moved (read strongly consistent beside the session) and still a group item
+ * from before that same transaction. Such a read serves the request that made it, as a read of the
+ * groups on every request did, but is not kept under the moved revision. `movedAt` is stamped when
+ * the transaction is built, before it is sent, so the window covers the transaction's tries
+ * (`transactWriteDetailed` tries a cancelled one again within some hundred milliseconds) and its
+ * commit (milliseconds), and the clock skew between two containers (Lambda's clocks are kept in
+ * sync to well under a second).
+ */
+export const GROUPS_REVISION_MOVE_SETTLE_MS = 2_000;
+
 /** Whether a reader may keep what it read at this revision until the revision moves. */
 export const isTrusted = (revision: GroupsRevision, now: number): boolean => now - revision.since >= GROUPS_REVISION_SETTLE_MS;
 
+/** Whether a read of the groups that started at `startedAt` (epoch ms) may be kept under `revision`. */
+export const isKeepableRead = (revision: GroupsRevision, startedAt: number): boolean =>
+  revision.movedAt === undefined || startedAt - revision.movedAt >= GROUPS_REVISION_MOVE_SETTLE_MS;
+
 /**
  * The item every transaction that writes a group item adds: the revision moves in the same commit
- * as the change. On a table from before the item, the first such write creates it and starts its wait.
+ * as the change, stamped with when it moved. On a table from before the item, the first such write
+ * creates it and starts its wait. Build it just before sending the transaction: the stamp is meant
+ * to be no earlier than needed (GROUPS_REVISION_MOVE_SETTLE_MS).
  */
 export function moveGroupsRevision(tableName: string, now = Date.now()): TransactWriteItem {
   return {
     Update: {
       TableName: tableName,
       Key: keys.groupsRevision(),
-      UpdateExpression: 'ADD revision :one SET since = if_not_exists(since, :now)',
+      UpdateExpression: 'ADD revision :one SET since = if_not_exists(since, :now), movedAt = :now',
       ExpressionAttributeValues: { ':one': 1, ':now': now },
     },
   };
@@ -67,5 +91,5 @@ export async function ensureGroupsRevision(db: DynamoDBDocumentClient, tableName
 /** The revision an item read by its key holds; undefined when the table has none yet. */
 export function groupsRevisionOf(item: Record<string, unknown> | undefined): GroupsRevision | undefined {
   if (!item || typeof item.revision !== 'number' || typeof item.since !== 'number') return undefined;
-  return { value: item.revision, since: item.since };
+  return { value: item.revision, since: item.since, ...(typeof item.movedAt === 'number' ? { movedAt: item.movedAt } : {}) };
 }

@@ -86,8 +86,16 @@
 
 export const KEY = { partition: 'pk', sort: 'sk' } as const;
 
-/** The data migrations a table records when they finish (`keys.migration`), by name. */
-export const DATA_MIGRATIONS = { projectCopies: 'project-copies' } as const;
+/**
+ * The data migrations this version brings, by name. Each name is in the bootstrap resource's
+ * properties (infra/constructs/bootstrap-admin-token.ts), so the first deployment of a version
+ * that adds one sends the resource an Update and the bootstrap runs again on the existing table.
+ * - `project-copies` (ADR 17): lib/features/dynamo-project-copies.ts, which records on the table
+ *   when it has finished (`keys.migration`).
+ * - `groups-revision` (ADR 27): the bootstrap's first start step creates the groups' revision item
+ *   on a table from before it (lib/instance/dynamo-seed-store.ts); nothing to record, the item is it.
+ */
+export const DATA_MIGRATIONS = { projectCopies: 'project-copies', groupsRevision: 'groups-revision' } as const;
 
 /**
  * The attribute DynamoDB's time to live reads (epoch seconds): items that carry it are deleted

@@ -106,10 +106,11 @@ export class DynamoUserStore extends DynamoUserReader implements UserStore {
       ...(guards.username ? [releaseGuard(this.tableName, guards.username, user.id)] : []),
       ...identityKeys(user).map((key) => releaseGuard(this.tableName, key, user.id)),
       ...groupIds.map((groupId) => this.leaveGroup(groupId, user.id)),
-      // Leaving groups changes them: the revision moves with them (docs/adr/0027-groups-revision.md).
-      ...(groupIds.length > 0 ? [moveGroupsRevision(this.tableName)] : []),
       { Delete: { TableName: this.tableName, Key: keys.userPassword(user.id) } },
       ...(await personalTokenRemovals(this.db, this.tableName, user.id)),
+      // Leaving groups changes them: the revision moves with them (docs/adr/0027-groups-revision.md),
+      // stamped after the tokens' read, just before the transaction is sent.
+      ...(groupIds.length > 0 ? [moveGroupsRevision(this.tableName)] : []),
       this.event('user-deleted', user.id, actor),
     ];
     return (await transactWriteDetailed(this.db, items)).ok ? 'done' : 'changed';

@@ -98,9 +98,9 @@ describe('bootstrap admin token', () => {
     // The migration's 30 s settling time then counts from when the previous code stops (ADR 17).
     expect(groupFunctions.length).toBeGreaterThan(5);
     expect(groupFunctions.filter((functionId) => !dependsOn.includes(functionId))).toEqual([]);
-    expect(bootstrapResource().Properties.DataMigrations).toBe('project-copies:');
+    expect(bootstrapResource().Properties.DataMigrations).toBe('project-copies:groups-revision:');
     expect(resourcesOf(synthesizeStack({ dataMigrationRun: 'again' }), 'Custom::BootstrapAdminToken')[0]![1].Properties.DataMigrations)
-      .toBe('project-copies:again');
+      .toBe('project-copies:groups-revision:again');
   });
 
   it('makes CloudFormation give up on an unanswered bootstrap within minutes, not the default hour', () => {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { sessions } from '../../lib/composition/session-edge.js';
 import { ROOT_ROLE } from '../../lib/roles/model.js';
 import { prepareLocalTable } from '../../lib/store/create-table.js';
-import { GROUPS_REVISION_SETTLE_MS } from '../../lib/store/groups-revision.js';
+import { GROUPS_REVISION_MOVE_SETTLE_MS, GROUPS_REVISION_SETTLE_MS } from '../../lib/store/groups-revision.js';
 import { countsSince } from '../../lib/store/request-counter.js';
 import { keys } from '../../lib/store/table-design.js';
 import type { Services } from '../../local/app-services.js';
@@ -41,6 +41,13 @@ async function newTable(): Promise<string> {
 function containerOn(tableName: string, aheadMs = 0): Services {
   return servicesOn(testConfig({ TABLE_NAME: tableName, DYNAMODB_ENDPOINT: engine.endpoint }), aheadMs ? { now: () => new Date(Date.now() + aheadMs) } : {});
 }
+
+/**
+ * A container whose requests come at least GROUPS_REVISION_MOVE_SETTLE_MS after each group change,
+ * as a person's next click does: what it reads of the groups after a move it may keep. Nearer the
+ * move it reads them on every request (test/unit/group-roles-by-revision.test.ts).
+ */
+const keepingContainerOn = (tableName: string): Services => containerOn(tableName, GROUPS_REVISION_MOVE_SETTLE_MS);
 
 /** Each request the container sends while `act` runs: its operation and the partitions it names. */
 async function recorded<T>(container: Services, act: () => Promise<T>) {
@@ -91,7 +98,7 @@ describe('an admin request with a session cookie', () => {
     for (let i = 0; i < 5; i += 1) {
       await writer.groups.create({ name: unique('team'), rootRole: i === 0 ? ROOT_ROLE.Admin : null, userIds: i < 2 ? [user.id] : [] }, 'test');
     }
-    const other = containerOn(tableName);
+    const other = keepingContainerOn(tableName);
     const call = apiClient(other);
     // The container's first request reads the groups once, at the revision it found.
     expect((await call({ method: 'GET', path: '/api/admin/user', headers: { cookie } })).status).toBe(200);
@@ -120,7 +127,7 @@ describe('an admin request with a session cookie', () => {
     const { user } = await loggedIn('Viewer');
     await writer.groups.create({ name: unique('editors'), rootRole: ROOT_ROLE.Editor, userIds: [user.id] }, 'test');
     const pat = await writer.personalTokens.create(user.id, { description: 'reads', expiresAt: new Date(Date.now() + 86_400_000).toISOString() }, 'test');
-    const other = containerOn(tableName);
+    const other = keepingContainerOn(tableName);
     const edge = other.composition.once(sessions);
     await edge.callerOfPersonalToken(pat.secret);
 
@@ -133,7 +140,7 @@ describe('an admin request with a session cookie', () => {
   it('carries every change of a root role, through groups or not, to the next request on a container that keeps the groups', async () => {
     const { user, cookie } = await loggedIn('Viewer');
     const admin = apiClient(writer);
-    const other = containerOn(tableName);
+    const other = keepingContainerOn(tableName);
     const edge = other.composition.once(sessions);
     /** The caller the other container resolves; it kept the groups unless they changed, and read them again if they did. */
     const roleElsewhere = async (groupsChanged: boolean) => {
@@ -238,7 +245,8 @@ describe('a table from before the groups\' revision', () => {
 
     expect(made).toMatchObject({ revision: 0 });
     expect(made?.since).toBeGreaterThanOrEqual(before);
-    expect(after).toEqual({ ...made, revision: 1 });
+    expect(after).toEqual({ ...made, revision: 1, movedAt: expect.any(Number) });
+    expect(after?.movedAt).toBeGreaterThanOrEqual(before);
   });
 
   it('is trusted at once on a fresh table, whose first start writes it', async () => {
