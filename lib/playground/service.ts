@@ -5,7 +5,6 @@ import { selectFeatures, segmentList, toClientFeature, toClientStrategy, usedSeg
 import type { ClientQuery } from '../client/query.js';
 import type { ClientSegment } from '../client/schemas.js';
 import { environmentOf, type Feature } from '../features/model.js';
-import type { FeatureStore } from '../features/store.js';
 import { FlagEvaluator, type EvaluatedPayload } from '../frontend/evaluator.js';
 import type { Segment } from '../segments/model.js';
 import type { SegmentStore } from '../segments/store.js';
@@ -41,7 +40,8 @@ export interface EnvironmentFeature extends PlaygroundFeature {
  */
 export class PlaygroundService {
   constructor(
-    private readonly features: Pick<FeatureStore, 'listProject'>,
+    /** Some projects' flags, as the feature search reads them: perhaps other projects' too. */
+    private readonly projectsFeatures: (projectIds: readonly string[]) => Promise<readonly Feature[]>,
     private readonly segments: Pick<SegmentStore, 'list'>,
     /** Active flags of every project, from the projects' counts (no flag read). */
     private readonly activeFeatureCount: () => Promise<number>,
@@ -85,13 +85,14 @@ export class PlaygroundService {
   }
 
   /**
-   * A few requested projects' features, one Query each; more, or every project, from the
-   * container's snapshot, which `selectFeatures` then filters by project: a request naming
-   * hundreds of projects would otherwise send as many Queries at once.
+   * A few requested projects' features as the feature search reads them (the read model on a
+   * warm container, their own partitions on a cold one when they are small); more, or every
+   * project, from the container's snapshot. `selectFeatures` then filters by project: a request
+   * naming hundreds of projects would otherwise send as many reads at once.
    */
-  private async read(projects: string[] | undefined): Promise<readonly Feature[]> {
+  private read(projects: string[] | undefined): Promise<readonly Feature[]> {
     if (!projects || projects.length > PROJECTS_READ_ONE_BY_ONE) return this.everyFeature();
-    return (await Promise.all(projects.map((project) => this.features.listProject(project)))).flat();
+    return this.projectsFeatures(projects);
   }
 }
 

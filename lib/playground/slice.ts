@@ -10,7 +10,7 @@ import { PlaygroundService } from './service.js';
  */
 export function playgroundSlice(_context: SliceContext, ports: PlaygroundPorts) {
   const playground = new PlaygroundService(
-    { listProject: (projectId) => ports.projectFeatures(projectId) },
+    (projectIds) => ports.projectsFeatures(projectIds),
     { list: () => ports.segments() },
     () => ports.activeFeatureCount(),
     () => ports.everyFeature(),

@@ -193,4 +193,30 @@ describe('the advanced playground (POST /api/admin/playground/advanced)', () => 
     // The revision check of the snapshot and the segments: a handful of requests, not one per project.
     expect(countsSince(before, instance.dynamoRequests.snapshot()).total).toBeLessThanOrEqual(MAX_REQUESTS_OF_A_PLAYGROUND);
   });
+
+  it("reads a few named projects from a warm container's read model, not from their partitions, and still sees the last write", async () => {
+    const instance = await freshInstanceServices();
+    const own = apiClient(instance);
+    const ownToken = await adminToken(instance);
+    const steps = featureSteps(own, ownToken);
+    const ownProject = await steps.createProject({ environments: ['development'] });
+    const flag = await steps.createFeature(ownProject);
+    // Ten projects, the most read one by one: from their partitions that is a Query each.
+    const named = [...Array.from({ length: 9 }, (_, i) => unique(`missing-${i}`)), ownProject];
+    const request = { method: 'POST', path: '/api/admin/playground/advanced', token: ownToken } as const;
+    const evaluate = () => own({ ...request, body: { environments: ['development'], projects: named, context: { appName: 'web' } } });
+    // Every project's playground reads the read model, which the container then holds.
+    expect((await own({ ...request, body: { environments: ['development'], projects: '*', context: { appName: 'web' } } })).status).toBe(200);
+    const before = instance.dynamoRequests.snapshot();
+
+    const res = await evaluate();
+
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.features.map((feature: { name: string }) => feature.name)).toEqual([flag]);
+    expect(countsSince(before, instance.dynamoRequests.snapshot()).total).toBeLessThanOrEqual(MAX_REQUESTS_OF_A_PLAYGROUND);
+    expect((await steps.addStrategy(ownProject, flag, 'development', { name: 'default', parameters: {} })).status).toBe(200);
+    expect((await steps.turn(ownProject, flag, 'development', 'on')).status).toBe(200);
+    const after = (await evaluate()).body.features[0].environments.development[0];
+    expect(after).toMatchObject({ name: flag, isEnabled: true, isEnabledInCurrentEnvironment: true, strategies: { result: true } });
+  });
 });
