@@ -3,8 +3,8 @@ import type { Context } from 'unleash-client';
 import type { FeatureInterface } from 'unleash-client/lib/feature.js';
 import { selectFeatures, segmentList, toClientFeature, toClientStrategy, usedSegmentIds } from '../client/payload.js';
 import type { ClientQuery } from '../client/query.js';
-import type { ClientSegment } from '../client/schemas.js';
-import { environmentOf, type Feature } from '../features/model.js';
+import type { ClientSegment, ClientStrategy } from '../client/schemas.js';
+import { environmentOf, type Feature, type FeatureStrategy } from '../features/model.js';
 import { FlagEvaluator, type EvaluatedPayload } from '../frontend/evaluator.js';
 import type { Segment } from '../segments/model.js';
 import type { SegmentStore } from '../segments/store.js';
@@ -74,10 +74,15 @@ export class PlaygroundService {
       } as unknown as EvaluatedPayload;
       const wireSegments = new Map(used.map((segment) => [segment.id, segment]));
       const evaluator = new FlagEvaluator(payload);
+      // What does not depend on the context is made once per environment, not once per context.
+      const strategiesOf = served.map((feature) => explainedStrategies(feature, environment, segmentsById));
       for (const context of contexts) {
         const engine = engineContext(context, environment);
         served.forEach((feature, index) => {
-          evaluated.push({ ...explain(evaluator, feature, payload.features[index] as FeatureInterface, { environment, context: engine, segmentsById, wireSegments }), environment, context });
+          evaluated.push({
+            ...explain(evaluator, feature, payload.features[index] as FeatureInterface, strategiesOf[index] as ExplainedStrategy[], { context: engine, segmentsById, wireSegments }),
+            environment, context,
+          });
         });
       }
     }
@@ -114,22 +119,42 @@ function withinLimit(contexts: number, per: number): void {
 }
 
 interface Evaluation {
-  environment: string;
   context: Context;
   segmentsById: ReadonlyMap<number, Segment>;
   /** The segments as the engine holds them (SDK wire form), by id. */
   wireSegments: ReadonlyMap<number, ClientSegment>;
 }
 
-/** One flag's answer, and each of its strategies in the environment (disabled ones too, marked) explained. */
-function explain(evaluator: FlagEvaluator, feature: Feature, served: FeatureInterface, on: Evaluation): PlaygroundFeature {
-  const { environment, context, segmentsById, wireSegments } = on;
-  const verdict = evaluator.verdict(feature.name, context);
-  const strategies = [...environmentOf(feature, environment).strategies]
+/** One strategy of a flag in an environment as every context's evaluation shares it. */
+interface ExplainedStrategy {
+  strategy: FeatureStrategy;
+  wire: ClientStrategy;
+  /** The wire form as the engine checks it alone. */
+  checked: Parameters<FlagEvaluator['strategyVerdict']>[0];
+  edit: string;
+}
+
+/** A flag's strategies in the environment (disabled ones too), in order, each in its SDK wire form. */
+function explainedStrategies(feature: Feature, environment: string, segmentsById: ReadonlyMap<number, Segment>): ExplainedStrategy[] {
+  return [...environmentOf(feature, environment).strategies]
     .sort((a, b) => a.sortOrder - b.sortOrder)
-    .map((strategy): PlaygroundStrategy => {
+    .map((strategy) => {
       const wire = toClientStrategy(strategy, false, segmentsById);
-      const checked = evaluator.strategyVerdict({ ...wire, segments: wire.segments ?? [] } as Parameters<FlagEvaluator['strategyVerdict']>[0], context);
+      return {
+        strategy, wire,
+        checked: { ...wire, segments: wire.segments ?? [] } as Parameters<FlagEvaluator['strategyVerdict']>[0],
+        edit: `/projects/${feature.project}/features/${feature.name}/strategies/edit?environmentId=${environment}&strategyId=${strategy.id}`,
+      };
+    });
+}
+
+/** One flag's answer, and each of its strategies in the environment (disabled ones too, marked) explained. */
+function explain(evaluator: FlagEvaluator, feature: Feature, served: FeatureInterface, explained: ExplainedStrategy[], on: Evaluation): PlaygroundFeature {
+  const { context, segmentsById, wireSegments } = on;
+  const verdict = evaluator.verdict(feature.name, context);
+  const strategies = explained
+    .map(({ strategy, wire, checked: input, edit }): PlaygroundStrategy => {
+      const checked = evaluator.strategyVerdict(input, context);
       return {
         name: strategy.name,
         id: strategy.id,
@@ -152,7 +177,7 @@ function explain(evaluator: FlagEvaluator, feature: Feature, served: FeatureInte
             ...(wire.variants.length > 0 ? { variants: wire.variants } : {}),
           }
           : { enabled: 'unknown', evaluationStatus: 'incomplete' },
-        links: { edit: `/projects/${feature.project}/features/${feature.name}/strategies/edit?environmentId=${environment}&strategyId=${strategy.id}` },
+        links: { edit },
       };
     });
   const active = strategies.filter((strategy) => !strategy.disabled);
