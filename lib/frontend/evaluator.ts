@@ -198,6 +198,9 @@ function dependsOnlyOnContext(payload: EvaluatedPayload): boolean {
         if (key === 'stickiness' && inner !== undefined && inner !== null && inner !== 'default') return false;
         if (key === 'operator' && CLOCK_OPERATORS.has(String(inner))) return false;
         if (key === 'name' && inner === RANDOM_STRATEGY) return false;
+        // Both are strings in every payload the service writes; an object or a list there is one
+        // the engine was never shown, and the text scan could not tell what `String` makes of it.
+        if ((key === 'operator' || key === 'name') && inner !== null && typeof inner === 'object') return false;
         if (typeof inner === 'object') pending.push(inner);
       }
     }
@@ -216,12 +219,15 @@ export function textDependsOnlyOnContext(text: string): boolean {
     if (key === 'stickiness' && value !== '"default"' && value !== 'null') return false;
     if (key === 'operator' && (value === '"DATE_AFTER"' || value === '"DATE_BEFORE"')) return false;
     if (key === 'name' && value === `"${RANDOM_STRATEGY}"`) return false;
+    if ((key === 'operator' || key === 'name') && (value === '{' || value === '[')) return false;
   }
   return true;
 }
 /**
  * A key the verdict looks at and its value: a whole string, `null`, or the first character of
  * anything else. JSON.stringify writes every key right after `{` or `,`, and a quote after either
- * inside a string is escaped, so a key's quote is never taken for one that ends a string.
+ * inside a string is escaped, so a key's quote is never taken for one that ends a string. The
+ * value is read by a lookahead, not consumed: an object's `{` after the key is the `{` before its
+ * own first key, which the next match needs (`{"operator":{"stickiness":"random"}}`).
  */
-const CONTEXT_ONLY_KEYS = /[{,]"(stickiness|operator|name)":("(?:[^"\\]|\\.)*"|null|.)/g;
+const CONTEXT_ONLY_KEYS = /[{,]"(stickiness|operator|name)":(?=("(?:[^"\\]|\\.)*"|null|.))/g;

@@ -44,12 +44,19 @@ describe('FlagEvaluator.deterministic', () => {
       { name: 'default', parameters: {}, constraints: [{ contextName: 'userId', operator: 'IN', values: ['DATE_AFTER', '"operator":"DATE_AFTER"'] }] },
       { name: 'default', parameters: {}, constraints: [], variants: [{ name: 'v', weight: 1000, stickiness: 'default' }, { name: 'w', weight: 0, stickiness: null }] },
       { name: 'default', parameters: {}, constraints: [], variants: [{ name: 'v', weight: 1000, stickiness: 'sessionId' }] },
+      // Values the service never writes: an object or a list where a string belongs reads as
+      // depending on more than the context, from the text as from the objects.
+      { name: 'default', parameters: {}, constraints: [{ contextName: 'userId', operator: { stickiness: 'random' }, values: [] }] },
+      { name: 'default', parameters: {}, constraints: [{ contextName: 'currentTime', operator: ['DATE_AFTER'], value: '2026-01-01T00:00:00Z' }] },
+      { name: 'default', parameters: {}, constraints: [{ contextName: 'userId', operator: ['IN'], values: ['a'] }] },
+      { name: 'default', parameters: {}, constraints: [], variants: [{ name: { stickiness: 'default' }, weight: 1000, stickiness: 'default' }] },
+      { name: 'default', parameters: {}, constraints: [{ contextName: 'userId', operator: 7, values: ['a'] }] },
     ];
     const verdicts = strategies.map((strategy) => {
       const payload = payloadWith(strategy);
       return [new FlagEvaluator(payload).deterministic, textDependsOnlyOnContext(JSON.stringify(payload))];
     });
     for (const [fromObjects, fromText] of verdicts) expect(fromText).toBe(fromObjects);
-    expect(verdicts.map(([fromObjects]) => fromObjects)).toEqual([true, true, false, false, false, true, true, false, false, true, true, false]);
+    expect(verdicts.map(([fromObjects]) => fromObjects)).toEqual([true, true, false, false, false, true, true, false, false, true, true, false, false, false, false, false, true]);
   });
 });
