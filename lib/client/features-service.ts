@@ -137,8 +137,9 @@ export class ClientFeatureService {
       // A cold container reads the feature's text from its environment's stored answer (ADR 25) rather than decode every feature.
       const base = await this.payloadAt(this.storedScopeOf(query.environment), revision);
       if (base.stored) {
-        const fragment = base.chunked.fragmentOf(name);
-        if (fragment === undefined || !servesIn(base.stored.scope, name, query)) throw new NotFound(`Could not find feature toggle ${name}`);
+        // The scope's rule first, from the manifest: a feature the caller may not see unpacks nothing.
+        const fragment = servesIn(base.stored.scope, name, query) ? base.chunked.fragmentOf(name) : undefined;
+        if (fragment === undefined) throw new NotFound(`Could not find feature toggle ${name}`);
         const segmentsById = new Map(base.stored.scope.segments.map((segment) => [segment.id, segment]));
         return JSON.parse(query.inlineSegmentConstraints ? inlinedFragment(fragment, segmentsById) : fragment) as ClientFeature;
       }

@@ -233,10 +233,16 @@ export class ChunkedPayload {
     };
   }
 
-  /** Bytes held, for the cache's weight. */
+  /**
+   * Bytes held, for the cache's weight. A restored payload counts the windows it holds once
+   * unpacked (`fragments`, `fragmentOf`, `updated`): the cache weighs an entry once, when it is
+   * kept, and the unpacking comes later on the same object (a derived answer, E18), ~32 KB per
+   * chunk. So the weight is the same before and after.
+   */
   get weight(): number {
-    const chunks: readonly { deflated: Buffer; names: readonly string[]; window?: Buffer }[] = this.materialized ?? this.stored?.chunks ?? [];
-    return chunks.reduce((sum, chunk) => sum + chunk.deflated.length + (chunk.window?.length ?? 0) + chunk.names.length * 24, 0);
+    const chunks: readonly { deflated: Buffer; names: readonly string[]; length: number }[] = this.materialized ?? this.stored?.chunks ?? [];
+    // A chunk's window is the last WINDOW_BYTES of its text, or all of a shorter one.
+    return chunks.reduce((sum, chunk) => sum + chunk.deflated.length + Math.min(chunk.length, WINDOW_BYTES) + chunk.names.length * 24, 0);
   }
 
   /** Every served feature's text by name, in payload order (a restored payload is inflated once). */
@@ -250,10 +256,15 @@ export class ChunkedPayload {
     return all;
   }
 
-  /** One served feature's text, or undefined when the payload does not serve it. */
+  /**
+   * One served feature's text, or undefined when the payload does not serve it. A restored
+   * payload is unpacked only for a name it serves: a name it lacks (E18's 404) is told from the
+   * chunks' names alone.
+   */
   fragmentOf(name: string): string | undefined {
+    if (!this.serves(name)) return undefined;
     const chunk = this.chunks[this.chunkOf(name)];
-    return chunk && this.serves(name) ? inflatedFragments(chunk).get(name) : undefined;
+    return chunk && inflatedFragments(chunk).get(name);
   }
 
   /** Whether the payload serves `name` (looked up in the chunks' names; a restored payload is not inflated). */

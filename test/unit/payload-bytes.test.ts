@@ -125,4 +125,31 @@ describe('a chunked gzip payload', () => {
     payload = payload.updated(['only'], (n) => fragments.get(n)) as ChunkedPayload;
     expect(gunzipSync(payload.gzip(head, tail).gzip).toString()).toBe(`${head}${tail}`);
   });
+
+  it('weighs a restored payload as it weighs once unpacked, so the cache that weighed it once stays right', () => {
+    const { names, fragmentOf } = scope(flags(400));
+    const built = ChunkedPayload.build(names, fragmentOf);
+    const stored = built.toStored();
+    expect(stored.chunks.length).toBeGreaterThan(2);
+    const deflatedAndNames = stored.chunks.reduce((sum, chunk) => sum + chunk.deflated.length + chunk.names.length * 24, 0);
+    const windows = stored.chunks.reduce((sum, chunk) => sum + Math.min(chunk.length, 32 * 1024), 0);
+    const restored = ChunkedPayload.restore(stored);
+    expect(restored.weight).toBe(deflatedAndNames + windows);
+    expect(restored.weight).toBe(built.weight);
+    expect(restored.fragments().size).toBe(names.length);
+    expect(restored.weight).toBe(built.weight);
+    const another = ChunkedPayload.restore(stored);
+    expect(another.fragmentOf(names[123] as string)).toBe(fragmentOf(names[123] as string));
+    expect(another.weight).toBe(built.weight);
+  });
+
+  it('answers a name a restored payload lacks without unpacking a chunk', () => {
+    const { names, fragmentOf } = scope(flags(400));
+    const stored = ChunkedPayload.build(names, fragmentOf).toStored();
+    // Bytes no inflate accepts (a reserved block type): any unpacking would throw.
+    const unreadable = ChunkedPayload.restore({ ...stored, chunks: stored.chunks.map((chunk) => ({ ...chunk, deflated: Buffer.alloc(16, 0xff) })) });
+    for (const missing of ['flag-00000x', 'a', 'zzz', 'flag-99999']) expect(unreadable.fragmentOf(missing)).toBeUndefined();
+    expect(unreadable.serves(names[5] as string)).toBe(true);
+    expect(() => unreadable.fragmentOf(names[5] as string)).toThrow();
+  });
 });

@@ -115,7 +115,13 @@ describe('stored scopes (ADR 25)', () => {
   it('name their form, which changes with the payload text and the chunk layout', () => {
     // When one of these files changes, record the new fingerprint, and when what a stored answer
     // holds or how a feature's SDK text is written changed, bump STORED_SCOPES_FORMAT too (readers
-    // then build from the snapshot, and the writer rewrites).
+    // then build from the snapshot, and the writer rewrites), so a cold container never serves
+    // text of the old form from a deployed head. payload.ts is here because its featureText
+    // (toClientFeature, toClientStrategy) writes the stored text, and readers parse or rewrite
+    // that text by its form rather than rebuild it: E18 answers it as it is
+    // (features-service.ts), inlinedFragment and segmentIdsInFragment (stored-scopes.ts) rely on
+    // its keys and its `"segments":[` lists. schemas.ts is the form those functions write;
+    // payload-bytes.ts and stored-scopes.ts are the chunks' and the manifest's layout.
     const fingerprint = createHash('sha256')
       .update(readFileSync('lib/client/payload.ts'))
       .update(readFileSync('lib/client/schemas.ts'))
@@ -123,6 +129,6 @@ describe('stored scopes (ADR 25)', () => {
       .update(readFileSync('lib/client/stored-scopes.ts'))
       .digest('hex')
       .slice(0, 16);
-    expect({ format: STORED_SCOPES_FORMAT, fingerprint }).toEqual({ format: 2, fingerprint: 'f88690d56b4902f2' });
+    expect({ format: STORED_SCOPES_FORMAT, fingerprint }).toEqual({ format: 2, fingerprint: 'dd90f9f0d018c2ae' });
   });
 });
