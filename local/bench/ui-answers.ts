@@ -9,6 +9,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startPostgres, startUnleash, type ReferencePostgres, type ReferenceUnleash } from '../unleash-reference.js';
+import { stopEach, withCleanUp } from './clean-up.js';
 import { adminClient } from './seed.js';
 import { startOurServer, type OurServer } from './ui.js';
 import { apiProjectMaker, BIG_PROJECT, seedUiData, sqlProjectMaker, uiFlagName } from './ui-seed.js';
@@ -33,7 +34,8 @@ const events = Number(process.argv[3] ?? 300);
 let ours: OurServer | undefined;
 let postgres: ReferencePostgres | undefined;
 let unleash: ReferenceUnleash | undefined;
-try {
+// Each stopped on its own, also when a step fails or the run gets a signal.
+await withCleanUp(() => stopEach([() => unleash?.stop(), () => postgres?.stop(), () => ours?.stop()]), async () => {
   ours = await startOurServer('Answers-admin-1', ROOT, undefined);
   const token = ours.adminToken;
   postgres = await startPostgres();
@@ -73,8 +75,4 @@ try {
     if (onlyOurs.length) console.log(`  only ours: ${onlyOurs.slice(0, 30).join(' ')}`);
     if (onlyTheirs.length) console.log(`  only Unleash's: ${onlyTheirs.slice(0, 30).join(' ')}`);
   }
-} finally {
-  await unleash?.stop();
-  await postgres?.stop();
-  await ours?.stop();
-}
+});

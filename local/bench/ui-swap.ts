@@ -9,22 +9,28 @@
  */
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startOurServer } from './ui.js';
-import { startPostgres, startUnleash } from '../unleash-reference.js';
+import { startOurServer, type OurServer } from './ui.js';
+import { startPostgres, startUnleash, type ReferencePostgres, type ReferenceUnleash } from '../unleash-reference.js';
+import { stopEach, withCleanUp } from './clean-up.js';
 import { adminClient } from './seed.js';
 import { apiProjectMaker, seedUiData, sqlProjectMaker } from './ui-seed.js';
-import type { BrowserContext, Route } from 'playwright-core';
+import type { Browser, BrowserContext, Route } from 'playwright-core';
 import { launchBrowser, logIn, measurePage, newContext, pagesFor, type UiServer } from './ui-pages.js';
 
 const flags = Number(process.argv[2] ?? 200);
 const events = Number(process.argv[3] ?? 600);
 const rounds = Number(process.argv[4] ?? 10);
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const ours = await startOurServer('Swap-admin-1', ROOT, undefined);
-const postgres = await startPostgres();
-const unleash = await startUnleash(postgres, { label: 'swap' });
-const browser = await launchBrowser();
-try {
+let ours: OurServer | undefined;
+let postgres: ReferencePostgres | undefined;
+let unleash: ReferenceUnleash | undefined;
+let browser: Browser | undefined;
+// Started inside, so that a start that fails, another step, or a signal still stops what did start.
+await withCleanUp(() => stopEach([() => browser?.close(), () => unleash?.stop(), () => postgres?.stop(), () => ours?.stop()]), async () => {
+  ours = await startOurServer('Swap-admin-1', ROOT, undefined);
+  postgres = await startPostgres();
+  unleash = await startUnleash(postgres, { label: 'swap' });
+  browser = await launchBrowser();
   const plan = { bigProjectFlags: flags, events, concurrency: 8 };
   await Promise.all([
     seedUiData(adminClient(ours.url, ours.adminToken), apiProjectMaker(adminClient(ours.url, ours.adminToken)), plan, () => undefined),
@@ -56,7 +62,7 @@ try {
       await ctx.route((url: URL) => swap.test(url.pathname + url.search), async (route: Route) => {
         const url = new URL(route.request().url());
         const key = url.pathname + url.search;
-        if (!theirs.has(key)) theirs.set(key, await (await unleashContext.request.get(`${unleash.url}${key}`)).text());
+        if (!theirs.has(key)) theirs.set(key, await (await unleashContext.request.get(`${servers.unleash.url}${key}`)).text());
         await route.fulfill({ status: 200, contentType: 'application/json', body: theirs.get(key) ?? '' });
       });
     }
@@ -72,7 +78,4 @@ try {
   }
   const medianOf = (xs: number[]) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]!; };
   for (const [name, runs] of results) console.log(`${name.padEnd(28)} shown ${medianOf(runs.map((r) => r[0]!)).toFixed(0)} task ${medianOf(runs.map((r) => r[1]!)).toFixed(0)} script ${medianOf(runs.map((r) => r[2]!)).toFixed(0)}   tasks ${runs.map((r) => r[1]!.toFixed(0)).join(' ')}`);
-} finally {
-  await browser.close();
-  await unleash.stop(); await postgres.stop(); await ours.stop();
-}
+});

@@ -27,6 +27,7 @@ import { parseArgs } from 'node:util';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { countsSince, type RequestCounts } from '../../lib/store/request-counter.js';
 import { freePort, startPostgres, startUnleash, UNLEASH_VERSION, type ReferencePostgres, type ReferenceUnleash } from '../unleash-reference.js';
+import { stopEach, withCleanUp } from './clean-up.js';
 import { adminClient } from './seed.js';
 import { apiProjectMaker, seedUiData, sqlProjectMaker, type SeedOutcome } from './ui-seed.js';
 import { launchBrowser, logIn, measurePage, newContext, PAGE_NAMES, pagesFor, type PageRun, type RequestRecord, type UiPage, type UiServer } from './ui-pages.js';
@@ -94,7 +95,8 @@ export async function startOurServer(password: string, root: string, dataDir: st
   const port = await freePort();
   const child: ChildProcess = fork(join(root, 'local', 'bench', 'ui-server.ts'), [], {
     cwd: root,
-    execArgv: ['--import', 'tsx'],
+    // As `npm start` runs its server (scripts/start.ts says why).
+    execArgv: ['--no-allocation-site-pretenuring', '--import', 'tsx'],
     env: {
       ...process.env, PORT: String(port), UNLEASH_URL: `http://127.0.0.1:${port}`, UNLEASH_DEFAULT_ADMIN_PASSWORD: password,
       ...(dataDir ? { UI_BENCH_DATA_DIR: dataDir } : {}),
@@ -165,18 +167,12 @@ export async function runUiBench(argv: string[]): Promise<void> {
   let postgres: ReferencePostgres | undefined;
   let unleash: ReferenceUnleash | undefined;
   let browser: Browser | undefined;
-  const stopAll = async () => {
-    await browser?.close().catch(() => undefined);
-    await unleash?.stop();
-    await postgres?.stop();
-    await ours?.stop();
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-  };
-  // Stopped with a signal, the run still stops Unleash (its own process group), PostgreSQL and our server.
-  const onSignal = (signal: NodeJS.Signals) => void stopAll().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
-  try {
+  // Each stopped on its own, also when the run fails or is stopped with a signal (clean-up.ts).
+  const stopAll = () => stopEach([
+    () => browser?.close(), () => unleash?.stop(), () => postgres?.stop(), () => ours?.stop(),
+    () => dataDir && rmSync(dataDir, { recursive: true, force: true }),
+  ]);
+  await withCleanUp(stopAll, async () => {
     const codes = args.before ? [{ label: 'ours before', root: args.before }, { label: 'ours', root: ROOT }] : [{ label: 'ours', root: ROOT }];
     log(`starting this service (npm start's runtime, fresh table${args.before ? ` on disk, code of ${args.before} first` : ' in memory'}) and Unleash on PostgreSQL`);
     ours = await startOurServer(password, codes[0]!.root, dataDir);
@@ -238,11 +234,7 @@ export async function runUiBench(argv: string[]): Promise<void> {
     writeFileSync(join(ARTIFACTS, 'ui-bench.md'), `${report}\n`);
     writeFileSync(join(ARTIFACTS, 'ui-bench.json'), JSON.stringify({ args, ourSeed, unleashSeed, measured }, null, 1));
     log(`written to ${ARTIFACTS}/ui-bench.md and ui-bench.json`);
-  } finally {
-    await stopAll();
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
-  }
+  });
 }
 
 /**

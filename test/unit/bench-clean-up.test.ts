@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { stopEach, withCleanUp } from '../../local/bench/clean-up.js';
+
+// The UI benches start PostgreSQL (a daemon), Unleash, our server and Chromium: these hold that
+// each is stopped whatever fails.
+describe('bench clean-up', () => {
+  it('runs every stop, in order, when one before it throws, and skips what never started', async () => {
+    const stopped: string[] = [];
+    await stopEach([
+      () => { stopped.push('browser'); throw new Error('the browser did not close'); },
+      undefined,
+      async () => { stopped.push('unleash'); await Promise.reject(new Error('gone already')); },
+      () => stopped.push('postgres'),
+      async () => { stopped.push('ours'); },
+    ]);
+    expect(stopped).toEqual(['browser', 'unleash', 'postgres', 'ours']);
+  });
+
+  it('cleans up once when the body fails, passes its error on, and leaves no signal handler behind', async () => {
+    const before = [process.listenerCount('SIGINT'), process.listenerCount('SIGTERM')];
+    let cleanUps = 0;
+    let during: number[] = [];
+    const failed = withCleanUp(async () => { cleanUps += 1; }, async () => {
+      during = [process.listenerCount('SIGINT'), process.listenerCount('SIGTERM')];
+      throw new Error('PostgreSQL did not start');
+    });
+    await expect(failed).rejects.toThrow('PostgreSQL did not start');
+    expect(cleanUps).toBe(1);
+    expect(during).toEqual(before.map((count) => count + 1));
+    expect([process.listenerCount('SIGINT'), process.listenerCount('SIGTERM')]).toEqual(before);
+  });
+
+  it('answers the body\'s result after cleaning up', async () => {
+    const order: string[] = [];
+    const answer = await withCleanUp(async () => { order.push('clean-up'); }, async () => { order.push('body'); return 42; });
+    expect(answer).toBe(42);
+    expect(order).toEqual(['body', 'clean-up']);
+  });
+});
