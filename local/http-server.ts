@@ -1,6 +1,5 @@
 import { createServer, type IncomingMessage, type OutgoingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { setFlagsFromString } from 'node:v8';
 import type { APIGatewayProxyResultV2 } from 'aws-lambda';
 import { routeTable, type OperationId } from '../lib/route-table.js';
 import type { Group } from '../lib/http/route.js';
@@ -86,29 +85,16 @@ interface Limits {
   functionEnds: Deadlines | undefined;
 }
 
+/**
+ * The processes that serve with it (`npm start`, `npm run bench`, the UI bench's server,
+ * local/bench/poll-profile.ts) start node with `--no-allocation-site-pretenuring`:
+ * scripts/start.ts's header says why.
+ */
 export async function startHttpServer(handlers: Record<Group, LambdaHandler>, options: HttpServerOptions): Promise<LocalServer> {
-  withoutAllocationSitePretenuring();
   // Node refuses headers over 16 KB itself (431, no body); above API Gateway's 10,240 bytes, up to
   // this, the answer is API Gateway's, from `serve`.
   const server = createServer({ maxHeaderSize: 64 * 1024 }, localApiGateway(handlers, options));
   return listening(server, options.port, options.host);
-}
-
-/**
- * Turns off V8's allocation-site pretenuring in the process that plays API Gateway and every
- * function at once. V8 allocates the objects of a literal straight in the old generation once
- * most of them have outlived a young-generation collection; the admin requests (which wait on
- * DynamoDB for milliseconds) and the SDK polls (answered within one turn of the event loop) run
- * through the same literals here (the v2 event, middy's request, the answer), so once the bench
- * had seeded its flags through the admin API, every later poll's objects were made old and kept
- * what they point to alive through each young collection: 1.4 MB survived each one instead of
- * 20 KB, and the collections cost 8-15 µs per poll under load, about as much as the local API
- * Gateway's own work and the handler's together (local/bench/poll-profile.ts shows both). In AWS each group
- * is a process of its own, so a client function never sees an admin request's literals. The
- * setting only decides where objects are allocated, never what a program computes.
- */
-function withoutAllocationSitePretenuring(): void {
-  setFlagsFromString('--no-allocation-site-pretenuring');
 }
 
 /** What the local server does with each request: API Gateway and Lambda in front of `handlers` (`npm run bench` times it without sockets). */

@@ -1,6 +1,22 @@
 /**
  * `npm start`: the whole service on a laptop. DynamoDB Local with data under DATA_DIR (`.data/`),
  * or in memory with `--in-memory` / IN_MEMORY=true; the HTTP server on 127.0.0.1:PORT (4242).
+ *
+ * package.json starts node with `--no-allocation-site-pretenuring` (as do `npm run bench`, the UI
+ * bench's server and local/bench/poll-profile.ts), because this one process plays API Gateway and
+ * every function at once. V8 allocates the objects of a literal straight in the old generation
+ * once most of them have outlived a young-generation collection; the admin requests (which wait
+ * on DynamoDB for milliseconds) and the SDK polls (answered within one turn of the event loop) run
+ * through the same literals here (the v2 event, middy's request, the answer), so once the bench
+ * had seeded its flags through the admin API, every later poll's objects were made old and kept
+ * what they point to alive through each young collection: 1.4 MB survived each one instead of
+ * 20 KB, and the collections cost 8-15 µs per poll under load, about as much as the local API
+ * Gateway's own work and the handler's together (local/bench/poll-profile.ts shows both). In AWS
+ * each group is a process of its own, so a client function never sees an admin request's
+ * literals. The setting only decides where objects are allocated, never what a program computes.
+ * It is on the command line rather than set from here because V8's flags changed after start-up
+ * may behave unpredictably (Node's v8.setFlagsFromString), and because the test workers that
+ * start the server in-process would have had it switched for every other test in them.
  */
 import { resolve } from 'node:path';
 import { startFunctionUrlServer, localFrontDoor } from '../local/function-url.js';

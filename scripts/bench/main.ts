@@ -18,6 +18,9 @@
  *
  * On a shared machine other work only ever slows a run down, so each scenario alternates our
  * server and the reference for R rounds and keeps each one's best round.
+ *
+ * package.json runs it with node's `--no-allocation-site-pretenuring`, as `npm start` (the local
+ * server's process; scripts/start.ts says why).
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';

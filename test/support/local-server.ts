@@ -34,13 +34,13 @@ export interface StartOptions {
 }
 
 /**
- * Runs `npm start`'s own script (`node --import tsx scripts/start.ts`, one process, its group's
+ * Runs `npm start`'s own script (`node --no-allocation-site-pretenuring --import tsx scripts/start.ts`, one process, its group's
  * leader), or `npm start` itself.
  */
 export function spawnStart(env: Record<string, string>, args: string[] = [], options: StartOptions = {}): { child: ChildProcess; output: () => string } {
   const [command, commandArgs] = options.viaNpm
     ? ['npm', ['start', '--', ...args]]
-    : [process.execPath, ['--import', 'tsx', 'scripts/start.ts', ...args]];
+    : [process.execPath, ['--no-allocation-site-pretenuring', '--import', 'tsx', 'scripts/start.ts', ...args]];
   const child = spawn(command, commandArgs, {
     env: { ...process.env, PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
