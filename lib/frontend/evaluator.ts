@@ -95,9 +95,11 @@ export class FlagEvaluator {
   private readonly lookup: Pick<RepositoryInterface, 'getToggle' | 'getSegment'>;
 
   /** `text`: the payload's JSON text, when at hand: `deterministic` is then read from it, which is quicker than walking every object. */
-  constructor(payload: EvaluatedPayload, text?: string) {
+  constructor(
+    private readonly payload: EvaluatedPayload,
+    private readonly text?: string,
+  ) {
     this.features = payload.features;
-    this.deterministic = text === undefined ? dependsOnlyOnContext(payload) : textDependsOnlyOnContext(text);
     const toggles = new Map(payload.features.map((feature) => [feature.name, feature]));
     const segments = new Map((payload.segments ?? []).map((segment) => [segment.id, segment]));
     this.lookup = {
@@ -115,9 +117,13 @@ export class FlagEvaluator {
    * gradualRolloutRandom, for a stickiness other than `default` (`random`, or a field the context
    * lacks), and reads the clock for date constraints. (With `default` stickiness it falls back to
    * the sessionId: the service caches only for callers that send one.) Decided once per payload,
-   * conservatively.
+   * conservatively, when first asked: the playground, which never asks, pays nothing for it.
    */
-  readonly deterministic: boolean;
+  get deterministic(): boolean {
+    this.contextOnly ??= this.text === undefined ? dependsOnlyOnContext(this.payload) : textDependsOnlyOnContext(this.text);
+    return this.contextOnly;
+  }
+  private contextOnly: boolean | undefined;
 
   /** The enabled toggles for this context, in the payload's order (by name), each with its variant. */
   enabledToggles(context: Context): FrontendToggle[] {
