@@ -19,3 +19,38 @@ export async function conditionalWrite(write: () => Promise<unknown>): Promise<b
     throw error;
   }
 }
+
+/**
+ * True when a single-item write (PutItem, UpdateItem, DeleteItem) was refused because a
+ * transaction was working on its item: DynamoDB's TransactionConflictException, which the client
+ * has already turned into a ServiceUnavailable that keeps it as its cause. Nothing was written.
+ */
+export function isHeldByTransaction(error: unknown): boolean {
+  for (let current: unknown = error; current instanceof Error; current = current.cause) {
+    if (current.name === 'TransactionConflictException') return true;
+  }
+  return false;
+}
+
+/** How often a single-item write refused by a transaction on its item is tried in all. */
+const HELD_ITEM_ATTEMPTS = 8;
+
+/**
+ * Runs a single-item write again while a transaction holds its item. The SDK does not retry
+ * TransactionConflictException, and a transaction holds its items only while it commits (or is
+ * refused): a moment later the same write goes through, its own condition deciding against
+ * whatever the transaction wrote. For writes that must not fail because another request happens
+ * to write the same item in a transaction (a login's bookkeeping on the user a concurrent login
+ * is linking). The waits grow as transact.ts's do for a cancelled transaction; the late-write
+ * guard (late-writes.ts) still refuses an attempt the request has no time left for.
+ */
+export async function retryWhileHeldByTransaction<T>(write: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await write();
+    } catch (error) {
+      if (!isHeldByTransaction(error) || attempt >= HELD_ITEM_ATTEMPTS) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 10 * attempt + Math.random() * 20 * attempt));
+    }
+  }
+}

@@ -2,7 +2,7 @@ import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { DynamoUserReader, toUser } from './dynamo-reader.js';
 import { identityHash, uniqueKeysOf, type SsoIdentity, type User } from './model.js';
 import type { Credentials, UserInsertOutcome, UserReplaceOutcome, UserStore } from './store.js';
-import { conditionalWrite } from '../store/dynamo-errors.js';
+import { conditionalWrite, retryWhileHeldByTransaction } from '../store/dynamo-errors.js';
 import { batchGet } from '../store/batch-get.js';
 import { nextCounterValue } from '../store/counter.js';
 import { moveGroupsRevision } from '../store/groups-revision.js';
@@ -157,15 +157,20 @@ export class DynamoUserStore extends DynamoUserReader implements UserStore {
     await this.countLogin(id, 'SET loginAttempts = :zero, seenAt = :at', { ':zero': 0, ':at': at });
   }
 
-  /** A user deleted meanwhile is left deleted: the condition keeps the update from recreating it. */
+  /**
+   * A user deleted meanwhile is left deleted: the condition keeps the update from recreating it.
+   * A transaction on the user (another login linking its identity, an administrator's edit) makes
+   * DynamoDB refuse this write while it commits: it is tried again, so a login is not refused for
+   * another request's write of the same user (two tabs' first single sign-on logins at once).
+   */
   private async countLogin(id: number, update: string, values: Record<string, unknown>): Promise<void> {
-    await conditionalWrite(() => this.db.send(new UpdateCommand({
+    await retryWhileHeldByTransaction(() => conditionalWrite(() => this.db.send(new UpdateCommand({
       TableName: this.tableName,
       Key: keys.user(id),
       UpdateExpression: update,
       ConditionExpression: 'attribute_exists(pk)',
       ExpressionAttributeValues: values,
-    })));
+    }))));
   }
 
   /** Access changes are recorded in the transactions that make them (no personal data in the event). */
