@@ -3,7 +3,7 @@ import type { FeatureInterface } from 'unleash-client/lib/feature.js';
 import type { RepositoryInterface } from 'unleash-client/lib/repository/index.js';
 import { defaultStrategies } from 'unleash-client/lib/strategy/index.js';
 import type { Segment, StrategyTransportInterface } from 'unleash-client/lib/strategy/strategy.js';
-import type { Variant } from 'unleash-client/lib/variant.js';
+import type { Variant, VariantWithFeatureStatus } from 'unleash-client/lib/variant.js';
 import type { Context } from 'unleash-client';
 import { log } from '../log.js';
 
@@ -48,7 +48,7 @@ export interface EvaluatedPayload {
 export interface PayloadEvaluation {
   evaluator: FlagEvaluator;
   features: FeatureInterface[];
-  byName: Map<string, FeatureInterface>;
+  byName: ReadonlyMap<string, FeatureInterface>;
 }
 
 const evaluations = new WeakMap<object, PayloadEvaluation>();
@@ -63,11 +63,9 @@ export function evaluationOf(payload: { readonly json: string }): PayloadEvaluat
   let evaluation = evaluations.get(payload);
   if (!evaluation) {
     const parsed = JSON.parse(payload.json) as EvaluatedPayload;
-    evaluation = {
-      evaluator: new FlagEvaluator(parsed, payload.json),
-      features: parsed.features,
-      byName: new Map(parsed.features.map((feature) => [feature.name, feature])),
-    };
+    const evaluator = new FlagEvaluator(parsed, payload.json);
+    // The engine's own index of the features serves OFREP's look-ups too (50,000 entries at 50,000 flags).
+    evaluation = { evaluator, features: parsed.features, byName: evaluator.byName };
     evaluations.set(payload, evaluation);
   }
   return evaluation;
@@ -92,6 +90,8 @@ const UnleashClient: UnleashClientClass =
 export class FlagEvaluator {
   private readonly client: InstanceType<typeof UnleashClient>;
   private readonly features: FeatureInterface[];
+  /** The payload's features by name, as the engine looks them up (read only). */
+  readonly byName: ReadonlyMap<string, FeatureInterface>;
   private readonly lookup: Pick<RepositoryInterface, 'getToggle' | 'getSegment'>;
 
   /** `text`: the payload's JSON text, when at hand: `deterministic` is then read from it, which is quicker than walking every object. */
@@ -101,6 +101,7 @@ export class FlagEvaluator {
   ) {
     this.features = payload.features;
     const toggles = new Map(payload.features.map((feature) => [feature.name, feature]));
+    this.byName = toggles;
     const segments = new Map((payload.segments ?? []).map((segment) => [segment.id, segment]));
     this.lookup = {
       getToggle: (name) => toggles.get(name),
@@ -169,6 +170,26 @@ export class FlagEvaluator {
   }
 
   /**
+   * The engine's variant of one flag of the payload for this context, `feature_enabled` saying
+   * whether the flag is on: the call `verdict` makes, without copying its answer or checking the
+   * flag's parents a second time (OFREP asks this of every flag of the payload per request).
+   */
+  variantOf(name: string, context: Context): VariantWithFeatureStatus {
+    return this.client.forceGetVariant(name, context);
+  }
+
+  /**
+   * Whether one strategy alone is on for this context, as `strategyVerdict` says `enabled`, without
+   * choosing its variant or checking each constraint again to explain it; `undefined` for a
+   * strategy type the engine does not implement.
+   */
+  strategyEnabled(strategy: StrategyTransportInterface, context: Context): boolean | undefined {
+    const implementation = defaultStrategies.find((known) => known.name === strategy.name);
+    // getResult's `enabled` is this call's answer; the variant it then draws is not needed here.
+    return implementation?.isEnabledWithConstraints(strategy.parameters, context, this.client.yieldConstraintsFor(strategy));
+  }
+
+  /**
    * One strategy checked alone by the engine's own implementation of its type, as the engine
    * checks it inside a flag (its constraints, then its segments' constraints, then its
    * parameters), and each constraint on its own, to explain a verdict. `undefined` for a
@@ -220,20 +241,17 @@ function dependsOnlyOnContext(payload: EvaluatedPayload): boolean {
  * depth, as the walk visits them. The same verdict without building a list of every object.
  */
 export function textDependsOnlyOnContext(text: string): boolean {
-  for (const match of text.matchAll(CONTEXT_ONLY_KEYS)) {
-    const [, key, value] = match as unknown as [string, string, string];
-    if (key === 'stickiness' && value !== '"default"' && value !== 'null') return false;
-    if (key === 'operator' && (value === '"DATE_AFTER"' || value === '"DATE_BEFORE"')) return false;
-    if (key === 'name' && value === `"${RANDOM_STRATEGY}"`) return false;
-    if ((key === 'operator' || key === 'name') && (value === '{' || value === '[')) return false;
-  }
-  return true;
+  return !DEPENDS_ON_MORE.test(text);
 }
 /**
- * A key the verdict looks at and its value: a whole string, `null`, or the first character of
- * anything else. JSON.stringify writes every key right after `{` or `,`, and a quote after either
- * inside a string is escaped, so a key's quote is never taken for one that ends a string. The
- * value is read by a lookahead, not consumed: an object's `{` after the key is the `{` before its
- * own first key, which the next match needs (`{"operator":{"stickiness":"random"}}`).
+ * A key the verdict looks at, with a value that decides: JSON.stringify writes every key right
+ * after `{` or `,`, and a quote after either inside a string is escaped, so a key's quote is
+ * never taken for one that ends a string. `"default"` right after the colon is that whole string
+ * (its closing quote is not escaped), and `{` there also opens the object's own first key, which
+ * the search still visits (`{"operator":{"stickiness":"random"}}`): each occurrence of a key is
+ * looked at, as a walk of the objects looks at each. Nothing after the colon, or a line break, is
+ * no value a payload holds and decides nothing. One pattern that matches only the deciding values
+ * is about twice as quick as visiting every `name` key (30 ms against 62 on 50 MB, 50,000 flags).
  */
-const CONTEXT_ONLY_KEYS = /[{,]"(stickiness|operator|name)":(?=("(?:[^"\\]|\\.)*"|null|.))/g;
+const DEPENDS_ON_MORE =
+  /[{,]"(?:stickiness":(?!"default"|null|[\n\r\u2028\u2029]|$)|operator":(?:"DATE_AFTER"|"DATE_BEFORE"|[{[])|name":(?:"gradualRolloutRandom"|[{[]))/;

@@ -66,9 +66,9 @@ export function evaluateFlag(feature: FeatureInterface, evaluator: FlagEvaluator
   const metadata = metadataOf(feature, audience);
   const key = feature.name;
   if (!feature.enabled) return off({ key, value: false, reason: 'DISABLED', variant: NO_VARIANT, metadata });
-  const verdict = evaluator.verdict(key, context);
-  if (!verdict.enabled) return off({ key, value: false, reason: 'DEFAULT', variant: NO_VARIANT, metadata });
-  const variant = verdict.variant.enabled ? verdict.variant : undefined;
+  const verdict = evaluator.variantOf(key, context);
+  if (!verdict.feature_enabled) return off({ key, value: false, reason: 'DEFAULT', variant: NO_VARIANT, metadata });
+  const variant = verdict.enabled ? verdict : undefined;
   const reason = reasonOf(feature, evaluator, context, variant?.name);
   const payload = variant?.payload;
   const outcome = { enabled: true, variant: variant?.name };
@@ -95,12 +95,14 @@ export type OfrepAudience = 'public' | 'server';
 
 function metadataOf(feature: FeatureInterface, audience: OfrepAudience): OfrepMetadata {
   if (audience === 'public') return { impressionData: Boolean(feature.impressionData) };
-  return {
-    ...(feature.project === undefined ? {} : { project: feature.project }),
-    ...(feature.type === undefined ? {} : { featureType: feature.type }),
-    impressionData: Boolean(feature.impressionData),
-    ...(feature.stale ? { stale: true } : {}),
-  };
+  // Set one by one in the answer's key order: spreading optional parts made an object for each
+  // (a third of a bulk evaluation's own time at 10,000 flags, besides the engine's).
+  const metadata: OfrepMetadata = {};
+  if (feature.project !== undefined) metadata.project = feature.project;
+  if (feature.type !== undefined) metadata.featureType = feature.type;
+  metadata.impressionData = Boolean(feature.impressionData);
+  if (feature.stale) metadata.stale = true;
+  return metadata;
 }
 
 /**
@@ -131,7 +133,7 @@ function typedPayload(payload: { type: string; value: string }): { value: string
  */
 function reasonOf(feature: FeatureInterface, evaluator: FlagEvaluator, context: Context, variant: string | undefined): OfrepReason {
   const strategies = feature.strategies ?? [];
-  const deciding = strategies.length === 0 ? undefined : strategies.find((strategy) => evaluator.strategyVerdict(strategy, context)?.enabled);
+  const deciding = strategies.length === 0 ? undefined : strategies.find((strategy) => evaluator.strategyEnabled(strategy, context));
   if (strategies.length > 0 && deciding === undefined) return 'UNKNOWN';
   if (deciding && (deciding.constraints?.length > 0 || (deciding.segments?.length ?? 0) > 0 || TARGETING_STRATEGIES.has(deciding.name))) {
     return 'TARGETING_MATCH';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FlagEvaluator, textDependsOnlyOnContext, type EvaluatedPayload } from '../../lib/frontend/evaluator.js';
+import { seededRandom } from '../support/seeded-random.js';
 
 // The Frontend API answers a context it answered before from memory only when the payload's
 // answers depend on the context alone (lib/frontend/service.ts): these decide that.
@@ -59,4 +60,32 @@ describe('FlagEvaluator.deterministic', () => {
     for (const [fromObjects, fromText] of verdicts) expect(fromText).toBe(fromObjects);
     expect(verdicts.map(([fromObjects]) => fromObjects)).toEqual([true, true, false, false, false, true, true, false, false, true, true, false, false, false, false, false, true]);
   });
+
+  it('reads any text as a regular expression matching every key and its value does, on drawn texts', () => {
+    // The scan the text reading replaced: each `"key":` right after `{` or `,`, its value a whole
+    // string, `null`, or one character other than a line break, every occurrence visited.
+    const byExpression = (text: string) => {
+      for (const [, key, value] of text.matchAll(/[{,]"(stickiness|operator|name)":(?=("(?:[^"\\]|\\.)*"|null|.))/g)) {
+        if (key === 'stickiness' && value !== '"default"' && value !== 'null') return false;
+        if (key === 'operator' && (value === '"DATE_AFTER"' || value === '"DATE_BEFORE"')) return false;
+        if (key === 'name' && value === '"gradualRolloutRandom"') return false;
+        if ((key === 'operator' || key === 'name') && (value === '{' || value === '[')) return false;
+      }
+      return true;
+    };
+    const pieces = ['{', ',', '[', ':', '"', '\\"', '\n', '\u2028', 'x', 'null', 'nul', '"default"', '"default', '"defaultx"', '"DATE_AFTER"', '"DATE_AFTER',
+      '"DATE_BEFORE"', '"gradualRolloutRandom"', '"stickiness":', '"operator":', '"name":', '{"stickiness":', ',"operator":', ',"name":', '{"name":', 'stickiness', '"name"', '"x":', '"a\\"b"'];
+    const random = seededRandom('text scan against the expression').next;
+    const verdicts = { true: 0, false: 0 };
+    for (let draw = 0; draw < 20_000; draw += 1) {
+      const length = 1 + Math.floor(random() * 8);
+      const text = Array.from({ length }, () => pieces[Math.floor(random() * pieces.length)]).join('');
+      const expected = byExpression(text);
+      if (textDependsOnlyOnContext(text) !== expected) expect.fail(`${JSON.stringify(text)}: expected ${expected}`);
+      verdicts[`${expected}`] += 1;
+    }
+    // Both verdicts are drawn often enough for the comparison to mean something.
+    expect(Math.min(verdicts.true, verdicts.false)).toBeGreaterThan(1_000);
+  });
 });
+
