@@ -3,6 +3,7 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { STORE_CONNECTION_TIMEOUT_MS, STORE_REQUEST_TIMEOUT_MS } from '../time-budget.js';
 import { refuseLateWrites } from './late-writes.js';
 import { translateSdkErrors } from './error-translation.js';
+import { queueLocalRequests } from './local-request-queue.js';
 
 export interface DynamoConnection {
   region: string;
@@ -38,6 +39,12 @@ const TIMEOUTS = {
   throwOnRequestTimeout: true,
 } as const;
 const LOCAL_MAX_ATTEMPTS = 2;
+/**
+ * A local client's requests wait for their turn in local-request-queue.ts, which bounds how many
+ * are sent at once; the agent under it must then never hold one back, or its wait would count
+ * against the timeouts above again.
+ */
+const LOCAL_AGENT = { maxSockets: Infinity } as const;
 
 /**
  * One document client per process. Locally the credentials only pick the engine's database
@@ -47,7 +54,7 @@ const LOCAL_MAX_ATTEMPTS = 2;
 export function createDocumentClient(connection: DynamoConnection): DynamoDBDocumentClient {
   const client = new DynamoDBClient({
     region: connection.region,
-    requestHandler: TIMEOUTS,
+    requestHandler: connection.endpoint ? { ...TIMEOUTS, httpAgent: LOCAL_AGENT } : TIMEOUTS,
     ...(connection.endpoint
       ? { endpoint: connection.endpoint, credentials: localCredentials(connection), maxAttempts: LOCAL_MAX_ATTEMPTS }
       : {}),
@@ -57,5 +64,6 @@ export function createDocumentClient(connection: DynamoConnection): DynamoDBDocu
   });
   translateSdkErrors(db);
   refuseLateWrites(db);
+  if (connection.endpoint) queueLocalRequests(db);
   return db;
 }

@@ -58,6 +58,11 @@ export interface AwsLikeOptions {
    * transaction in flight for as long as it needs, without depending on time.
    */
   hold?: (operation: 'TransactWriteItems' | 'TransactGetItems') => Promise<void>;
+  /**
+   * Awaited before any request is looked at (after it is counted), whatever its operation: a
+   * test keeps requests in flight for as long as it needs, without depending on time.
+   */
+  delay?: (operation: string, body: Record<string, any>) => Promise<void> | undefined;
 }
 
 export interface AwsLikeStats {
@@ -72,6 +77,8 @@ export interface AwsLikeStats {
   throttled: number;
   faults: number;
   delayed: number;
+  /** The most requests the engine was answering at one time: how many a client sends at once. */
+  mostAtOnce: number;
   /** Capacity units consumed, as DynamoDB computes them from item sizes and read consistency. */
   readUnits: number;
   writeUnits: number;
@@ -148,8 +155,9 @@ export async function startAwsLikeDynamoDb(options: AwsLikeOptions): Promise<Aws
   const writeHoldMs = options.writeHoldMs ?? 2;
   const schemas = new Map<string, Promise<KeySchema>>();
   const stats: Omit<AwsLikeStats, 'readUnits' | 'writeUnits'> = {
-    requests: 0, cancelledTransactions: 0, conflictReasons: 0, singleItemConflicts: 0, throttled: 0, faults: 0, delayed: 0,
+    requests: 0, cancelledTransactions: 0, conflictReasons: 0, singleItemConflicts: 0, throttled: 0, faults: 0, delayed: 0, mostAtOnce: 0,
   };
+  let answering = 0;
 
   interface Forwarded { status: number; headers: IncomingHttpHeaders; body: Buffer }
 
@@ -421,6 +429,7 @@ export async function startAwsLikeDynamoDb(options: AwsLikeOptions): Promise<Aws
     } catch {
       return pass(res, await forward(req.headers, raw));
     }
+    await options.delay?.(op, body);
     if (options.faultWhen?.(op, body)) {
       stats.faults += 1;
       return send(res, internalServerError());
@@ -453,6 +462,9 @@ export async function startAwsLikeDynamoDb(options: AwsLikeOptions): Promise<Aws
   }
 
   const server = createServer((req, res) => {
+    answering += 1;
+    stats.mostAtOnce = Math.max(stats.mostAtOnce, answering);
+    res.once('close', () => (answering -= 1));
     handle(req, res).catch((error: unknown) => {
       // Only a failure to reach DynamoDB Local gets here (a table the engine cannot describe is
       // forwarded as is): the engine's own InternalServerError, naming the cause.
