@@ -158,11 +158,17 @@ let databases = 0;
  * Starts Unleash on a new database of `postgres`; resolves once `/health` answers GOOD (Unleash
  * runs its migrations first: some tens of seconds on a fresh database).
  */
-export async function startUnleash(postgres: ReferencePostgres, options: { label?: string; env?: Record<string, string> } = {}): Promise<ReferenceUnleash> {
+export async function startUnleash(
+  postgres: ReferencePostgres,
+  options: { label?: string; env?: Record<string, string>; /** An existing database (a restart, after writes into it): not created again. */ database?: string } = {},
+): Promise<ReferenceUnleash> {
   installUnleash();
-  databases += 1;
-  const database = `unleash_${(options.label ?? 'reference').replace(/[^a-z0-9_]/gi, '_').toLowerCase()}_${process.pid}_${databases}`;
-  postgres.createDatabase(database);
+  let database = options.database;
+  if (database === undefined) {
+    databases += 1;
+    database = `unleash_${(options.label ?? 'reference').replace(/[^a-z0-9_]/gi, '_').toLowerCase()}_${process.pid}_${databases}`;
+    postgres.createDatabase(database);
+  }
   const port = await freePort();
   const adminToken = '*:*.reference-unleash-admin-token';
   const adminPassword = 'Reference-admin-1';

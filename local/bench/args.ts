@@ -12,6 +12,11 @@ export interface BenchArgs {
   noBundles: boolean;
   /** Skip the real Unleash's SDK poll (local/bench/unleash.ts): it needs PostgreSQL and a minute of seeding. */
   noUnleash: boolean;
+  /**
+   * Flag counts at which the payload bytes are compared with Unleash's (local/bench/payload.ts),
+   * each on a server and an Unleash of its own; empty compares none.
+   */
+  payloadFlags: number[];
 }
 
 export function parseBenchArgs(argv: string[]): BenchArgs {
@@ -27,6 +32,9 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
       'metrics-instances': { type: 'string', default: '10,100,1000' },
       'no-bundles': { type: 'boolean', default: false },
       'no-unleash': { type: 'boolean', default: false },
+      'payload-flags': { type: 'string', default: '1000,10000' },
+      // Only the payload comparison (scripts/bench/main.ts reads it before these options).
+      payload: { type: 'boolean', default: false },
     },
   });
   const whole = (name: string, raw: string, min: number): number => {
@@ -35,6 +43,7 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
     return value;
   };
   const list = (values['metrics-instances'] as string).trim();
+  const payloadList = (values['payload-flags'] as string).trim();
   return {
     flags: whole('flags', values.flags as string, 1),
     duration: whole('duration', values.duration as string, 1),
@@ -44,5 +53,6 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
     metricsInstances: list === '' ? [] : list.split(',').map((n) => whole('metrics-instances', n.trim(), 1)),
     noBundles: values['no-bundles'] as boolean,
     noUnleash: values['no-unleash'] as boolean,
+    payloadFlags: payloadList === '' ? [] : payloadList.split(',').map((n) => whole('payload-flags', n.trim(), 1)),
   };
 }

@@ -7,6 +7,7 @@ import type { MetricsMinute, PollCost } from './cost.js';
 import type { FrontendCost } from './frontend.js';
 import { coreShare, limitOf, serverMicrosPerRequest, type RunCpu } from './cpu.js';
 import type { LoadResult } from './load.js';
+import type { PayloadComparison } from './payload.js';
 
 export interface ScenarioResult {
   name: string;
@@ -94,6 +95,28 @@ export function frontendLines(f: FrontendCost): string {
     `- the same users again with If-None-Match: ${percent(f.notModifiedShare)} answered 304, ${micros(f.notModifiedMicros)} µs a 304 (target ≤ 1,000 µs ${f.notModifiedMicros <= 1_000 ? 'met' : 'MISSED'})`,
     `- DynamoDB: ${dynamo.requests} requests (${operations}) over ${dynamo.calls.toLocaleString('en')} requests in ${(dynamo.wallMs / 1000).toFixed(1)} s, ${(dynamo.requests / Math.max(1, dynamo.calls)).toFixed(4)} a request: the SDK poll's, a revision check at most once per ${(dynamo.intervalMs / 1000).toFixed(0)} s interval and a token at most once a minute, whatever the flag count (≤ ${checks} here ${dynamo.requests <= checks ? 'met' : 'MISSED'})`,
   ].join('\n');
+}
+
+/**
+ * The SDK's poll (spec 5.2.0, gzip) in bytes, ours against Unleash's on the same flags, with the
+ * JSON it holds and that JSON gzipped as one stream at level 9 for reference.
+ */
+export function payloadTable(rows: PayloadComparison[], version: string): string {
+  const bytes = (n: number) => n.toLocaleString('en');
+  // Past Lambda's 6 MB our poll without gzip is refused (400, ask for gzip); the JSON's bytes are the gzip answer's, whatever that status.
+  const plain = (status: number) => `status ${status}`;
+  return markdown(
+    [
+      'flags', 'ours gzip', `Unleash ${version} gzip`, 'ours/Unleash', 'target (gzip ≤ Unleash\'s)', 'ours JSON (poll without gzip)', 'Unleash JSON (poll without gzip)',
+      'ours JSON, one gzip -9 stream', 'Unleash JSON, one gzip -9 stream', 'seeding s (ours / Unleash)', 'same flags checked',
+    ],
+    rows.map((r) => [
+      r.flags.toLocaleString('en'), bytes(r.ours.gzipBytes), bytes(r.unleash.gzipBytes), (r.ours.gzipBytes / r.unleash.gzipBytes).toFixed(3),
+      r.ours.gzipBytes <= r.unleash.gzipBytes ? 'met' : 'MISSED', `${bytes(r.ours.plainBytes)} (${plain(r.ours.plainStatus)})`, `${bytes(r.unleash.plainBytes)} (${plain(r.unleash.plainStatus)})`,
+      bytes(r.ours.oneStreamGzipBytes), bytes(r.unleash.oneStreamGzipBytes), `${r.ours.seededSeconds.toFixed(0)} / ${r.unleash.seededSeconds.toFixed(0)}`,
+      `${r.checkedFlags.toLocaleString('en')} equal`,
+    ]),
+  );
 }
 
 export function metricsTable(minutes: MetricsMinute[]): string {

@@ -5,7 +5,8 @@
  * SeedOptions). That is about 1 KB of SDK JSON per flag, the size of the flags the issue's
  * reference measured.
  */
-const SEGMENTS = 10;
+export const SEGMENTS = 10;
+export const segmentName = (index: number) => `bench-segment-${index}`;
 const TYPES = ['release', 'experiment', 'operational', 'kill-switch', 'permission'] as const;
 export const APPS = ['checkout', 'catalog', 'search', 'payments', 'accounts', 'shipping'];
 
@@ -70,7 +71,7 @@ export async function seedSegments(admin: Admin): Promise<number[]> {
   const segmentIds: number[] = [];
   for (let index = 0; index < SEGMENTS; index += 1) {
     const created = (await admin('POST', '/api/admin/segments', {
-      name: `bench-segment-${index}`,
+      name: segmentName(index),
       description: 'Customers in a pilot market',
       constraints: [{ contextName: 'country', operator: 'IN', values: ['NO', 'SE', 'DK', 'FI'].slice(0, 2 + (index % 3)) }],
     })) as { id: number };
@@ -82,25 +83,39 @@ export async function seedSegments(admin: Admin): Promise<number[]> {
 export const flagName = (index: number) => `bench-flag-${String(index).padStart(6, '0')}`;
 
 export async function createFlag(admin: Admin, index: number, segmentId: number, { featureVariants = false }: SeedOptions = {}): Promise<void> {
-  const name = flagName(index);
-  const base = `/api/admin/projects/default/features/${name}`;
+  const { feature, strategies, tag } = benchFlag(index, segmentId);
+  const base = `/api/admin/projects/default/features/${feature.name}`;
   const environment = `${base}/environments/development`;
-  await admin('POST', '/api/admin/projects/default/features', {
-    name, type: TYPES[index % TYPES.length], impressionData: index % 4 === 0,
-    description: `${APPS[index % APPS.length]} change #${index}, rolled out gradually`,
-  });
-  await admin('POST', `${environment}/strategies`, rolloutStrategy(name, index, segmentId));
+  await admin('POST', '/api/admin/projects/default/features', feature);
+  for (const strategy of strategies) await admin('POST', `${environment}/strategies`, strategy);
+  if (featureVariants) await admin('PUT', `${environment}/variants`, featureVariantsOf(index));
+  await admin('POST', `/api/admin/features/${feature.name}/tags`, tag);
+  await admin('POST', `${environment}/on`);
+}
+
+/**
+ * Flag `index` as createFlag writes it: the flag, its strategies in order (switched on in
+ * `development`) and its tag. Unleash's import (local/bench/unleash.ts) is given the same parts.
+ */
+export function benchFlag(index: number, segmentId: number) {
+  const name = flagName(index);
+  const strategies: Record<string, unknown>[] = [rolloutStrategy(name, index, segmentId)];
   if (index % 2 === 0) {
     // Named users as a constraint: Unleash 7 has no userWithId strategy type, and the bench seeds Unleash the same way.
-    await admin('POST', `${environment}/strategies`, {
+    strategies.push({
       name: 'flexibleRollout',
       constraints: [{ contextName: 'userId', operator: 'IN', values: [`user-${index}`, `user-${index + 1}`, `user-${index + 2}`], caseInsensitive: false, inverted: false }],
       parameters: { rollout: '100', stickiness: 'default', groupId: name },
     });
   }
-  if (featureVariants) await admin('PUT', `${environment}/variants`, featureVariantsOf(index));
-  await admin('POST', `/api/admin/features/${name}/tags`, { type: 'simple', value: `team-${APPS[index % APPS.length]}` });
-  await admin('POST', `${environment}/on`);
+  return {
+    feature: {
+      name, type: TYPES[index % TYPES.length] as string, impressionData: index % 4 === 0,
+      description: `${APPS[index % APPS.length]} change #${index}, rolled out gradually`,
+    },
+    strategies,
+    tag: { type: 'simple', value: `team-${APPS[index % APPS.length]}` },
+  };
 }
 
 /** The seeded flags' strategy: the same for the poll benchmarks and the admin UI's. */

@@ -13,8 +13,11 @@
  * generator) and the load generator's CPU, and says which one limited it. Then each function's
  * bundle size and module init time. Options: --flags N (1000), --duration S (10), --warmup S (3),
  * --connections C (50), --rounds R (2), --metrics-instances LIST (10,100,1000; empty: none),
- * --no-bundles, --no-unleash (the same polls against Unleash 7.6.5 seeded with the same flags
- * through its admin API, local/bench/unleash.ts). `--ui` measures the admin UI against Unleash's instead (local/bench/ui.ts).
+ * --no-bundles, --no-unleash (the same polls against Unleash 7.6.5 seeded with the same flags,
+ * local/bench/unleash.ts), --payload-flags LIST (1000,10000; empty: none): the SDK poll's bytes
+ * against Unleash's at each count, on servers of their own, checked to hold the same flags
+ * (local/bench/payload.ts); `--payload` runs that comparison alone. `--ui` measures the admin UI
+ * against Unleash's instead (local/bench/ui.ts).
  *
  * On a shared machine other work only ever slows a run down, so each scenario alternates our
  * server and the reference for R rounds and keeps each one's best round.
@@ -46,7 +49,9 @@ import { ofrepCost, ofrepLines } from '../../local/bench/ofrep.js';
 import { handlerCalls, handlerMicros } from '../../local/bench/handler-cost.js';
 import type { LoadJob, LoadResult } from '../../local/bench/load.js';
 import { capture, startBareServer } from '../../local/bench/reference.js';
-import { adminListTable, bundleTable, costLines, frontendLines, limitTable, machine, metricsTable, scenarioTable, type ScenarioResult } from '../../local/bench/report.js';
+import { adminListTable, bundleTable, costLines, frontendLines, limitTable, machine, metricsTable, payloadTable, scenarioTable, type ScenarioResult } from '../../local/bench/report.js';
+import { comparePayloads } from '../../local/bench/payload.js';
+import { UNLEASH_VERSION } from '../../local/unleash-reference.js';
 import { adminClient } from '../../local/bench/seed.js';
 import { startBenchUnleash, unleashHeaders, unleashTable, type BenchUnleash, type UnleashRun, type VersusUnleash } from '../../local/bench/unleash.js';
 import { ProcessCpuMeter, type MeteredProcesses } from '../../local/bench/process-cpu.js';
@@ -67,6 +72,12 @@ if (process.argv.includes('--ui')) {
 
 const args = parseBenchArgs(process.argv.slice(2));
 const load = args;
+
+// --payload: only the payload bytes against Unleash's, at each of --payload-flags (local/bench/payload.ts).
+if (process.argv.includes('--payload')) {
+  console.log(await payloadSection(args.payloadFlags));
+  process.exit(0);
+}
 
 interface Scenario {
   name: string;
@@ -199,6 +210,7 @@ try {
     console.log('\n## Walks: the files one warm request runs (V8 coverage), on a container of its function alone\n');
     console.log(walkLines(await measureWalks()));
   }
+  if (!args.noUnleash && args.payloadFlags.length > 0) console.log(await payloadSection(args.payloadFlags));
   console.log(`\n${machine()}; ${dynamo.describe}`);
 } finally {
   await (await unleashStarting?.catch(() => undefined))?.stop();
@@ -238,6 +250,18 @@ async function runScenario(scenario: Scenario, headers: Record<string, string>, 
   } finally {
     await bare.close();
   }
+}
+
+/** The payload comparison's section: each flag count on a server and an Unleash of its own, after everything else. */
+async function payloadSection(counts: number[]): Promise<string> {
+  const started = Date.now();
+  console.error(`payload bytes against Unleash ${UNLEASH_VERSION} at ${counts.join(', ')} flags`);
+  const rows = await comparePayloads(counts, (line) => console.error(line));
+  return [
+    `\n## Payload bytes against Unleash ${UNLEASH_VERSION} (the SDK's poll: spec 5.2.0, gzip; the same flags on both, checked flag by flag)\n`,
+    payloadTable(rows, UNLEASH_VERSION),
+    `\nSeeded, checked and measured in ${((Date.now() - started) / 1000).toFixed(0)} s (ours: fast-seed.ts; Unleash: 60 flags through its import API, the copies in its database).`,
+  ].join('\n');
 }
 
 function best<T extends { result: LoadResult }>(kept: T | undefined, next: T): T {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseBenchArgs } from '../../local/bench/args.js';
 import { busyShare, limitOf, machineTicks, serverMicrosPerRequest } from '../../local/bench/cpu.js';
 import { copyOfTemplate } from '../../local/bench/fast-seed.js';
+import { sameFlags, type SdkAnswer } from '../../local/bench/payload.js';
 import { handlerCalls } from '../../local/bench/handler-cost.js';
 import { listeningInode, parseProcStat, pidListeningOn, ProcessCpuMeter } from '../../local/bench/process-cpu.js';
 import { parseWrkOutput } from '../../local/bench/wrk.js';
@@ -13,7 +14,10 @@ describe('npm run bench options', () => {
   it('take the defaults, and whole numbers such as --flags 50000', () => {
     expect(parseBenchArgs([])).toEqual({
       flags: 1000, duration: 10, warmup: 3, connections: 50, rounds: 2, metricsInstances: [10, 100, 1000], noBundles: false, noUnleash: false,
+      payloadFlags: [1000, 10_000],
     });
+    expect(parseBenchArgs(['--payload', '--payload-flags', '500, 2000']).payloadFlags).toEqual([500, 2000]);
+    expect(parseBenchArgs(['--payload-flags', '']).payloadFlags).toEqual([]);
     expect(parseBenchArgs(['--flags', '50000', '--duration', '8', '--rounds', '1', '--metrics-instances', '', '--no-bundles']))
       .toMatchObject({ flags: 50_000, duration: 8, rounds: 1, metricsInstances: [], noBundles: true });
     expect(parseBenchArgs(['--flags', '10_000']).flags).toBe(10_000);
@@ -23,6 +27,7 @@ describe('npm run bench options', () => {
     expect(() => parseBenchArgs(['--flags', '10k'])).toThrow('--flags must be a whole number ≥ 1, not 10k');
     expect(() => parseBenchArgs(['--rounds', '0'])).toThrow('--rounds');
     expect(() => parseBenchArgs(['--metrics-instances', '10,x'])).toThrow('--metrics-instances');
+    expect(() => parseBenchArgs(['--payload-flags', '1000,0'])).toThrow('--payload-flags');
     expect(() => parseBenchArgs(['--flag', '10'])).toThrow();
   });
 });
@@ -76,6 +81,42 @@ describe('seeding by copies', () => {
     expect(strategy.id).not.toBe(template.environments.development.strategies[0]!.id);
     expect(strategy.segments).toEqual([4]);
     expect(copy.tags).toEqual(template.tags);
+  });
+});
+
+describe('the payload comparison’s check that both servers hold the same flags', () => {
+  const segment = (id: number) => ({ id, name: `bench-segment-${id}`, constraints: [{ contextName: 'country', operator: 'IN', values: ['NO', 'SE'] }] });
+  const flag = (name: string, segmentId: number, extra: Record<string, unknown> = {}) => ({
+    name, type: 'release', enabled: true, impressionData: false, variants: [],
+    strategies: [
+      {
+        name: 'flexibleRollout', parameters: { rollout: '50', stickiness: 'default', groupId: name }, segments: [segmentId],
+        constraints: [{ contextName: 'appName', operator: 'IN', values: ['checkout'], caseInsensitive: false, inverted: false }],
+        variants: [{ name: 'blue', weight: 1000, weightType: 'variable', stickiness: 'default', payload: { type: 'string', value: 'b' } }],
+      },
+      { name: 'default', parameters: {}, constraints: [] },
+    ],
+    ...extra,
+  });
+  const ours: SdkAnswer = { features: [flag('a', 1), flag('b', 1)], segments: [segment(1)] };
+
+  it('finds none between answers that differ only in segment ids, key order and flags left out as false', () => {
+    const strategies = flag('a', 7).strategies.map((strategy) => ({
+      ...strategy, constraints: strategy.constraints.map(({ caseInsensitive: _c, inverted: _i, ...rest }) => rest),
+    }));
+    const theirs: SdkAnswer = { features: [flag('b', 7), { ...flag('a', 7), strategies }], segments: [segment(7)] };
+    expect(sameFlags(ours, theirs)).toEqual([]);
+  });
+
+  it('names each flag whose enabled state, strategies, their order or their segment differ, and flags on one side only', () => {
+    const theirs: SdkAnswer = {
+      features: [flag('a', 2, { enabled: false }), { ...flag('b', 1), strategies: [...flag('b', 1).strategies].reverse() }, flag('c', 1)],
+      segments: [segment(1), { ...segment(2), constraints: [{ contextName: 'country', operator: 'IN', values: ['NO'] }] }],
+    };
+    const differences = sameFlags(ours, theirs);
+    expect(differences.map((line) => line.split(':')[0])).toEqual(['a', 'b', 'c']);
+    expect(differences[2]).toBe('c: only in Unleash\'s');
+    expect(sameFlags(ours, { features: [flag('a', 1)], segments: [segment(1)] })).toEqual(['b: only in ours']);
   });
 });
 
