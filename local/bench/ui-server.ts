@@ -12,7 +12,8 @@ import { join } from 'node:path';
 import { ensureFirstAdmin } from '../../lib/auth/first-admin.js';
 import { installedUi } from '../../lib/ui/release.js';
 import { createUiSite } from '../../lib/ui/site.js';
-import { startHttpServer } from '../http-server.js';
+import { createServer, type Server } from 'node:http';
+import { localApiGateway, startHttpServer } from '../http-server.js';
 import { startLocalRuntime } from '../runtime.js';
 
 /** What the parent sends. */
@@ -20,7 +21,7 @@ export type UiServerRequest = { type: 'counts' } | { type: 'stop' };
 
 /** What the child answers. */
 export type UiServerMessage =
-  | { type: 'ready'; url: string; adminToken: string }
+  | { type: 'ready'; url: string; adminToken: string; withoutPreloadsUrl?: string }
   | { type: 'counts'; counts: import('../../lib/store/request-counter.js').RequestCounts }
   | { type: 'failed'; error: string };
 
@@ -28,7 +29,9 @@ const reply = (message: UiServerMessage) => process.send?.(message);
 
 // The parent sets PORT, UNLEASH_URL and the admin's password. With UI_BENCH_DATA_DIR the table is
 // kept there (the parent removes it), so that a server of other code can start on the same data;
-// otherwise it lives in memory, as long as this process.
+// otherwise it lives in memory, as long as this process. With UI_BENCH_WITHOUT_PRELOADS_PORT the
+// same runtime is served on that port too, its index.html without the API preloads
+// (lib/ui/index-html.ts): an A/B of them on the same data and the same warm containers.
 const keptDir = process.env.UI_BENCH_DATA_DIR;
 const dataDir = keptDir ?? mkdtempSync(join(tmpdir(), 'toggles-ui-bench-'));
 const removeData = () => (keptDir ? undefined : rmSync(dataDir, { recursive: true, force: true }));
@@ -42,11 +45,14 @@ try {
     port: Number(process.env.PORT), apiMappingKey: runtime.apiMappingKey, throttling: runtime.throttling, concurrency: runtime.concurrency,
     ui: createUiSite(installedUi(), { baseUriPath: runtime.config.baseUriPath }),
   });
+  const withoutPreloadsPort = process.env.UI_BENCH_WITHOUT_PRELOADS_PORT;
+  const withoutPreloads = withoutPreloadsPort ? await serveWithoutPreloads(runtime, Number(withoutPreloadsPort), server.url) : undefined;
   let stopping = false;
   const stop = async () => {
     if (stopping) return;
     stopping = true;
     await server.close();
+    await new Promise((closed) => (withoutPreloads ? withoutPreloads.close(closed) : closed(undefined)));
     await runtime.stop();
     removeData();
     process.exit(0);
@@ -59,9 +65,37 @@ try {
   process.on('disconnect', () => void stop());
   process.on('SIGTERM', () => void stop());
   process.on('SIGINT', () => void stop());
-  reply({ type: 'ready', url: server.url, adminToken: runtime.generatedAdminToken ?? (runtime.config.initAdminApiTokens[0] as string) });
+  reply({
+    type: 'ready', url: server.url, adminToken: runtime.generatedAdminToken ?? (runtime.config.initAdminApiTokens[0] as string),
+    ...(withoutPreloads ? { withoutPreloadsUrl: `http://127.0.0.1:${withoutPreloadsPort}` } : {}),
+  });
 } catch (error) {
   removeData();
   reply({ type: 'failed', error: error instanceof Error ? error.stack ?? error.message : String(error) });
   process.exit(1);
+}
+
+/**
+ * The second door of the A/B: the same local API Gateway and functions, index.html without its
+ * API preloads. The service refuses changes whose Origin is not its own (lib/http/csrf.ts, the
+ * login among them), and this door's origin is another port: its requests reach the functions
+ * as if sent from the first door's pages, which they are in all but the port.
+ */
+async function serveWithoutPreloads(runtime: Awaited<ReturnType<typeof startLocalRuntime>>, port: number, ownUrl: string): Promise<Server> {
+  const ownOrigin = new URL(ownUrl).origin;
+  const doorOrigin = `http://127.0.0.1:${port}`;
+  const gateway = localApiGateway(runtime.handlers, {
+    apiMappingKey: runtime.apiMappingKey, throttling: runtime.throttling, concurrency: runtime.concurrency,
+    ui: createUiSite(installedUi(), { baseUriPath: runtime.config.baseUriPath, preloadApi: false }),
+  });
+  const door = createServer({ maxHeaderSize: 64 * 1024 }, (req, res) => {
+    if (req.headers.origin === doorOrigin) req.headers.origin = ownOrigin;
+    if (req.headers.referer?.startsWith(`${doorOrigin}/`)) req.headers.referer = `${ownOrigin}${req.headers.referer.slice(doorOrigin.length)}`;
+    gateway(req, res);
+  });
+  await new Promise<void>((listening, failed) => {
+    door.once('error', failed);
+    door.listen(port, '127.0.0.1', listening);
+  });
+  return door;
 }

@@ -15,7 +15,9 @@
  * --ui-waterfall (each page's median opening on both sides as a waterfall: every request's start
  * and end after the navigation began, its wait for the first byte, a new connection or not, the
  * answer's caching, compression and keep-alive headers, the shown mark and the browser's own
- * main-thread time; printed and written beside the report). Smaller --ui-flags and --ui-events
+ * main-thread time; printed and written beside the report), --ui-preload-ab (this service is
+ * also measured with index.html lacking its API preloads, served by the same process on another
+ * port, as a third side in the same alternating rounds). Smaller --ui-flags and --ui-events
  * seed in a fraction of the time and show the same waterfall shape for investigating.
  */
 import { fork, type ChildProcess } from 'node:child_process';
@@ -32,7 +34,7 @@ import { adminClient } from './seed.js';
 import { apiProjectMaker, seedUiData, sqlProjectMaker, type SeedOutcome } from './ui-seed.js';
 import { launchBrowser, logIn, measurePage, newContext, PAGE_NAMES, pagesFor, type PageRun, type RequestRecord, type UiPage, type UiServer } from './ui-pages.js';
 import type { UiServerMessage, UiServerRequest } from './ui-server.js';
-import { beforeAfterTable, medianRun, pageTable, requestCostTable, summarise, waterfall, type PageSummary, type RequestCost } from './ui-report.js';
+import { beforeAfterTable, median, medianRun, pageTable, requestCostTable, summarise, waterfall, type PageSummary, type RequestCost } from './ui-report.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(here, '..', '..');
@@ -49,6 +51,7 @@ export interface UiBenchArgs {
   concurrency: number;
   pages: string[] | undefined;
   waterfall: boolean;
+  preloadAb: boolean;
 }
 
 export function parseUiArgs(argv: string[]): UiBenchArgs {
@@ -64,6 +67,7 @@ export function parseUiArgs(argv: string[]): UiBenchArgs {
       'ui-timeout': { type: 'string', default: '120' },
       'ui-before': { type: 'string' },
       'ui-waterfall': { type: 'boolean', default: false },
+      'ui-preload-ab': { type: 'boolean', default: false },
     },
   });
   const whole = (name: string, min: number): number => {
@@ -80,19 +84,22 @@ export function parseUiArgs(argv: string[]): UiBenchArgs {
   if (before && !existsSync(join(before, 'local', 'bench', 'ui-server.ts'))) {
     throw new Error(`--ui-before ${before}: no local/bench/ui-server.ts there (copy this one in when the code to compare predates it)`);
   }
-  return { before, timeoutMs: whole('ui-timeout', 1) * 1000, runs: whole('ui-runs', 1), flags: whole('ui-flags', 1), events: whole('ui-events', 0), concurrency: whole('ui-concurrency', 1), pages, waterfall: values['ui-waterfall'] === true };
+  return { before, timeoutMs: whole('ui-timeout', 1) * 1000, runs: whole('ui-runs', 1), flags: whole('ui-flags', 1), events: whole('ui-events', 0), concurrency: whole('ui-concurrency', 1), pages, waterfall: values['ui-waterfall'] === true, preloadAb: values['ui-preload-ab'] === true };
 }
 
 /** This service in a child process (ui-server.ts), and a way to read its DynamoDB request count. */
 export interface OurServer {
   url: string;
+  /** The same server without index.html's API preloads, when asked for. */
+  withoutPreloadsUrl: string | undefined;
   adminToken: string;
   counts(): Promise<RequestCounts>;
   stop(): Promise<void>;
 }
 
-export async function startOurServer(password: string, root: string, dataDir: string | undefined): Promise<OurServer> {
+export async function startOurServer(password: string, root: string, dataDir: string | undefined, withoutPreloads = false): Promise<OurServer> {
   const port = await freePort();
+  const withoutPreloadsPort = withoutPreloads ? await freePort() : undefined;
   const child: ChildProcess = fork(join(root, 'local', 'bench', 'ui-server.ts'), [], {
     cwd: root,
     // As `npm start` runs its server (scripts/start.ts says why).
@@ -100,6 +107,7 @@ export async function startOurServer(password: string, root: string, dataDir: st
     env: {
       ...process.env, PORT: String(port), UNLEASH_URL: `http://127.0.0.1:${port}`, UNLEASH_DEFAULT_ADMIN_PASSWORD: password,
       ...(dataDir ? { UI_BENCH_DATA_DIR: dataDir } : {}),
+      ...(withoutPreloadsPort ? { UI_BENCH_WITHOUT_PRELOADS_PORT: String(withoutPreloadsPort) } : {}),
     },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
@@ -131,6 +139,7 @@ export async function startOurServer(password: string, root: string, dataDir: st
   let queue = Promise.resolve();
   return {
     url: ready.url,
+    withoutPreloadsUrl: ready.withoutPreloadsUrl,
     adminToken: ready.adminToken,
     // One question at a time: the answers carry no id.
     counts: () => {
@@ -175,7 +184,7 @@ export async function runUiBench(argv: string[]): Promise<void> {
   await withCleanUp(stopAll, async () => {
     const codes = args.before ? [{ label: 'ours before', root: args.before }, { label: 'ours', root: ROOT }] : [{ label: 'ours', root: ROOT }];
     log(`starting this service (npm start's runtime, fresh table${args.before ? ` on disk, code of ${args.before} first` : ' in memory'}) and Unleash on PostgreSQL`);
-    ours = await startOurServer(password, codes[0]!.root, dataDir);
+    ours = await startOurServer(password, codes[0]!.root, dataDir, args.preloadAb);
     postgres = await startPostgres();
     unleash = await startUnleash(postgres, { label: 'ui-bench' });
     const plan = { bigProjectFlags: args.flags, events: args.events, concurrency: args.concurrency };
@@ -196,15 +205,22 @@ export async function runUiBench(argv: string[]): Promise<void> {
         await ours.stop();
         ours = undefined;
         log(`starting ${code.label} (${code.root}) on the same table`);
-        ours = await startOurServer(password, code.root, dataDir);
+        ours = await startOurServer(password, code.root, dataDir, args.preloadAb);
       }
       const server: UiServer = { label: code.label, url: ours.url, username: 'admin', password };
-      const results = await measurePages(browser, pages, [{ server, counts: ours.counts }, { server: reference }], args.runs, log);
+      // A third side, after Unleash: our server without the preloads (the two servers are one process).
+      const withoutPreloads: UiServer | undefined = ours.withoutPreloadsUrl
+        ? { label: `${code.label} without preloads`, url: ours.withoutPreloadsUrl, username: 'admin', password }
+        : undefined;
+      const sides = [{ server, counts: ours.counts }, { server: reference }, ...(withoutPreloads ? [{ server: withoutPreloads, counts: ours.counts }] : [])];
+      const results = await measurePages(browser, pages, sides, args.runs, log);
       const summaries = pages.map((target) => {
         const [oursRuns, unleashRuns] = results.get(target.name) as [SideRuns, SideRuns];
         return summarise(target.name, oursRuns.runs, unleashRuns.runs, oursRuns.dynamo);
       });
-      const waterfalls = args.waterfall ? waterfallSection(pages, results, code.label) : '';
+      const preloadAb = withoutPreloads ? preloadAbSection(pages, results, code.label) : '';
+      if (preloadAb) console.log(`\n${preloadAb}`);
+      const waterfalls = args.waterfall ? waterfallSection(pages, results, code.label, withoutPreloads?.label) : '';
       if (waterfalls) console.log(`\n${waterfalls}`);
       log(`sending each API request of ${code.label} again alone, counting its DynamoDB requests`);
       const costs = await requestCosts(pages, results, browser, server, ours);
@@ -219,6 +235,7 @@ export async function runUiBench(argv: string[]): Promise<void> {
         firstVisitLine(pages[0], results), '',
         `#### ${code.label}: API requests sent again one at a time (the costliest 15 by DynamoDB requests, then time)`, '',
         requestCostTable(costs.slice(0, 15)), '',
+        ...(preloadAb ? [preloadAb, ''] : []),
         ...(waterfalls ? [waterfalls, ''] : []),
       );
     }
@@ -263,7 +280,12 @@ async function measurePages(
       log(`${target.name}: one warm-up, then ${runs} runs on each side, alternating`);
       const measured: SideRuns[] = sides.map(() => ({ runs: [], dynamo: [] }));
       for (let run = 0; run <= runs; run += 1) {
-        for (const [index, side] of sides.entries()) {
+        // Two sides alternate as they always did. With a third, the order turns each round: an
+        // opening right after one on the same server (the preloads' A/B) would otherwise always
+        // be the same side's, and meet the server's work left from the one before.
+        const order = sides.length > 2 ? sides.map((_, at) => (at + run) % sides.length) : sides.map((_, at) => at);
+        for (const index of order) {
+          const side = sides[index]!;
           const context = (target.loggedOut ? loggedOut : loggedIn)[index] as BrowserContext;
           const before = await side.counts?.();
           const opening = await measurePage(context, side.server, target, ARTIFACTS);
@@ -294,12 +316,36 @@ function firstVisitLine(first: UiPage | undefined, results: Map<string, SideRuns
     + `shown in ${ours?.warmup?.shownMs} ms; Unleash ${kb(bytes(unleash?.warmup))} in ${unleash?.warmup?.requests.length} requests, shown in ${unleash?.warmup?.shownMs} ms.`;
 }
 
-/** Each page's median opening on both sides, one waterfall under the other. */
-function waterfallSection(pages: UiPage[], results: Map<string, SideRuns[]>, label: string): string {
+/**
+ * The preloads' A/B: each page's median shown time with them, without them and on Unleash, in the
+ * same alternating rounds, and the time until the page's first API answer was in (with the
+ * preloads, the preload's own request). Medians of each side's own openings.
+ */
+function preloadAbSection(pages: UiPage[], results: Map<string, SideRuns[]>, label: string): string {
+  const good = (side: SideRuns | undefined) => side?.runs.filter((run) => !run.error) ?? [];
+  const shown = (side: SideRuns | undefined) => median(good(side).map((run) => run.shownMs));
+  const firstApiEnd = (side: SideRuns | undefined) => median(good(side).map((run) => Math.min(...run.requests.filter((request) => request.api && Number.isFinite(request.endMs)).map((request) => request.endMs))));
+  const ratio = (a: number, b: number) => (a / b).toFixed(2);
+  const rows = pages.map((target) => {
+    const [withPreloads, unleash, without] = results.get(target.name) ?? [];
+    const [a, b, u] = [shown(withPreloads), shown(without), shown(unleash)];
+    return `| ${target.name} | ${Math.round(a)} | ${Math.round(b)} | ${ratio(a, b)} | ${Math.round(u)} | ${ratio(a, u)} | ${ratio(b, u)} | ${Math.round(firstApiEnd(withPreloads))} | ${Math.round(firstApiEnd(without))} | ${Math.round(firstApiEnd(unleash))} |`;
+  });
+  return [
+    `#### ${label}: index.html's API preloads, A/B in the same rounds (medians, ms after the navigation began)`, '',
+    '| page | shown with preloads | without | with / without | Unleash | with / Unleash | without / Unleash | first API answer in, with | without | Unleash |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    ...rows,
+  ].join('\n');
+}
+
+/** Each page's median opening on every side, one waterfall under the other. */
+function waterfallSection(pages: UiPage[], results: Map<string, SideRuns[]>, label: string, withoutPreloadsLabel?: string): string {
   const parts = [`#### Waterfalls (${label}): each side's median opening`, ''];
   for (const target of pages) {
-    const [ours, unleash] = results.get(target.name) ?? [];
-    for (const [side, runs] of [[label, ours], ['Unleash', unleash]] as const) {
+    const [ours, unleash, without] = results.get(target.name) ?? [];
+    const sides = [[label, ours], ['Unleash', unleash], ...(withoutPreloadsLabel ? [[withoutPreloadsLabel, without] as const] : [])] as const;
+    for (const [side, runs] of sides) {
       const run = runs ? medianRun(runs.runs) : undefined;
       if (run) parts.push(waterfall(`${target.name}, ${side}`, run), '');
     }

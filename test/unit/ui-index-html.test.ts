@@ -50,4 +50,36 @@ describe("index.html filled as Unleash's server fills it", () => {
     expect(html).toContain('content="/a&quot;&gt;&lt;script&gt;$&amp;"');
     expect(html).not.toContain('"><script>');
   });
+
+  describe("the API requests every page makes first, preloaded", () => {
+    const PAGE = ['<!DOCTYPE html>', '<html lang="en">', '    <head>', '        <meta charset="utf-8" />', TEMPLATE, '    </head>', '</html>'].join('\n');
+    const preloads = (html: string) => [...html.matchAll(/<link rel="preload"[^>]*>/g)].map(([link]) => link);
+
+    it('at the top of <head>, as requests a plain fetch() of the app reuses: cors, same-origin credentials', () => {
+      const html = fillIndexHtml(PAGE, { baseUriPath: '' });
+
+      expect(preloads(html)).toEqual([
+        '<link rel="preload" as="fetch" crossorigin href="/api/admin/user" />',
+        '<link rel="preload" as="fetch" crossorigin href="/api/admin/ui-config" />',
+      ]);
+      expect(html.indexOf('rel="preload"')).toBeGreaterThan(html.indexOf('<head>'));
+      expect(html.indexOf('rel="preload"')).toBeLessThan(html.indexOf('<meta charset'));
+      expect(html).not.toContain('use-credentials');
+    });
+
+    it('under the base path the app calls the API under, escaped for the attribute', () => {
+      expect(preloads(fillIndexHtml(PAGE, { baseUriPath: '/toggles' }))).toEqual([
+        '<link rel="preload" as="fetch" crossorigin href="/toggles/api/admin/user" />',
+        '<link rel="preload" as="fetch" crossorigin href="/toggles/api/admin/ui-config" />',
+      ]);
+      expect(preloads(fillIndexHtml(PAGE, { baseUriPath: '/a"b' }))[0]).toBe('<link rel="preload" as="fetch" crossorigin href="/a&quot;b/api/admin/user" />');
+    });
+
+    it('left out when switched off, the page otherwise the same', () => {
+      const without = fillIndexHtml(PAGE, { baseUriPath: '', preloadApi: false });
+
+      expect(preloads(without)).toEqual([]);
+      expect(fillIndexHtml(PAGE, { baseUriPath: '' }).replace(/\n\s*<link rel="preload"[^>]*>/g, '')).toBe(without);
+    });
+  });
 });
