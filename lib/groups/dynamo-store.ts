@@ -1,6 +1,7 @@
 import { DynamoGroupReader, type StoredMembers } from './dynamo-reader.js';
 import type { Group } from './model.js';
-import type { GroupStore, GroupWriteOutcome } from './store.js';
+import type { GroupStore, GroupWriteOutcome, SyncOutcome } from './store.js';
+import { isUnresolvedTransactionConflict } from '../store/dynamo-errors.js';
 import { nextCounterValue } from '../store/counter.js';
 import { moveGroupsRevision } from '../store/groups-revision.js';
 import { keys } from '../store/table-design.js';
@@ -49,6 +50,58 @@ export class DynamoGroupStore extends DynamoGroupReader implements GroupStore {
     return this.write(items, addedUserIds);
   }
 
+  /**
+   * Each group's change is an update of the person's own entry in its members map, conditioned on
+   * the mappings read and the entry's absence (or presence), with the version moved; the user's
+   * existence is checked for a join, and the revision moves once per write. At most
+   * SYNC_GROUPS_PER_WRITE groups per transaction (two items each, of DynamoDB's 100): a person in
+   * more mapped groups is synced in several writes, each whole, and a later one that finds its
+   * groups changed leaves the earlier ones done, for the caller's next read to go on from.
+   */
+  async syncMember(userId: number, join: readonly Group[], leave: readonly Group[], at: string, actor: string): Promise<SyncOutcome> {
+    const changes = [...join.map((group) => ({ group, joins: true })), ...leave.map((group) => ({ group, joins: false }))];
+    for (let from = 0; from < changes.length; from += SYNC_GROUPS_PER_WRITE) {
+      const outcome = await this.writeSync(userId, changes.slice(from, from + SYNC_GROUPS_PER_WRITE), at, actor);
+      if (outcome !== 'done') return outcome;
+    }
+    return 'done';
+  }
+
+  /**
+   * One sync write. Every login of a crowd joining the same group writes that group's item and the
+   * revision: DynamoDB cancels the ones that overlap, and transact.ts tries each again a few times
+   * within some hundred milliseconds. Such a burst can outlast those tries without anything being
+   * wrong with the write (it adds one entry, whatever the others add), so the write is sent again,
+   * its revision move stamped afresh, up to SYNC_CONFLICT_ROUNDS times; the late-write guard still
+   * refuses an attempt the request has no time left for.
+   */
+  private async writeSync(userId: number, changes: Array<{ group: Group; joins: boolean }>, at: string, actor: string): Promise<SyncOutcome> {
+    const member = String(userId);
+    const groupItems: TransactWriteItem[] = changes.flatMap(({ group, joins }) => [
+      {
+        Update: {
+          TableName: this.tableName,
+          Key: keys.group(group.id),
+          UpdateExpression: joins ? 'SET members.#member = :member, version = version + :one' : 'REMOVE members.#member SET version = version + :one',
+          ConditionExpression: `attribute_exists(pk) AND mappingsSSO = :mappings AND ${joins ? 'attribute_not_exists' : 'attribute_exists'}(members.#member)`,
+          ExpressionAttributeNames: { '#member': member },
+          ExpressionAttributeValues: { ':one': 1, ':mappings': group.mappingsSSO, ...(joins ? { ':member': { joinedAt: at, createdBy: actor } } : {}) },
+        },
+      },
+      eventItem(this.tableName, changeEvent('group-updated', { changes: [`group:${group.id}`, `${joins ? 'joined' : 'left'}:user:${userId}`] }, actor)),
+    ]);
+    const userCheck = changes.some(({ joins }) => joins) ? [this.userExists(userId)] : [];
+    for (let round = 1; ; round += 1) {
+      try {
+        const outcome = await transactWriteDetailed(this.db, [...groupItems, ...userCheck, moveGroupsRevision(this.tableName)]);
+        if (outcome.ok) return 'done';
+        return outcome.failedIndex === groupItems.length && userCheck.length > 0 ? 'unknown-user' : 'changed';
+      } catch (error) {
+        if (!isUnresolvedTransactionConflict(error) || round >= SYNC_CONFLICT_ROUNDS) throw error;
+      }
+    }
+  }
+
   async delete(group: Group, actor: string): Promise<'done' | 'changed'> {
     const outcome = await transactWriteDetailed(this.db, [
       {
@@ -95,6 +148,11 @@ export class DynamoGroupStore extends DynamoGroupReader implements GroupStore {
     };
   }
 }
+
+/** Groups one sync write changes at most: two items each, with the user check, the revision and the event counter well inside 100. */
+const SYNC_GROUPS_PER_WRITE = 40;
+/** How often a sync write still cancelled by concurrent ones after transact.ts's tries is sent again. */
+const SYNC_CONFLICT_ROUNDS = 4;
 
 function groupItem(group: Group): Record<string, unknown> {
   const { members, ...details } = group;

@@ -85,30 +85,26 @@ export class GroupService {
   /**
    * Single sign-on's group syncing, as Unleash does it: the user joins every group whose
    * `mappingsSSO` names one of `ssoGroups`, and leaves every group with mappings that names
-   * none of them. Groups without mappings are managed by hand and left alone. Each group that
-   * changes is written on its own, with the usual optimistic check, so a concurrent edit of a
-   * group is retried, never overwritten.
+   * none of them. Groups without mappings are managed by hand and left alone. The changes are
+   * one write of the person's own membership entries (`GroupStore.syncMember`), on the groups as
+   * read: a crowd's first logins joining the same group at once each add themselves without
+   * failing on one another, and a group whose mappings changed meanwhile is read and decided again.
    */
   async syncSsoMemberships(userId: number, ssoGroups: readonly string[], actor: string): Promise<void> {
     const names = new Set(ssoGroups);
     const belongs = (group: Group) => group.mappingsSSO.some((name) => names.has(name));
     const isMember = (group: Group) => group.members.some((member) => member.userId === userId);
-    const mapped = (await this.store.list()).filter((group) => group.mappingsSSO.length > 0 && belongs(group) !== isMember(group));
-    for (const { id } of mapped) {
-      await retryOnChange('group', async () => {
-        const before = await this.store.get(id);
-        // Deleted meanwhile, or already as it should be (another login of the same user).
-        if (!before || belongs(before) === isMember(before)) return true;
-        const userIds = belongs(before)
-          ? [...before.members.map((member) => member.userId), userId]
-          : before.members.map((member) => member.userId).filter((member) => member !== userId);
-        const members = replaceMembers(before.members, userIds, this.now().toISOString(), actor);
-        const outcome = await this.store.replace(before, { ...before, members, version: before.version + 1 }, newMembers(before.members, members), actor);
-        if (outcome.kind === 'changed') return undefined;
-        refuse(outcome, before.name);
-        return true;
-      });
-    }
+    await retryOnChange('group', async () => {
+      const mapped = (await this.store.list()).filter((group) => group.mappingsSSO.length > 0);
+      const join = mapped.filter((group) => belongs(group) && !isMember(group));
+      const leave = mapped.filter((group) => !belongs(group) && isMember(group));
+      // Already as it should be (a returning person, or another login of the same person).
+      if (join.length === 0 && leave.length === 0) return true;
+      const outcome = await this.store.syncMember(userId, join, leave, this.now().toISOString(), actor);
+      if (outcome === 'changed') return undefined;
+      if (outcome === 'unknown-user') throw new ValidationFailed(`users: Incorrect user id ${userId} in the users of the group; no such user`);
+      return true;
+    });
   }
 
   async delete(id: number, actor: string): Promise<void> {

@@ -8,6 +8,8 @@ export type GroupWriteOutcome =
   /** The group changed or disappeared since it was read. */
   | { kind: 'changed' };
 
+export type SyncOutcome = 'done' | 'changed' | 'unknown-user';
+
 /**
  * The group store port; `dynamo-store.ts` beside it implements it on DynamoDB. Each write
  * records a change event naming `actor`, in the same transaction.
@@ -26,6 +28,17 @@ export interface GroupStore {
    * name changed and checks that each user in `addedUserIds` exists.
    */
   replace(before: Group, after: Group, addedUserIds: number[], actor: string): Promise<GroupWriteOutcome>;
+  /**
+   * A single sign-on login's sync of one person: they join each group of `join` (joining at `at`,
+   * added by `actor`) and leave each of `leave`, all in one write, each group only while its SSO
+   * mappings are still those read and the person is not yet (still) a member. Nothing else of the
+   * group is compared, so logins syncing different people into the same group at once do not
+   * undo one another's reads, as replacing the whole group would; each group's version still
+   * moves, so an administrator's replace computed before it is retried. 'changed' when a group
+   * is gone or no longer as read (read again and decide again), 'unknown-user' when the person
+   * is not a user (any more); nothing is written then.
+   */
+  syncMember(userId: number, join: readonly Group[], leave: readonly Group[], at: string, actor: string): Promise<SyncOutcome>;
   /** Deletes `group` (as read) and its name guard; 'changed' when it changed or is gone. */
   delete(group: Group, actor: string): Promise<'done' | 'changed'>;
 }

@@ -8,7 +8,7 @@ import { hashSecret } from '../tokens/model.js';
 import type { UserStore } from '../users/store.js';
 import { LoginRefused, SSO_ACTOR, type SsoAccounts } from './accounts.js';
 import { isOwnPath, landingOf } from './landing.js';
-import { groupsAt, LOGIN_BROWSER_COOKIE, LOGIN_UNDER_WAY_PURPOSE, LOGIN_UNDER_WAY_TTL_MS, type LoginUnderWay } from './model.js';
+import { groupsAt, LOGIN_BROWSER_COOKIE, LOGIN_UNDER_WAY_PURPOSE, LOGIN_UNDER_WAY_TTL_MS, type LoginUnderWay, type OidcSettings } from './model.js';
 import { describe, ProviderUnavailable, type IdentityProviders } from './provider.js';
 import type { OidcSettingsService } from './service.js';
 
@@ -127,15 +127,25 @@ export class OidcLoginService {
     if (acrValues.length > 0 && !acrValues.includes(String(claims.acr ?? ''))) {
       throw new LoginRefused(`The identity provider did not confirm the required authentication level (acr ${acrValues.join(' or ')}); sign in again as it asks.`);
     }
-    const user = await this.accounts.accountFor(claims, settings);
-    const ssoGroups = settings.enableGroupSyncing && settings.groupJsonPath ? groupsAt(claims, settings.groupJsonPath) : undefined;
-    if (ssoGroups) await this.groups.syncSsoMemberships(user.id, ssoGroups, SSO_ACTOR);
-    await this.logins.recordLogin(user.id, this.now().toISOString());
-    const session = await this.sessions.start(user, { idToken: claims.idToken });
+    const session = await this.admit(claims, settings);
     // A login finished leaves the browser's other logins under way pointless: their cookies go too.
     const own = browserCookieName(login.stateHash);
     const others = loginCookieNames(cookies).filter((name) => name !== own).map((name) => this.clearedCookie(name));
     return { location: this.ownLocation(login.redirect), cookies: [session, ...this.forgetBrowserCookie(state), ...others] };
+  }
+
+  /**
+   * What a login does once the provider's answer passed every check: finds or links the account
+   * the verified claims name (lib/oidc/accounts.ts), syncs their SSO groups, records the login and
+   * starts a session, whose Set-Cookie header it answers. Its own step, so the store's side of a
+   * login can be measured apart from the provider's exchange (test/integration/sso-concurrent-logins.test.ts).
+   */
+  async admit(claims: Record<string, unknown> & { idToken: string }, settings: AdmitSettings): Promise<string> {
+    const user = await this.accounts.accountFor(claims, settings);
+    const ssoGroups = settings.enableGroupSyncing && settings.groupJsonPath ? groupsAt(claims, settings.groupJsonPath) : undefined;
+    if (ssoGroups) await this.groups.syncSsoMemberships(user.id, ssoGroups, SSO_ACTOR);
+    await this.logins.recordLogin(user.id, this.now().toISOString());
+    return this.sessions.start(user, { idToken: claims.idToken });
   }
 
   /** The provider's sign-out page for single sign-out, when it is on and the provider has one; else undefined. */
@@ -233,6 +243,9 @@ export class OidcLoginService {
     return cookieHeader(name, value, { path: `${this.basePath}/auth/oidc`, secure: this.config.secureCookies }, maxAgeMs);
   }
 }
+
+/** The settings a login's store side runs on: who may be created or linked, and where the groups are in the claims. */
+export type AdmitSettings = Parameters<SsoAccounts['accountFor']>[1] & Pick<OidcSettings, 'enableGroupSyncing' | 'groupJsonPath'>;
 
 /** How many logins under way a browser may carry before a new one clears them (see `begin`). */
 export const MAX_LOGINS_CARRIED = 3;

@@ -54,3 +54,15 @@ export async function retryWhileHeldByTransaction<T>(write: () => Promise<T>): P
     }
   }
 }
+
+/**
+ * True when a transaction was still cancelled by concurrent ones after transact.ts's tries (its
+ * ServiceUnavailable keeps DynamoDB's TransactionCanceledException as its cause). Nothing was
+ * applied; a writer whose transaction is rebuilt from fresh values may send it again.
+ */
+export function isUnresolvedTransactionConflict(error: unknown): boolean {
+  const cause = error instanceof Error ? error.cause : undefined;
+  if (!(cause instanceof Error) || cause.name !== 'TransactionCanceledException') return false;
+  const reasons = (cause as { CancellationReasons?: Array<{ Code?: string }> }).CancellationReasons ?? [];
+  return reasons.some((reason) => reason.Code === 'TransactionConflict');
+}

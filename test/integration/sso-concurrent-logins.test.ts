@@ -4,6 +4,7 @@ import type { Services } from '../../local/app-services.js';
 import { startAwsLikeDynamoDb, type AwsLikeEngine } from '../../local/aws-like-dynamodb/engine.js';
 import { prepareLocalTable } from '../../lib/store/create-table.js';
 import { keys } from '../../lib/store/table-design.js';
+import { oidc } from '../../lib/composition/slices/oidc.js';
 import { apiClient, type ApiResponse } from '../support/api.js';
 import { namedAdminToken } from '../support/access.js';
 import { oidcSettingsFor, ProviderBrowser, startIdentityProvider, type IdentityProvider } from '../support/identity-provider.js';
@@ -138,4 +139,87 @@ describe('one person’s two tabs finishing their first single sign-on login at 
     }
     expect((await logins.services.users.get(made.body.id as number)).ssoIdentities).toEqual([{ issuer: logins.idp.issuer, subject: login }]);
   });
+});
+
+/**
+ * Monday, 9:00: a crowd's first single sign-on logins at once, each creating its user and syncing
+ * them into the groups their provider names. Every one joins the same "everyone" group, and one of
+ * a few team groups; each join is a transaction on the group item and the groups' revision item
+ * (docs/adr/0027-groups-revision.md), which DynamoDB cancels while another one holds either item.
+ * Each login is the store's side of a callback (`OidcLoginService.admit`, the claims as the
+ * provider's verified ID token gives them): in the cloud each runs in a container of its own, so
+ * the provider's exchange, CPU work that would pile up in this one process, is left out, and so is
+ * the function's deadline, whose wall-clock seconds on a shared machine measure its load rather
+ * than the logins' conflicts. Latency is injected (seeded) so requests interleave as across
+ * containers. SSO_BURST_PEOPLE sets the crowd (50 by default).
+ */
+describe('a burst of first single sign-on logins syncing the same groups', () => {
+  const PEOPLE = Number(process.env.SSO_BURST_PEOPLE ?? 50);
+  const TEAMS = 3;
+  let engine: AwsLikeEngine;
+  let logins: Login;
+  const transactionsByKind = new Map<string, number>();
+
+  beforeAll(async () => {
+    engine = await startAwsLikeDynamoDb({
+      target: inject('dynamodbLocal').endpoint, seed: 29, latencyRate: 0.5, latencyMs: 20, transactionHoldMs: 20,
+      faultWhen: (operation, body) => {
+        if (operation === 'TransactWriteItems') {
+          const partitions = (body.TransactItems as Record<string, any>[]).map((action) => {
+            const detail = Object.values(action)[0] as Record<string, any>;
+            return String((detail.Item ?? detail.Key)?.pk?.S);
+          });
+          const kind = partitions.includes('GROUPS') ? 'group' : partitions.includes('USERS') ? 'user' : 'other';
+          transactionsByKind.set(kind, (transactionsByKind.get(kind) ?? 0) + 1);
+        }
+        return false;
+      },
+    });
+    logins = await loginsOn(engine.endpoint, { autoCreate: true, enableGroupSyncing: true, groupJsonPath: 'groups' });
+  }, 120_000);
+
+  afterAll(async () => {
+    await logins?.idp.close();
+    await engine?.stop();
+  });
+
+  it(`${PEOPLE} people's first logins at once each get in, and each joins their groups once`, async () => {
+    const createGroup = async (name: string, mapping: string) => {
+      const res = await logins.call({ method: 'POST', path: '/api/admin/groups', token: logins.token, body: { name: unique(name), mappingsSSO: [mapping], rootRole: 2 } });
+      expect(res.status, res.text).toBe(201);
+      return res.body.id as number;
+    };
+    const everyone = await createGroup('everyone', 'staff');
+    const teams: number[] = [];
+    for (let team = 0; team < TEAMS; team += 1) teams.push(await createGroup(`team-${team}`, `team-${team}`));
+    const { oidcLogin } = logins.services.composition.once(oidc);
+    const settings = (await logins.services.oidcSettings.forLogin())!;
+    const people = Array.from({ length: PEOPLE }, (_, index) => ({ login: unique(`monday-${index}`), team: index % TEAMS }));
+    const before = engine.stats();
+    transactionsByKind.clear();
+    const startedAt = Date.now();
+
+    const admit = ({ login, team }: (typeof people)[number]) => oidcLogin.admit(
+      { iss: logins.idp.issuer, sub: login, email: `${login}@example.com`, email_verified: true, groups: ['staff', `team-${team}`], idToken: `id-token-of-${login}` },
+      settings,
+    );
+    const outcomes = await Promise.all(people.map((person) => admit(person).then(() => 'logged in', (error: unknown) => `${(error as Error).constructor.name}: ${(error as Error).message}`)));
+
+    const after = engine.stats();
+    const refused = outcomes.filter((outcome) => outcome !== 'logged in');
+    const figures = {
+      burstMs: Date.now() - startedAt, people: PEOPLE, loggedIn: PEOPLE - refused.length, refused: refused.length,
+      groupJoins: PEOPLE * 2, groupTransactionsSent: transactionsByKind.get('group') ?? 0, userTransactionsSent: transactionsByKind.get('user') ?? 0,
+      cancelledTransactions: after.cancelledTransactions - before.cancelledTransactions,
+      singleItemConflicts: after.singleItemConflicts - before.singleItemConflicts,
+      throttled: after.throttled - before.throttled,
+      refusals: Object.fromEntries([...new Set(refused)].map((message) => [message, refused.filter((other) => other === message).length])),
+    };
+    console.log(`first SSO logins at once (seed 29, half the requests 20 ms late, transactions held 20 ms): ${JSON.stringify(figures)}`);
+
+    expect(refused).toEqual([]);
+    const members = async (id: number) => ((await logins.call({ method: 'GET', path: `/api/admin/groups/${id}`, token: logins.token })).body.users as unknown[]).length;
+    expect(await members(everyone)).toBe(PEOPLE);
+    for (const [team, id] of teams.entries()) expect(await members(id)).toBe(people.filter((person) => person.team === team).length);
+  }, 300_000);
 });

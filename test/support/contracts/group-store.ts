@@ -201,5 +201,51 @@ export function groupStoreContract(makeStore: MakeStore<GroupStoreUnderTest>): v
 
       expect(await store.get(1)).toMatchObject({ description: 'newer', version: 2 });
     });
+
+    it('syncs one person into and out of groups as read, whatever else changed in them, moving each version', async () => {
+      const { store, addUser } = await makeStore();
+      for (const userId of [10, 11]) await addUser(userId);
+      const joined = group(1, 'admins');
+      const left = group(2, 'editors', [member(10, '2026-01-01T00:00:00.000Z'), member(11, '2026-01-01T00:00:00.000Z')]);
+      await store.insert(joined, ACTOR);
+      await store.insert(left, ACTOR);
+      // Another person joined and the description changed after the sync's read: neither is the sync's business.
+      await store.replace(joined, { ...joined, description: 'newer', members: [member(11, '2026-01-02T00:00:00.000Z')] }, [11], ACTOR);
+
+      expect(await store.syncMember(10, [joined], [left], '2026-03-01T00:00:00.000Z', 'oidc-login')).toBe('done');
+
+      expect(await store.get(1)).toMatchObject({
+        description: 'newer', version: 3,
+        members: [member(11, '2026-01-02T00:00:00.000Z'), { userId: 10, joinedAt: '2026-03-01T00:00:00.000Z', createdBy: 'oidc-login' }],
+      });
+      expect(await store.get(2)).toMatchObject({ version: 2, members: [member(11, '2026-01-01T00:00:00.000Z')] });
+    });
+
+    it('answers changed to a sync of a group whose mappings changed, that is gone, or that the person already joined or left, and writes none of it', async () => {
+      const { store, addUser } = await makeStore();
+      await addUser(10);
+      const read = group(1, 'admins');
+      await store.insert(read, ACTOR);
+      await store.insert(group(2, 'viewers'), ACTOR);
+      await store.replace(read, { ...read, mappingsSSO: ['okta-owners'] }, [], ACTOR);
+
+      expect(await store.syncMember(10, [group(2, 'viewers'), read], [], '2026-03-01T00:00:00.000Z', 'oidc-login')).toBe('changed');
+      expect(await store.syncMember(10, [group(3, 'nobody')], [], '2026-03-01T00:00:00.000Z', 'oidc-login')).toBe('changed');
+      expect(await store.syncMember(10, [], [group(2, 'viewers')], '2026-03-01T00:00:00.000Z', 'oidc-login')).toBe('changed');
+      expect(await store.syncMember(10, [group(2, 'viewers')], [], '2026-03-01T00:00:00.000Z', 'oidc-login')).toBe('done');
+      expect(await store.syncMember(10, [group(2, 'viewers')], [], '2026-03-02T00:00:00.000Z', 'oidc-login')).toBe('changed');
+
+      expect((await store.get(1))?.members).toEqual([]);
+      expect((await store.get(2))?.members).toEqual([{ userId: 10, joinedAt: '2026-03-01T00:00:00.000Z', createdBy: 'oidc-login' }]);
+    });
+
+    it('answers unknown-user to a sync that joins someone who is not a user, and writes nothing', async () => {
+      const { store } = await makeStore();
+      await store.insert(group(1, 'admins'), ACTOR);
+
+      expect(await store.syncMember(404, [group(1, 'admins')], [], '2026-03-01T00:00:00.000Z', 'oidc-login')).toBe('unknown-user');
+
+      expect(await store.get(1)).toEqual(group(1, 'admins'));
+    });
   });
 }

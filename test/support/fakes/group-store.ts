@@ -1,5 +1,5 @@
 import type { Group } from '../../../lib/groups/model.js';
-import type { GroupStore, GroupWriteOutcome } from '../../../lib/groups/store.js';
+import type { GroupStore, GroupWriteOutcome, SyncOutcome } from '../../../lib/groups/store.js';
 import { storedCopy } from './stored-copy.js';
 
 /** Which users exist: a group's new members must name one. */
@@ -59,6 +59,24 @@ export class FakeGroupStore implements GroupStore {
       this.names.set(after.name, before.id);
     }
     return { kind: 'done' };
+  }
+
+  async syncMember(userId: number, join: readonly Group[], leave: readonly Group[], at: string, actor: string): Promise<SyncOutcome> {
+    const sameMappings = (read: Group, stored: Group | undefined) =>
+      stored !== undefined && JSON.stringify(stored.mappingsSSO) === JSON.stringify(read.mappingsSSO);
+    const isMember = (stored: Group | undefined) => stored?.members.some((member) => member.userId === userId) ?? false;
+    for (const read of join) if (!sameMappings(read, this.groups.get(read.id)) || isMember(this.groups.get(read.id))) return 'changed';
+    for (const read of leave) if (!sameMappings(read, this.groups.get(read.id)) || !isMember(this.groups.get(read.id))) return 'changed';
+    if (join.length > 0 && !this.users.has(userId)) return 'unknown-user';
+    for (const { id } of join) {
+      const stored = this.groups.get(id)!;
+      this.groups.set(id, { ...stored, members: [...stored.members, { userId, joinedAt: at, createdBy: actor }], version: stored.version + 1 });
+    }
+    for (const { id } of leave) {
+      const stored = this.groups.get(id)!;
+      this.groups.set(id, { ...stored, members: stored.members.filter((member) => member.userId !== userId), version: stored.version + 1 });
+    }
+    return 'done';
   }
 
   async delete(group: Group, _actor: string): Promise<'done' | 'changed'> {
