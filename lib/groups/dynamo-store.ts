@@ -72,8 +72,9 @@ export class DynamoGroupStore extends DynamoGroupReader implements GroupStore {
    * revision: DynamoDB cancels the ones that overlap, and transact.ts tries each again a few times
    * within some hundred milliseconds. Such a burst can outlast those tries without anything being
    * wrong with the write (it adds one entry, whatever the others add), so the write is sent again,
-   * its revision move stamped afresh, up to SYNC_CONFLICT_ROUNDS times; the late-write guard still
-   * refuses an attempt the request has no time left for.
+   * its revision move stamped afresh, up to SYNC_CONFLICT_ROUNDS times, after a random pause that
+   * grows with the round (a crowd restarting together would only cancel itself again); the
+   * late-write guard still refuses an attempt the request has no time left for.
    */
   private async writeSync(userId: number, changes: Array<{ group: Group; joins: boolean }>, at: string, actor: string): Promise<SyncOutcome> {
     const member = String(userId);
@@ -98,6 +99,8 @@ export class DynamoGroupStore extends DynamoGroupReader implements GroupStore {
         return outcome.failedIndex === groupItems.length && userCheck.length > 0 ? 'unknown-user' : 'changed';
       } catch (error) {
         if (!isUnresolvedTransactionConflict(error) || round >= SYNC_CONFLICT_ROUNDS) throw error;
+        // Spread the crowd's next tries out rather than all starting again from transact.ts's shortest wait.
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * SYNC_ROUND_SPREAD_MS * round));
       }
     }
   }
@@ -152,7 +155,9 @@ export class DynamoGroupStore extends DynamoGroupReader implements GroupStore {
 /** Groups one sync write changes at most: two items each, with the user check, the revision and the event counter well inside 100. */
 const SYNC_GROUPS_PER_WRITE = 40;
 /** How often a sync write still cancelled by concurrent ones after transact.ts's tries is sent again. */
-const SYNC_CONFLICT_ROUNDS = 4;
+const SYNC_CONFLICT_ROUNDS = 8;
+/** The longest pause before a sync write's next round, times the round: about a transaction's hold time per login ahead. */
+const SYNC_ROUND_SPREAD_MS = 100;
 
 function groupItem(group: Group): Record<string, unknown> {
   const { members, ...details } = group;

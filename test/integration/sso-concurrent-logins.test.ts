@@ -203,7 +203,7 @@ describe('a burst of first single sign-on logins syncing the same groups', () =>
       { iss: logins.idp.issuer, sub: login, email: `${login}@example.com`, email_verified: true, groups: ['staff', `team-${team}`], idToken: `id-token-of-${login}` },
       settings,
     );
-    const outcomes = await Promise.all(people.map((person) => admit(person).then(() => 'logged in', (error: unknown) => `${(error as Error).constructor.name}: ${(error as Error).message}`)));
+    const outcomes = await Promise.all(people.map((person) => admit(person).then(() => 'logged in', (error: unknown) => `${(error as Error).constructor.name}: ${(error as Error).message} (${((error as Error).cause as Error | undefined)?.name ?? 'no cause'})`)));
 
     const after = engine.stats();
     const refused = outcomes.filter((outcome) => outcome !== 'logged in');
