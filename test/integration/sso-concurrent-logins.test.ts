@@ -67,6 +67,7 @@ describe('one person’s two tabs finishing their first single sign-on login at 
   let gate: { arrived: () => void; released: Promise<void> } | undefined;
   /** Sees every request as it reaches the engine, before the engine's conflict checks. */
   let onRequest: ((operation: string, body: Record<string, any>) => void) | undefined;
+  let releaseHeld: () => void = () => undefined;
 
   beforeAll(async () => {
     engine = await startAwsLikeDynamoDb({
@@ -88,7 +89,8 @@ describe('one person’s two tabs finishing their first single sign-on login at 
   });
 
   afterAll(async () => {
-    gate?.arrived();
+    // A test that failed midway may have left a transaction held: let it go before stopping.
+    releaseHeld();
     await logins?.idp.close();
     await engine?.stop();
   });
@@ -98,6 +100,7 @@ describe('one person’s two tabs finishing their first single sign-on login at 
     let release: () => void = () => undefined;
     const holding = new Promise<void>((resolve) => (arrived = resolve));
     gate = { arrived, released: new Promise<void>((resolve) => (release = resolve)) };
+    releaseHeld = release;
     return { holding, release };
   };
 
