@@ -89,3 +89,42 @@ describe('FlagEvaluator.deterministic', () => {
   });
 });
 
+describe('FlagEvaluator\'s quick answers for OFREP', () => {
+  const segment = { id: 7, name: 'beta', constraints: [{ contextName: 'userId', operator: 'STR_STARTS_WITH', values: ['beta-'], inverted: false, caseInsensitive: false }] };
+  const strategies: Record<string, unknown>[] = [
+    { name: 'default', parameters: {}, constraints: [] },
+    { name: 'flexibleRollout', parameters: { rollout: '100', stickiness: 'default', groupId: 'f' }, constraints: [{ contextName: 'appName', operator: 'IN', values: ['web'] }] },
+    { name: 'flexibleRollout', parameters: { rollout: '30', stickiness: 'default', groupId: 'f' }, constraints: [] },
+    { name: 'userWithId', parameters: { userIds: 'beta-1, alice' }, constraints: [] },
+    { name: 'remoteAddress', parameters: { IPs: '10.0.0.1' }, constraints: [] },
+    { name: 'default', parameters: {}, constraints: [], segments: [7] },
+    { name: 'default', parameters: {}, constraints: [], segments: [8] },
+    { name: 'custom-of-theirs', parameters: {}, constraints: [] },
+    { name: 'flexibleRollout', parameters: { rollout: '100', stickiness: 'default', groupId: 'f' }, constraints: [{ contextName: 'userId', operator: 'IN', values: ['alice'], inverted: true }],
+      variants: [{ name: 'blue', weight: 500, stickiness: 'default', payload: { type: 'string', value: 'b' } }, { name: 'green', weight: 500, stickiness: 'default' }] },
+  ];
+  const contexts = ['alice', 'beta-1', 'beta-2', 'carol', 'user-42'].flatMap((userId) =>
+    ['web', 'ios'].map((appName) => ({ userId, appName, sessionId: `s-${userId}`, remoteAddress: '10.0.0.1', environment: 'development' })));
+
+  it('strategyEnabled says what strategyVerdict says of each strategy, and variantOf what verdict says of each flag', () => {
+    const features = strategies.map((strategy, index) => ({ name: `flag-${index}`, enabled: true, strategies: [strategy], variants: [], dependencies: [] }));
+    const evaluator = new FlagEvaluator({ features: features as never, segments: [segment as never] });
+    let enabledSeen = 0;
+    for (const context of contexts) {
+      for (const [index, strategy] of strategies.entries()) {
+        const quick = evaluator.strategyEnabled(strategy as never, context);
+        expect(quick).toBe(evaluator.strategyVerdict(strategy as never, context)?.enabled);
+        const variant = evaluator.variantOf(`flag-${index}`, context);
+        const verdict = evaluator.verdict(`flag-${index}`, context);
+        expect(variant.feature_enabled ?? false).toBe(verdict.enabled);
+        expect({ name: variant.name, enabled: variant.enabled, payload: variant.payload }).toEqual({ name: verdict.variant.name, enabled: verdict.variant.enabled, payload: verdict.variant.payload });
+        if (quick) enabledSeen += 1;
+      }
+    }
+    // Both answers occur, and a strategy type the engine lacks answers undefined in both.
+    expect(enabledSeen).toBeGreaterThan(10);
+    expect(enabledSeen).toBeLessThan(contexts.length * strategies.length);
+    expect(evaluator.strategyEnabled(strategies[7] as never, contexts[0]!)).toBeUndefined();
+  });
+});
+
