@@ -69,6 +69,11 @@ export function timeLeft(): number | undefined {
   return request === undefined ? undefined : request.deadline - Date.now();
 }
 
+/** Epoch milliseconds at which the current request's function is stopped; undefined outside a request. */
+export function currentDeadline(): number | undefined {
+  return requests.getStore()?.deadline;
+}
+
 /**
  * Whether a write may start now: outside a request always; inside one only while the write
  * budget is left (lib/time-budget.ts), so a started write ends before the request must answer.

@@ -1,5 +1,5 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { ServiceUnavailable } from '../../lib/errors.js';
 import { runWithDeadline, TooLateToWrite } from '../../lib/request-deadline.js';
 import { createDocumentClient } from '../../lib/store/document-client.js';
@@ -56,12 +56,14 @@ describe('more requests at once than a local client sends', () => {
   });
 });
 
-describe('a write that waits for its turn', () => {
+describe('a call that waits for its turn', () => {
+  // A gate of each test's own: the engine holds every GetItem until the test opens it.
   let release: () => void = () => undefined;
-  const released = new Promise<void>((resolve) => (release = resolve));
-  const arrived: string[] = [];
+  let released: Promise<void> = Promise.resolve();
+  let heldReads = 0;
+  let allHeld: Promise<void> = Promise.resolve();
   let reachedEngine: () => void = () => undefined;
-  const allHeld = new Promise<void>((resolve) => (reachedEngine = resolve));
+  const arrived: string[] = [];
   let db: ReturnType<typeof createDocumentClient>;
 
   beforeAll(async () => {
@@ -69,19 +71,31 @@ describe('a write that waits for its turn', () => {
       delay: (operation) => {
         arrived.push(operation);
         if (operation !== 'GetItem') return undefined;
-        if (arrived.filter((name) => name === 'GetItem').length === LOCAL_REQUESTS_AT_ONCE) reachedEngine();
+        heldReads += 1;
+        if (heldReads === LOCAL_REQUESTS_AT_ONCE) reachedEngine();
         return released;
       },
     }));
   });
 
-  afterAll(() => release());
+  beforeEach(() => {
+    heldReads = 0;
+    released = new Promise<void>((resolve) => (release = resolve));
+    allHeld = new Promise<void>((resolve) => (reachedEngine = resolve));
+  });
+
+  afterEach(() => release());
+
+  /** Every turn taken by a read the engine holds until the test lets it go. */
+  async function takeEveryTurn(key: { pk: string; sk: string }) {
+    const reads = Array.from({ length: LOCAL_REQUESTS_AT_ONCE }, () => db.send(new GetCommand({ TableName: table(), Key: key })));
+    await allHeld;
+    return reads;
+  }
 
   it('is refused unsent when its request ran short of time while it waited: 503, nothing stored', async () => {
     const key = { pk: unique('late'), sk: 'item' };
-    // Every turn taken by a read the engine holds until the test lets it go.
-    const reads = Array.from({ length: LOCAL_REQUESTS_AT_ONCE }, () => db.send(new GetCommand({ TableName: table(), Key: key })));
-    await allHeld;
+    const reads = await takeEveryTurn(key);
 
     // The write starts with its budget and a second to spare; its turn comes only once the
     // reads are let go, after that second is gone.
@@ -97,5 +111,21 @@ describe('a write that waits for its turn', () => {
     await Promise.all(reads);
     expect(arrived.filter((operation) => operation === 'PutItem')).toEqual([]);
     expect((await db.send(new GetCommand({ TableName: table(), Key: key, ConsistentRead: true }))).Item).toBeUndefined();
+  });
+
+  it('is not sent at all when its request\'s time ended while it waited, as Lambda stops the invocation', async () => {
+    const key = { pk: unique('stopped'), sk: 'item' };
+    const reads = await takeEveryTurn(key);
+    const readsArrived = arrived.length;
+
+    const deadline = Date.now() + 200;
+    const outcome = runWithDeadline(deadline, () => db.send(new GetCommand({ TableName: table(), Key: key })))
+      .then(() => 'answered', (error: unknown) => error);
+    while (Date.now() <= deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    release();
+
+    expect(await outcome).toBeInstanceOf(ServiceUnavailable);
+    await Promise.all(reads);
+    expect(arrived.length).toBe(readsArrived);
   });
 });
