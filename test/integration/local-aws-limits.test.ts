@@ -394,7 +394,11 @@ describe('the local runtime at AWS limits, with the real functions', () => {
     expect(await response.json()).toEqual({ message: 'Request Entity Too Large' });
   });
 
-  it('answers a real route whose answer grows over 6 MB (the segment list) gzip-compressed, or a clear 400 to a caller without gzip', async () => {
+  // Writing 6.6 MB and reading it twice through the runtime is work for this process and the one
+  // DynamoDB Local that the run's other test files share: 14.8 s at a load average of 17-20
+  // alone, 27.9 s at 10-15 beside parallel-creates.test.ts. Each request keeps its function's
+  // own timeout; only the test's total is raised, so the machine's load does not decide it.
+  it('answers a real route whose answer grows over 6 MB (the segment list) gzip-compressed, or a clear 400 to a caller without gzip', { timeout: 120_000 }, async () => {
     // 70 segments of ~95 KB each (1,000 values, the most a segment may hold): a list of ~6.6 MB.
     const values = Array.from({ length: 1000 }, (_, i) => `${String(i).padStart(4, '0')}${'v'.repeat(86)}`);
     const prefix = unique('big');
