@@ -12,6 +12,7 @@ import { BucketDeployment, CacheControl, Source, type ISource } from 'aws-cdk-li
 import { Construct } from 'constructs';
 import { ORIGIN_SECRET_HEADER, VIEWER_ADDRESS_HEADER } from '../../lib/http/client-address.js';
 import { fillIndexHtml } from '../../lib/ui/index-html.js';
+import { entryModulePreloads } from '../../lib/ui/module-preloads.js';
 import { API_PATH_PATTERNS, cacheControlFor, INDEX_HTML, type UiEntries } from '../../lib/ui/paths.js';
 import type { InstalledUi } from '../../lib/ui/release.js';
 import { HSTS_MAX_AGE_SECONDS, uiContentSecurityPolicy } from '../../lib/ui/security-headers.js';
@@ -86,8 +87,9 @@ export class AdminUi extends Construct {
       lifecycleRules: [{ noncurrentVersionExpiration: Duration.days(30), abortIncompleteMultipartUploadAfter: Duration.days(1) }],
     });
 
-    const indexHtml = props.ui
-      ? fillIndexHtml(readFileSync(join(props.ui.buildDir, INDEX_HTML), 'utf8'), { baseUriPath: '' })
+    const template = props.ui ? readFileSync(join(props.ui.buildDir, INDEX_HTML), 'utf8') : undefined;
+    const indexHtml = props.ui && template !== undefined
+      ? fillIndexHtml(template, { baseUriPath: '', modulePreloads: entryModulePreloads(props.ui.buildDir, template) })
       : missingUiPage.toString();
     const entries = props.ui ? uiEntries(props.ui) : { files: [INDEX_HTML], folders: [] };
     this.spaRewriteCode = spaRewriteCode(entries);

@@ -16,6 +16,11 @@ export interface IndexHtmlSettings {
    * (API_PRELOADS); on unless switched off, which only the UI benchmark's A/B does.
    */
   preloadApi?: boolean;
+  /**
+   * The modules the entry script imports, as the template names assets (`/static/…`), linked as
+   * `modulepreload` (lib/ui/module-preloads.ts finds them in the build); none when not given.
+   */
+  modulePreloads?: readonly string[];
 }
 
 /**
@@ -46,11 +51,16 @@ export function fillIndexHtml(template: string, settings: IndexHtmlSettings): st
     .replace(/::uiFlags::/gi, () => uiFlags)
     .replace(/::unleashToken::/gi, () => '')
     .replace(/\/static/gi, () => `${escapeAttribute(cdnPrefix || settings.baseUriPath)}/static`);
-  if (settings.preloadApi === false) return filled;
+  const assetPrefix = escapeAttribute(cdnPrefix || settings.baseUriPath);
+  const preloads = [
+    ...(settings.preloadApi === false ? [] : API_PRELOADS.map(
+      (path) => `<link rel="preload" as="fetch" crossorigin href="${escapeAttribute(settings.baseUriPath)}${path}" />`,
+    )),
+    // `crossorigin` as on the entry's own script tag: the same request, so the module map reuses it.
+    ...(settings.modulePreloads ?? []).map((path) => `<link rel="modulepreload" crossorigin href="${assetPrefix}${escapeAttribute(path)}" />`),
+  ];
+  if (preloads.length === 0) return filled;
   // First in <head>: the preload scanner dispatches them before the style sheets and the bundle.
-  const preloads = API_PRELOADS.map(
-    (path) => `<link rel="preload" as="fetch" crossorigin href="${escapeAttribute(settings.baseUriPath)}${path}" />`,
-  );
   return filled.replace(/<head\b[^>]*>/i, (head) => `${head}\n        ${preloads.join('\n        ')}`);
 }
 

@@ -5,6 +5,7 @@ import { promisify } from 'node:util';
 import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
 import { join, resolve, sep } from 'node:path';
 import { fillIndexHtml, type IndexHtmlSettings } from './index-html.js';
+import { entryModulePreloads } from './module-preloads.js';
 import { cacheControlFor, contentTypeFor, INDEX_HTML, isApiPath, uiObjectKey, type UiEntries } from './paths.js';
 import { UI_FETCH_COMMAND, UI_RELEASE, type InstalledUi } from './release.js';
 import { uiSecurityHeaders } from './security-headers.js';
@@ -49,7 +50,8 @@ function servingFrom(installed: InstalledUi, settings: IndexHtmlSettings): Serve
   const root = resolve(installed.buildDir);
   const entries = uiEntries(installed);
   // Filled once: what it is filled with is fixed for the server's life.
-  const index = Buffer.from(fillIndexHtml(readFileSync(join(root, INDEX_HTML), 'utf8'), settings));
+  const template = readFileSync(join(root, INDEX_HTML), 'utf8');
+  const index = Buffer.from(fillIndexHtml(template, { modulePreloads: entryModulePreloads(root, template), ...settings }));
   const indexTag = `"${createHash('sha256').update(index).digest('base64url').slice(0, 27)}"`;
   // On every answer, not only the page: an SVG or HTML file opened on its own is a document too.
   const security = uiSecurityHeaders(index.toString());

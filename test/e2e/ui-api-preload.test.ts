@@ -18,9 +18,10 @@ interface PathEntries {
 }
 
 /**
- * index.html preloads the API requests the 7.6.5 app makes first on every page (lib/ui/index-html.ts):
- * in Chromium against `npm start`, the app's own requests are answered from those preloads, so
- * the service gets each of them once per page, not twice, logged out and logged in.
+ * index.html preloads the API requests the 7.6.5 app makes first on every page and the modules
+ * its entry script imports (lib/ui/index-html.ts): in Chromium against `npm start`, the app's
+ * own requests are answered from those preloads, so the service gets each of them once per
+ * page, not twice, logged out and logged in.
  */
 describe("index.html's preloads of the UI's first API requests, in Chromium", () => {
   const adminPassword = `Admin-${randomBytes(12).toString('base64url')}`;
@@ -48,7 +49,10 @@ describe("index.html's preloads of the UI's first API requests, in Chromium", ()
     await server?.stop();
   });
 
+  /** Every page a test opens, closed after it even when it fails: the app asks again every 15 s, which the next test's count would take for its own. */
+  const opened: Page[] = [];
   afterEach(async () => {
+    for (const page of opened.splice(0)) await page.close().catch(() => undefined);
     expect((await ui?.faults.take()) ?? []).toEqual([]);
   });
 
@@ -65,6 +69,10 @@ describe("index.html's preloads of the UI's first API requests, in Chromium", ()
     const mine = performance.getEntriesByType('resource').filter((entry) => new URL(entry.name).pathname === ${JSON.stringify(path)});
     return { preloaded: mine.filter((entry) => entry.initiatorType === 'link').length, fetched: mine.filter((entry) => entry.initiatorType === 'fetch').length };
   })()`)) as PathEntries;
+
+  /** When each of the page's requests for `path` started (Resource Timing, ms after the navigation began). */
+  const startsOf = async (page: Page, path: string): Promise<number[]> => (await page.evaluate(`performance.getEntriesByType('resource')
+    .filter((entry) => new URL(entry.name).pathname === ${JSON.stringify(path)}).map((entry) => entry.startTime)`)) as number[];
 
   /** How often the app called fetch() for `path` (counted by the init script of `watch`). */
   const appFetchesOf = async (page: Page, path: string): Promise<number> =>
@@ -106,26 +114,46 @@ describe("index.html's preloads of the UI's first API requests, in Chromium", ()
     });
   }
 
+  /** The entry script's imports index.html links as modulepreload. */
+  let modules: string[] = [];
+
   it('serves index.html with the preloads at the top of <head>', async () => {
     const html = await (await fetch(`${server.url}/projects/default`)).text();
+    modules = [...html.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)" \/>/g)].map(([, path]) => path!);
 
     for (const path of API_PRELOADS) expect(html).toContain(`<link rel="preload" as="fetch" crossorigin href="${path}" />`);
+    // 7.6.5's entry imports four chunks (test/unit/ui-module-preloads.test.ts names them).
+    expect(modules).toHaveLength(4);
+    expect(html.indexOf('rel="modulepreload"')).toBeLessThan(html.indexOf('<script type="module"'));
   });
 
-  it('logged out: the login page asks who is signed in once, the preload answering the app', async () => {
+  it('logged out: the login page asks who is signed in once, the preload answering the app; each module once', async () => {
     const { page } = await ui!.person('visitor');
+    opened.push(page);
     await watch(page);
     const from = server.output().length;
     await page.goto(`${server.url}/login`);
     await page.locator('#username').waitFor();
 
     await expectAnsweredFromPreloads(page, from, 401);
-    // Closed: the app asks again every 15 s, which the next page's count would take for its own.
-    await page.close();
+    // A first visit, nothing cached: each module loaded once, and by its preload. Had the module
+    // loader not taken the preloaded module it would have loaded it again (a second entry, if
+    // only from the HTTP cache); without the preload, the entry's import asks for it only after
+    // the entry has arrived, so after the entry's own request started, never before it.
+    const entry = /<script[^>]*type="module"[^>]*src="([^"]+)"/.exec(await page.content())?.[1] ?? '';
+    const [entryStart] = await startsOf(page, entry);
+    expect(entryStart).toBeDefined();
+    for (const path of modules) {
+      expect(answered(from, path), path).toEqual([200]);
+      const starts = await startsOf(page, path);
+      expect(starts, path).toHaveLength(1);
+      expect(starts[0], path).toBeLessThanOrEqual(entryStart!);
+    }
   });
 
   it('logged in: a page opened anew gets its user and configuration from the preloads', async () => {
     const { page: login, signedIn } = await ui!.person('admin');
+    opened.push(login);
     await login.goto(`${server.url}/login`);
     await login.locator('#username').fill('admin');
     await login.locator('#password').fill(adminPassword);
@@ -137,6 +165,7 @@ describe("index.html's preloads of the UI's first API requests, in Chromium", ()
     await login.close();
 
     const page = await context.newPage();
+    opened.push(page);
     page.setDefaultTimeout(UI_WAIT);
     await watch(page);
     const from = server.output().length;
@@ -144,7 +173,6 @@ describe("index.html's preloads of the UI's first API requests, in Chromium", ()
     await page.getByTestId('HEADER_USER_AVATAR').waitFor();
 
     await expectAnsweredFromPreloads(page, from, 200);
-    await page.close();
     // Chromium warns of a preload left unused a few seconds after the page's load; the pages above had those seconds.
     expect(preloadWarnings).toEqual([]);
   });
