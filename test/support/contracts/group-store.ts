@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Group, GroupMember } from '../../../lib/groups/model.js';
-import type { GroupStore } from '../../../lib/groups/store.js';
+import { SYNC_GROUPS_PER_WRITE, type GroupStore } from '../../../lib/groups/store.js';
 import type { MakeStore } from './named-items.js';
 
 /** The store under test and what it checks outside its port: users that exist, made by `addUser`. */
@@ -94,6 +94,18 @@ export function groupStoreContract(makeStore: MakeStore<GroupStoreUnderTest>): v
       expect(await store.insert(group(1, 'editors'), ACTOR)).toEqual({ kind: 'changed' });
 
       expect((await store.get(1))?.name).toBe('admins');
+    });
+
+    it('answers done to an insert sent again exactly as written (a resend after an attempt that committed unseen), and writes it once', async () => {
+      const { store, addUser } = await makeStore();
+      await addUser(10);
+      const written = group(1, 'admins', [member(10, '2026-01-02T03:04:05.000Z')]);
+      await store.insert(written, ACTOR);
+
+      expect(await store.insert(written, ACTOR)).toEqual({ kind: 'done' });
+      expect(await store.insert({ ...written, description: 'another' }, ACTOR)).toEqual({ kind: 'changed' });
+
+      expect(await store.list()).toEqual([written]);
     });
 
     it('lists groups by id, numerically', async () => {
@@ -246,6 +258,53 @@ export function groupStoreContract(makeStore: MakeStore<GroupStoreUnderTest>): v
       expect(await store.syncMember(404, [group(1, 'admins')], [], '2026-03-01T00:00:00.000Z', 'oidc-login')).toBe('unknown-user');
 
       expect(await store.get(1)).toEqual(group(1, 'admins'));
+    });
+    // Past SYNC_GROUPS_PER_WRITE groups a sync is several writes, each committed before the next.
+    const manyGroups = async (store: GroupStore, firstId: number, count: number, members: GroupMember[] = []): Promise<Group[]> => {
+      const made = Array.from({ length: count }, (_, index) => group(firstId + index, `group ${firstId + index}`, members));
+      for (const each of made) await store.insert(each, ACTOR);
+      return made;
+    };
+    const membersOf = async (store: GroupStore, groups: readonly Group[]) =>
+      Promise.all(groups.map(async (read) => (await store.get(read.id))?.members.map((each) => each.userId)));
+
+    it('syncs more groups than one write holds: every leave and every join', async () => {
+      const { store, addUser } = await makeStore();
+      await addUser(10);
+      const toJoin = await manyGroups(store, 1, SYNC_GROUPS_PER_WRITE + 5);
+      const toLeave = await manyGroups(store, 1001, 5, [member(10, '2026-01-01T00:00:00.000Z')]);
+
+      expect(await store.syncMember(10, toJoin, toLeave, '2026-03-01T00:00:00.000Z', 'oidc-login')).toBe('done');
+
+      expect(new Set((await membersOf(store, toJoin)).map(String))).toEqual(new Set(['10']));
+      expect(new Set((await membersOf(store, toLeave)).map(String))).toEqual(new Set(['']));
+    });
+
+    it('leaves before it joins past one write: a failed write never leaves the person in a new group and one they were to leave', async () => {
+      const { store, addUser } = await makeStore();
+      await addUser(10);
+      const toJoin = await manyGroups(store, 1, SYNC_GROUPS_PER_WRITE);
+      const [toLeave] = await manyGroups(store, 1001, 1, [member(10, '2026-01-01T00:00:00.000Z')]);
+      // Its mappings change after the sync's read: the write holding its leave fails.
+      await store.replace(toLeave!, { ...toLeave!, mappingsSSO: ['okta-owners'] }, [], ACTOR);
+
+      expect(await store.syncMember(10, toJoin, [toLeave!], '2026-03-01T00:00:00.000Z', 'oidc-login')).toBe('changed');
+
+      expect((await store.get(toLeave!.id))?.members.map((each) => each.userId)).toEqual([10]);
+      expect((await membersOf(store, toJoin)).flat()).toEqual([]);
+    });
+
+    it('keeps the writes done before a later one of the same sync fails: the leaves, never a join', async () => {
+      const { store, addUser } = await makeStore();
+      await addUser(10);
+      const toLeave = await manyGroups(store, 1001, SYNC_GROUPS_PER_WRITE, [member(10, '2026-01-01T00:00:00.000Z')]);
+      const [toJoin] = await manyGroups(store, 1, 1);
+      await store.replace(toJoin!, { ...toJoin!, mappingsSSO: ['okta-owners'] }, [], ACTOR);
+
+      expect(await store.syncMember(10, [toJoin!], toLeave, '2026-03-01T00:00:00.000Z', 'oidc-login')).toBe('changed');
+
+      expect((await membersOf(store, toLeave)).flat()).toEqual([]);
+      expect((await store.get(toJoin!.id))?.members).toEqual([]);
     });
   });
 }

@@ -1,5 +1,6 @@
+import { isDeepStrictEqual } from 'node:util';
 import type { Group } from '../../../lib/groups/model.js';
-import type { GroupStore, GroupWriteOutcome, SyncOutcome } from '../../../lib/groups/store.js';
+import { SYNC_GROUPS_PER_WRITE, type GroupStore, type GroupWriteOutcome, type SyncOutcome } from '../../../lib/groups/store.js';
 import { storedCopy } from './stored-copy.js';
 
 /** Which users exist: a group's new members must name one. */
@@ -37,7 +38,9 @@ export class FakeGroupStore implements GroupStore {
   }
 
   async insert(group: Group, _actor: string): Promise<GroupWriteOutcome> {
-    if (this.groups.has(group.id)) return { kind: 'changed' };
+    const stored = this.groups.get(group.id);
+    // As the adapter: a group under its id holding exactly this one is this insert's own, sent again.
+    if (stored) return isDeepStrictEqual(asRead(stored), asRead(group)) ? { kind: 'done' } : { kind: 'changed' };
     if (this.names.has(group.name)) return { kind: 'name-taken' };
     const unknown = this.firstUnknown(group.members.map((member) => member.userId));
     if (unknown !== undefined) return { kind: 'unknown-user', userId: unknown };
@@ -61,20 +64,29 @@ export class FakeGroupStore implements GroupStore {
     return { kind: 'done' };
   }
 
+  /** As the adapter does: leaves before joins, SYNC_GROUPS_PER_WRITE groups a write, each whole and kept when a later one fails. */
   async syncMember(userId: number, join: readonly Group[], leave: readonly Group[], at: string, actor: string): Promise<SyncOutcome> {
+    const changes = [...leave.map((group) => ({ group, joins: false })), ...join.map((group) => ({ group, joins: true }))];
+    for (let from = 0; from < changes.length; from += SYNC_GROUPS_PER_WRITE) {
+      const outcome = this.writeSync(userId, changes.slice(from, from + SYNC_GROUPS_PER_WRITE), at, actor);
+      if (outcome !== 'done') return outcome;
+    }
+    return 'done';
+  }
+
+  private writeSync(userId: number, changes: Array<{ group: Group; joins: boolean }>, at: string, actor: string): SyncOutcome {
     const sameMappings = (read: Group, stored: Group | undefined) =>
       stored !== undefined && JSON.stringify(stored.mappingsSSO) === JSON.stringify(read.mappingsSSO);
     const isMember = (stored: Group | undefined) => stored?.members.some((member) => member.userId === userId) ?? false;
-    for (const read of join) if (!sameMappings(read, this.groups.get(read.id)) || isMember(this.groups.get(read.id))) return 'changed';
-    for (const read of leave) if (!sameMappings(read, this.groups.get(read.id)) || !isMember(this.groups.get(read.id))) return 'changed';
-    if (join.length > 0 && !this.users.has(userId)) return 'unknown-user';
-    for (const { id } of join) {
-      const stored = this.groups.get(id)!;
-      this.groups.set(id, { ...stored, members: [...stored.members, { userId, joinedAt: at, createdBy: actor }], version: stored.version + 1 });
+    for (const { group: read, joins } of changes) {
+      const stored = this.groups.get(read.id);
+      if (!sameMappings(read, stored) || isMember(stored) === joins) return 'changed';
     }
-    for (const { id } of leave) {
+    if (changes.some(({ joins }) => joins) && !this.users.has(userId)) return 'unknown-user';
+    for (const { group: { id }, joins } of changes) {
       const stored = this.groups.get(id)!;
-      this.groups.set(id, { ...stored, members: stored.members.filter((member) => member.userId !== userId), version: stored.version + 1 });
+      const members = joins ? [...stored.members, { userId, joinedAt: at, createdBy: actor }] : stored.members.filter((member) => member.userId !== userId);
+      this.groups.set(id, { ...stored, members, version: stored.version + 1 });
     }
     return 'done';
   }
