@@ -367,38 +367,54 @@ function jsonExtraOf(text: string): number {
 }
 
 /**
- * The CRC-32 of two texts laid end to end, from each one's CRC and the second's length: the
- * first CRC is carried through `length2` zero bytes by squaring the one-zero-bit operator
- * (a 32×32 matrix over GF(2)), then the second is added (the method of zlib's crc32_combine).
+ * The CRC-32 of two texts laid end to end, from each one's CRC and the second's length.
+ * Appending n bytes multiplies the first CRC by x^(8n) modulo the CRC polynomial (the register's
+ * initial and final inversions cancel out between the two CRCs), so the combination is that
+ * product added (XOR) to the second CRC. x^(8n) is the product of the powers x^(2^k) for the bits
+ * of 8n, taken from a table of repeated squares built once per process: a combine is a few
+ * 32-bit polynomial multiplications instead of squaring 32×32 bit matrices on every call.
  */
 export function crc32Combine(crc1: number, crc2: number, length2: number): number {
   if (length2 === 0) return crc1 >>> 0;
-  let odd = new Uint32Array(32);
-  let even = new Uint32Array(32);
-  odd[0] = 0xedb88320; // the CRC-32 polynomial: the operator for one zero bit
-  for (let n = 1, row = 1; n < 32; n += 1, row <<= 1) odd[n] = row >>> 0;
-  square(even, odd); // two zero bits
-  square(odd, even); // four zero bits
-  let crc = crc1 >>> 0;
-  let remaining = length2;
-  // Each round squares the operator once more (8, 16, 32 … zero bits: one byte, two, four …).
-  while (remaining > 0) {
-    square(even, odd);
-    if (remaining % 2 === 1) crc = times(even, crc);
-    remaining = Math.floor(remaining / 2);
-    [odd, even] = [even, odd];
+  let operator = ONE;
+  // Bit j of length2 stands for 2^j bytes, 2^(j+3) bits: the table's power j + 3.
+  for (let bytes = length2, power = 3; bytes > 0; bytes = Math.floor(bytes / 2), power += 1) {
+    if (bytes % 2 === 1) operator = multiplyModulo(operator, powerOfX(power));
   }
-  return (crc ^ crc2) >>> 0;
+  return (multiplyModulo(operator, crc1 >>> 0) ^ crc2) >>> 0;
 }
 
-function times(matrix: Uint32Array, vector: number): number {
-  let sum = 0;
-  for (let i = 0, v = vector >>> 0; v !== 0; i += 1, v >>>= 1) if (v & 1) sum ^= matrix[i] as number;
-  return sum >>> 0;
+/**
+ * CRC-32's polynomial in the bit order of the CRC register (reflected: bit 31 is the coefficient
+ * of x^0, bit 0 of x^31; the x^32 term is implied).
+ */
+const CRC32_POLYNOMIAL = 0xedb88320;
+/** The polynomial 1 (x^0) in that order. */
+const ONE = 0x80000000;
+/** x^(2^k) modulo the polynomial at index k, each the square of the one before; grown on demand. */
+const POWERS_OF_X: number[] = [0x40000000];
+
+function powerOfX(k: number): number {
+  while (POWERS_OF_X.length <= k) {
+    const last = POWERS_OF_X[POWERS_OF_X.length - 1] as number;
+    POWERS_OF_X.push(multiplyModulo(last, last));
+  }
+  return POWERS_OF_X[k] as number;
 }
 
-function square(target: Uint32Array, matrix: Uint32Array): void {
-  for (let n = 0; n < 32; n += 1) target[n] = times(matrix, matrix[n] as number);
+/** a(x)·b(x) modulo the CRC polynomial, both in the register's bit order. */
+function multiplyModulo(a: number, b: number): number {
+  let product = 0;
+  let multiple = b >>> 0;
+  // For each term x^i of a (from bit 31 down), add b·x^i; b·x^(i+1) is b·x^i shifted one place, reduced when x^32 appears.
+  for (let term = ONE, rest = a >>> 0; rest !== 0; term >>>= 1) {
+    if (rest & term) {
+      product ^= multiple;
+      rest = (rest ^ term) >>> 0;
+    }
+    multiple = multiple & 1 ? (multiple >>> 1) ^ CRC32_POLYNOMIAL : multiple >>> 1;
+  }
+  return product >>> 0;
 }
 
 /** Code-unit order, as the payload sorts its features. */

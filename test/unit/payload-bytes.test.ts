@@ -1,6 +1,7 @@
 import { constants, crc32, gunzipSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { CHUNK_TARGET_BYTES, ChunkedPayload, crc32Combine } from '../../lib/client/payload-bytes.js';
+import { seededRandom } from '../support/seeded-random.js';
 
 const head = '{"version":2,"features":[';
 const tail = '],"meta":{"revisionId":7}}';
@@ -29,6 +30,28 @@ describe('crc32Combine', () => {
     for (const split of [0, 1, 7, 8, 9, 255, 256, 1_000, 4_999, 5_000]) {
       const [a, b] = [text.subarray(0, split), text.subarray(split)];
       expect(crc32Combine(crc32(a), crc32(b), b.length)).toBe(crc32(text));
+    }
+  });
+
+  it('equals zlib\'s CRC-32 of the concatenation for seeded random texts and lengths, empty ones included', () => {
+    const random = seededRandom('crc32Combine against zlib').next;
+    const lengths = [0, 1, 2, 3, 4, 5, 8, 31, 32, 33, 1_023, 1_024, 65_536, 524_289];
+    const bytes = (length: number) => Buffer.from(Array.from({ length }, () => Math.floor(random() * 256)));
+    for (let round = 0; round < 60; round += 1) {
+      const pick = () => (random() < 0.5 ? (lengths[Math.floor(random() * lengths.length)] as number) : Math.floor(random() * 3_000));
+      const [a, b] = [bytes(pick()), bytes(pick())];
+      expect(crc32Combine(crc32(a), crc32(b), b.length)).toBe(crc32(Buffer.concat([a, b])));
+    }
+  });
+
+  it('is associative for lengths past 2^32 bytes, where the table of powers grows beyond 32 entries', () => {
+    const random = seededRandom('crc32Combine past 2^32 bytes').next;
+    for (let round = 0; round < 20; round += 1) {
+      const [a, b, c] = [random(), random(), random()].map((draw) => Math.floor(draw * 2 ** 32) >>> 0) as [number, number, number];
+      const [lengthB, lengthC] = [Math.floor(random() * 2 ** 45), Math.floor(random() * 2 ** 40) + 1];
+      const left = crc32Combine(crc32Combine(a, b, lengthB), c, lengthC);
+      const right = crc32Combine(a, crc32Combine(b, c, lengthC), lengthB + lengthC);
+      expect(left).toBe(right);
     }
   });
 });
