@@ -57,6 +57,19 @@ export async function runWithDeadline<T>(deadline: number, work: () => Promise<T
   }
 }
 
+/**
+ * Runs `work` as no request's own: what it starts (its DynamoDB calls, timers, promise
+ * callbacks) has no deadline, ranks in the local request queue as work outside every request,
+ * and is not stopped when the request that happened to start it runs out of time. For work
+ * that outlives the request or serves others besides it: a read shared by every caller that
+ * comes while it runs (a request whose time is up must not fail the others' answers with its
+ * own 503; each waiter still has its own deadline for its own wait), and the local stand-ins
+ * for what runs as its own invocation in AWS (the stream's fan-out, the queue's deliveries).
+ */
+export function outsideRequest<T>(work: () => T): T {
+  return requests.exit(work);
+}
+
 /** Called by the DynamoDB client after a write of the current request was stored. */
 export function noteWriteLanded(): void {
   const request = requests.getStore();

@@ -4,6 +4,7 @@ import { changeEventsWritten } from '../lib/integrations/dynamo-stream-records.j
 import { INTEGRATIONS_MAX_RECEIVE_COUNT } from '../lib/integrations/delivery-sqs-queue.js';
 import type { EventBus } from '../lib/integrations/store.js';
 import { log } from '../lib/log.js';
+import { outsideRequest } from '../lib/request-deadline.js';
 import { LocalDeliveryQueue } from './integrations-queue.js';
 
 /** An event put on the local stand-in for the EventBridge bus. */
@@ -64,8 +65,11 @@ export function startLocalIntegrations(c: Composition, options: LocalIntegration
   const stream = (items: Record<string, unknown>[]) => {
     const events = changeEventsWritten(items);
     if (events.length === 0) return;
-    // In order, one batch after another, as a stream shard is read.
-    streamed = streamed.then(() => fanOutWithRetries(() => delivery.fanOut(events)));
+    // In order, one batch after another, as a stream shard is read. In AWS the stream is read by
+    // an invocation of its own, so here the fan-out runs as no request's: chained from inside the
+    // writing request's call, it would carry that request's deadline, and once that has passed
+    // (a fan-out waiting behind earlier ones) its reads would be refused as if stopped.
+    streamed = outsideRequest(() => streamed.then(() => fanOutWithRetries(() => delivery.fanOut(events))));
   };
   c.store.db.middlewareStack.add(
     (next, context) => async (args) => {

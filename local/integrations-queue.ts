@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { DeliveryMessage } from '../lib/integrations/model.js';
 import type { DeliveryQueue } from '../lib/integrations/store.js';
 import { log } from '../lib/log.js';
+import { outsideRequest } from '../lib/request-deadline.js';
 
 /** SQS's largest message. */
 const MAX_MESSAGE_BYTES = 256 * 1024;
@@ -120,12 +121,15 @@ export class LocalDeliveryQueue implements DeliveryQueue {
     if (!this.options.timers || !this.consumer || this.waiting.length === 0) return;
     if (this.timer) clearTimeout(this.timer);
     const earliest = Math.min(...this.waiting.map((message) => message.visibleAt));
-    this.timer = setTimeout(() => {
+    // Armed as no request's: a message sent by a request would otherwise be delivered, and
+    // retried, with that request's deadline, long after it was answered; in AWS each delivery
+    // is an invocation of its own.
+    this.timer = outsideRequest(() => setTimeout(() => {
       this.timer = undefined;
       this.serially(() => this.deliver((message) => message.visibleAt <= Date.now()))
         .catch((error: unknown) => log.error('integration deliveries failed', { queue: this.name, error: String(error) }))
         .finally(() => this.schedule());
-    }, Math.max(0, earliest - Date.now()));
+    }, Math.max(0, earliest - Date.now())));
     this.timer.unref();
   }
 }
