@@ -89,21 +89,21 @@ export class GroupService {
    * one write of the person's own membership entries (`GroupStore.syncMember`), on the groups as
    * read: a crowd's first logins joining the same group at once each add themselves without
    * failing on one another, and a group whose mappings changed meanwhile is read and decided again.
+   * 'unknown-user' when the user was deleted meanwhile: no group takes them, and the login that
+   * asked is the caller's to refuse (it is no error in anyone's input).
    */
-  async syncSsoMemberships(userId: number, ssoGroups: readonly string[], actor: string): Promise<void> {
+  async syncSsoMemberships(userId: number, ssoGroups: readonly string[], actor: string): Promise<'done' | 'unknown-user'> {
     const names = new Set(ssoGroups);
     const belongs = (group: Group) => group.mappingsSSO.some((name) => names.has(name));
     const isMember = (group: Group) => group.members.some((member) => member.userId === userId);
-    await retryOnChange('group', async () => {
+    return retryOnChange('group', async () => {
       const mapped = (await this.store.list()).filter((group) => group.mappingsSSO.length > 0);
       const join = mapped.filter((group) => belongs(group) && !isMember(group));
       const leave = mapped.filter((group) => !belongs(group) && isMember(group));
       // Already as it should be (a returning person, or another login of the same person).
-      if (join.length === 0 && leave.length === 0) return true;
+      if (join.length === 0 && leave.length === 0) return 'done' as const;
       const outcome = await this.store.syncMember(userId, join, leave, this.now().toISOString(), actor);
-      if (outcome === 'changed') return undefined;
-      if (outcome === 'unknown-user') throw new ValidationFailed(`users: Incorrect user id ${userId} in the users of the group; no such user`);
-      return true;
+      return outcome === 'changed' ? undefined : outcome;
     });
   }
 

@@ -143,7 +143,10 @@ export class OidcLoginService {
   async admit(claims: Record<string, unknown> & { idToken: string }, settings: AdmitSettings): Promise<string> {
     const user = await this.accounts.accountFor(claims, settings);
     const ssoGroups = settings.enableGroupSyncing && settings.groupJsonPath ? groupsAt(claims, settings.groupJsonPath) : undefined;
-    if (ssoGroups) await this.groups.syncSsoMemberships(user.id, ssoGroups, SSO_ACTOR);
+    if (ssoGroups && (await this.groups.syncSsoMemberships(user.id, ssoGroups, SSO_ACTOR)) === 'unknown-user') {
+      // Deleted while signing in: refused as a login finding no account is, not as a bad group edit.
+      throw new LoginRefused('Your user was deleted while you signed in. Ask an administrator to add you.');
+    }
     await this.logins.recordLogin(user.id, this.now().toISOString());
     return this.sessions.start(user, { idToken: claims.idToken });
   }

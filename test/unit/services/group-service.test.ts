@@ -126,6 +126,16 @@ describe('GroupService on a fake store', () => {
       const members = Object.fromEntries((await service.list()).map(({ group }) => [group.name, group.members.map((member) => member.userId)]));
       expect(members).toEqual({ admins: [3], editors: [], 'by hand': [3] });
     });
+
+    it('answers unknown-user for a user deleted meanwhile, and no group takes them', async () => {
+      const { service, existing } = groups();
+      await service.create({ name: 'admins', mappingsSSO: ['idp-admins'] }, ACTOR);
+      existing.delete(3);
+
+      expect(await service.syncSsoMemberships(3, ['idp-admins'], 'sso-login')).toBe('unknown-user');
+
+      expect((await service.get(1)).group.members).toEqual([]);
+    });
   });
 
   describe('delete', () => {
