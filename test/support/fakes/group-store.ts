@@ -11,9 +11,10 @@ export interface KnownUsers {
 /**
  * GroupStore in memory; test/support/contracts/group-store.ts keeps it honest. As in
  * lib/groups/dynamo-store.ts a write checks, in its transaction's order, the group's version
- * (or, for an insert, that the id is free), then the name guard, then each new member's user,
- * and answers for the first check that fails. The change events the adapter writes with each
- * change are not kept here.
+ * (or, for an insert, that the id is free, or holds exactly the group sent again), then the
+ * name guard, then each new member's user, and answers for the first check that fails; a sync of
+ * more than SYNC_GROUPS_PER_WRITE groups is several such writes, leaves first. The change events
+ * the adapter writes with each change are not kept here.
  */
 export class FakeGroupStore implements GroupStore {
   private readonly groups = new Map<number, Group>();
