@@ -92,12 +92,10 @@ export function derivedScope(scope: StoredScope, query: ClientQuery): StoredScop
   const projects = new Map<string, string>();
   const tags = new Map<string, readonly Tag[]>();
   const uses = new Map<number, number>();
-  const fragments = scope.chunked.fragments();
+  // Only the served features' texts are made strings: whether one is served is told from its name, project and tags.
+  const fragments = scope.chunked.fragments((name) => servesIn(scope, name, query));
+  for (const name of scope.chunked.names()) if (!fragments.has(name)) changed.set(name, undefined);
   for (const [name, fragment] of fragments) {
-    if (!servesIn(scope, name, query)) {
-      changed.set(name, undefined);
-      continue;
-    }
     projects.set(name, scope.projects.get(name) as string);
     const own = scope.tags.get(name);
     if (own) tags.set(name, own);

@@ -181,4 +181,25 @@ describe('a chunked gzip payload', () => {
     expect(unreadable.serves(names[5] as string)).toBe(true);
     expect(() => unreadable.fragmentOf(names[5] as string)).toThrow();
   });
+
+  it('lists its names without unpacking, and answers only the texts a filter accepts, narrowed to them as from every text', () => {
+    const fragments = flags(forChunks(3));
+    const { names, fragmentOf } = scope(fragments);
+    const stored = ChunkedPayload.build(names, fragmentOf).toStored();
+    const unreadable = ChunkedPayload.restore({ ...stored, chunks: stored.chunks.map((chunk) => ({ ...chunk, deflated: Buffer.alloc(16, 0xff) })) });
+    expect(unreadable.names()).toEqual(names);
+    const kept = (name: string) => Number(name.slice(5)) % 5 === 2;
+    const every = ChunkedPayload.restore(stored).fragments();
+    const restored = ChunkedPayload.restore(stored);
+    const some = restored.fragments(kept);
+    expect([...some]).toEqual([...every].filter(([name]) => kept(name)));
+    expect(some.size).toBe(names.filter(kept).length);
+    // `updated` with the accepted texts alone as what it knows: the names it lacks are the ones leaving.
+    const leaving = names.filter((name) => !kept(name));
+    const narrowed = restored.updated(leaving, () => undefined, undefined, some) as ChunkedPayload;
+    const expected = `${head}${names.filter(kept).map((name) => fragments.get(name)).join(',')}${tail}`;
+    expect(gunzipSync(narrowed.gzip(head, tail).gzip).toString()).toBe(expected);
+    const fromEvery = ChunkedPayload.restore(stored).updated(leaving, () => undefined, undefined, every) as ChunkedPayload;
+    expect(narrowed.gzip(head, tail).gzip.equals(fromEvery.gzip(head, tail).gzip)).toBe(true);
+  });
 });
