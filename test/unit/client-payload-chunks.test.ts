@@ -1,5 +1,5 @@
 import { gunzipSync } from 'node:zlib';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ClientFeatureService } from '../../lib/client/features-service.js';
 import { FeatureSnapshots, type ChangeLog } from '../../lib/client/feature-snapshots.js';
 import type { Feature } from '../../lib/features/model.js';
@@ -98,5 +98,31 @@ describe('a payload built from the previous one', () => {
     expect(answer.payload.json).toBe(gunzipSync(Buffer.from(answer.payload.gzipBase64, 'base64')).toString());
     expect(answer.payload.jsonBytes).toBe(Buffer.byteLength(answer.payload.json));
     expect(JSON.parse(answer.payload.json).features).toHaveLength(50);
+  });
+
+  it('inflates the JSON text for a caller without gzip into one buffer, not two', async () => {
+    const w = world();
+    for (let i = 0; i < 200; i += 1) w.features.set(`flag-${i}`, flag(`flag-${i}`));
+    w.log.push({ features: [] });
+    const answer = await w.container().features(caller, {}, undefined);
+    if (!answer.modified) throw new Error('expected a payload');
+    const expected = gunzipSync(Buffer.from(answer.payload.gzipBase64, 'base64')).toString();
+    // zlib takes its output buffers from Buffer.allocUnsafe: an output buffer of exactly the
+    // text's size is followed by a second one of that size, allocated before the stream's end.
+    const allocations: number[] = [];
+    const allocUnsafe = Buffer.allocUnsafe;
+    const spy = vi.spyOn(Buffer, 'allocUnsafe').mockImplementation((size: number) => {
+      allocations.push(size);
+      return allocUnsafe(size);
+    });
+    let json: string;
+    try {
+      json = answer.payload.json;
+    } finally {
+      spy.mockRestore();
+    }
+    expect(json).toBe(expected);
+    const large = allocations.filter((size) => size >= answer.payload.jsonBytes);
+    expect(large).toEqual([answer.payload.jsonBytes + 1]);
   });
 });
