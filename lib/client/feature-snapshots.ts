@@ -10,6 +10,7 @@ import type { ChunkedPayload } from './payload-bytes.js';
 import { factsOf, stepsSince, type FeatureFacts, type VersionedSnapshot } from './snapshot.js';
 import { decodeSnapshot, encodeSnapshot, needsRewrite, STORED_SCOPES_FORMAT, STORED_SNAPSHOT_FORMAT, type StoredScopePages, type StoredSnapshotHead, type StoredSnapshotStore } from './stored-snapshot.js';
 import { buildStoredScope, decodeScope, encodeScope, environmentsOf, splicedScope, type StoredScope } from './stored-scopes.js';
+import { outsideRequest } from '../request-deadline.js';
 
 /** What changed between two readings of the revision (lib/store/revision-store.ts). */
 export interface ChangeLog {
@@ -61,11 +62,16 @@ export class FeatureSnapshots {
   at(revision: number): Promise<VersionedSnapshot> {
     if (this.snapshot && this.snapshot.state.revision >= revision) return this.snapshot.data;
     const previous = this.snapshot;
-    const statePromise = this.clock.state(revision);
-    const data = statePromise.then(
-      async (state): Promise<VersionedSnapshot> =>
-        (previous ? await this.updated(await previous.data.catch(() => undefined), state) : await this.fromStored(state)) ??
-        (await this.readWhole(state)),
+    // Shared by every caller until it is superseded, SDK polls included, which have no deadline:
+    // read as no request's, so the request that started it cannot fail the others' answers by
+    // running out of time mid-read (a cold container's paginated read of every feature).
+    const statePromise = outsideRequest(() => this.clock.state(revision));
+    const data = outsideRequest(() =>
+      statePromise.then(
+        async (state): Promise<VersionedSnapshot> =>
+          (previous ? await this.updated(await previous.data.catch(() => undefined), state) : await this.fromStored(state)) ??
+          (await this.readWhole(state)),
+      ),
     );
     const entry = {
       // Until the revision read answers, the entry stands for `revision` itself.

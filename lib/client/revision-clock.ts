@@ -1,4 +1,5 @@
 import type { RevisionState } from '../revision.js';
+import { outsideRequest } from '../request-deadline.js';
 
 /** The revision item. */
 export interface RevisionReader {
@@ -75,7 +76,9 @@ export class RevisionClock {
   }
 
   private read(): Reading {
-    const reading: Reading = { promise: this.reader.read(), startedAt: this.now(), generation: this.generation };
+    // Shared by every caller within the interval, SDK polls included: started as no request's,
+    // so the deadline of the request that happened to start it stops none of them.
+    const reading: Reading = { promise: outsideRequest(() => this.reader.read()), startedAt: this.now(), generation: this.generation };
     this.reading = reading;
     // A failed read is not remembered: the next poll tries again rather than replaying the error.
     reading.promise.catch(() => {

@@ -1,5 +1,6 @@
 import type { ChangeEvent } from './model.js';
 import type { CountedEventReader, CountedEvents, EventReader } from './store.js';
+import { outsideRequest } from '../request-deadline.js';
 
 /**
  * How long after its `createdAt` an event may still appear: the event is written in its
@@ -123,11 +124,13 @@ export class SettledMonths implements EventReader {
   private async month(start: Date, end: Date): Promise<ChangeEvent[]> {
     const key = start.toISOString();
     const before = this.reading.get(key);
-    const read = (async () => {
+    // Waited for by every caller of the month that comes meanwhile: read as no request's, so the
+    // deadline of the request that started it fails none of theirs.
+    const read = outsideRequest(async () => {
       // Whether the earlier read failed or not, this one reads what it needs.
       await before?.catch(() => undefined);
       return this.readMonth(key, start, end);
-    })();
+    });
     this.reading.set(key, read);
     try {
       return await read;

@@ -2,6 +2,7 @@ import { MaintenanceMode } from '../errors.js';
 import { changeEvent } from '../events/model.js';
 import { MAINTENANCE_CHECK_INTERVAL_MS, MAINTENANCE_MESSAGE, MAINTENANCE_SETTING_ID } from './model.js';
 import type { MaintenanceStore } from './store.js';
+import { outsideRequest } from '../request-deadline.js';
 
 /**
  * Maintenance mode: an administrator turns it on, and every change to the admin API is refused
@@ -37,8 +38,9 @@ export class MaintenanceService {
   async isOn(): Promise<boolean> {
     const at = this.now().getTime();
     if (this.remembered && at - this.remembered.readAt < MAINTENANCE_CHECK_INTERVAL_MS) return this.remembered.enabled;
-    // Concurrent changes share one read; a failed read is not remembered.
-    this.reading ??= this.store.read().then((stored) => {
+    // Concurrent changes share one read, as no request's (it must not fail them all when the
+    // request that started it runs out of time); a failed read is not remembered.
+    this.reading ??= outsideRequest(() => this.store.read()).then((stored) => {
       this.remember(stored ?? false);
       return stored ?? false;
     }).finally(() => {

@@ -4,6 +4,7 @@ import { AuthenticationRequired } from '../errors.js';
 import type { Authentication } from '../http/caller.js';
 import { hashSecret, hashesMatch, type Caller } from './model.js';
 import type { ApiTokenStore } from './store.js';
+import { outsideRequest } from '../request-deadline.js';
 
 export interface TokenCacheOptions {
   /** How long a looked-up token (or its absence) is trusted; 0 looks up on every request. */
@@ -112,8 +113,12 @@ export class TokenAuthenticator {
     return this.lookups.get(secretHash, at, this.options.ttlMs, this.readToken);
   }
 
-  /** `read`, bound once: the SDK poll's lookup allocates no closure. */
-  private readonly readToken = (secretHash: string) => this.read(secretHash);
+  /**
+   * `read`, bound once: the SDK poll's lookup allocates no closure. Shared by every request with
+   * the same secret that comes meanwhile, so read as no request's: the deadline of the one that
+   * started it (an Edge validation is a request with one) fails none of the others.
+   */
+  private readonly readToken = (secretHash: string) => outsideRequest(() => this.read(secretHash));
 
   private async read(secretHash: string): Promise<KnownToken | undefined> {
     const token = await this.store.findByHash(secretHash);
