@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { MetricsQueue } from '../lib/client/metrics-stages.js';
 import { MAX_MESSAGE_BYTES } from '../lib/client/metrics-aggregation.js';
 import { log } from '../lib/log.js';
+import { outsideRequest } from '../lib/request-deadline.js';
 
 /**
  * An SQS standard queue and its Lambda event source mapping, as strict as AWS where it matters to
@@ -108,10 +109,12 @@ export class LocalMetricsQueue implements MetricsQueue {
 
   private openWindow(): void {
     if (this.windowMs <= 0 || !this.consumer || this.timer) return;
-    this.timer = setTimeout(() => {
+    // Armed as no request's: the window's batch is delivered after the request that opened it was
+    // answered (an Edge's metrics are a request with a deadline), and in AWS as an invocation of its own.
+    this.timer = outsideRequest(() => setTimeout(() => {
       this.timer = undefined;
       this.drain().catch((error: unknown) => log.error('metrics queue delivery failed', { queue: this.name, error: String(error) }));
-    }, this.windowMs);
+    }, this.windowMs));
     this.timer.unref();
   }
 
