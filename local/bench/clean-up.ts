@@ -41,3 +41,28 @@ export async function withCleanUp<T>(cleanUp: () => Promise<void>, body: () => P
     process.off('SIGTERM', onSignal);
   }
 }
+
+/**
+ * What a run has started and not yet stopped, for a run that starts and stops things as it goes
+ * (the payload comparison: an Unleash and a server per flag count, on one PostgreSQL). Each
+ * `add` answers the thing's stop, which runs once whether the step that started it or a signal's
+ * clean-up (`stopAll`, last started first) calls it, and then leaves the list.
+ */
+export class Running {
+  private readonly stops = new Set<() => Promise<void>>();
+
+  add(stop: () => unknown): () => Promise<void> {
+    let stopping: Promise<void> | undefined;
+    const once = (): Promise<void> => (stopping ??= (async () => {
+      this.stops.delete(once);
+      await stop();
+    })());
+    this.stops.add(once);
+    return once;
+  }
+
+  /** Stops everything still running, the last started first, each on its own (stopEach). */
+  stopAll(): Promise<void> {
+    return stopEach([...this.stops].reverse());
+  }
+}

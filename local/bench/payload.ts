@@ -17,6 +17,7 @@ import { startHttpServer } from '../http-server.js';
 import { startLocalRuntime } from '../runtime.js';
 import { startPostgres } from '../unleash-reference.js';
 import { PATIENT_TIMEOUT_MS } from './admin-lists.js';
+import { Running, withCleanUp } from './clean-up.js';
 import { startBenchDynamo } from './dynamo.js';
 import { seedFlagsFast } from './fast-seed.js';
 import { capture, type CapturedResponse } from './reference.js';
@@ -50,18 +51,25 @@ export interface PayloadComparison {
 /**
  * Seeds, checks and measures each flag count in turn, on a fresh server and a fresh Unleash
  * (one PostgreSQL for all). Throws when the two answers do not hold the same flags: bytes of
- * different data compare nothing.
+ * different data compare nothing. A run stopped with Ctrl-C or SIGTERM (it takes minutes) stops
+ * what it started first: Unleash runs in a process group of its own, PostgreSQL as a daemon.
  */
 export async function comparePayloads(counts: number[], log: (line: string) => void): Promise<PayloadComparison[]> {
+  const running = new Running();
+  return withCleanUp(() => running.stopAll(), () => compareEach(counts, log, running));
+}
+
+async function compareEach(counts: number[], log: (line: string) => void, running: Running): Promise<PayloadComparison[]> {
   const postgres = await startPostgres();
+  const stopPostgres = running.add(() => postgres.stop());
   try {
     const rows: PayloadComparison[] = [];
     for (const flags of counts) {
-      const unleash = await startSeededUnleash(postgres, flags, log);
+      const unleash = await startSeededUnleash(postgres, flags, log, running);
       try {
         log(`Unleash seeded with ${flags.toLocaleString('en')} flags in ${unleash.seededSeconds.toFixed(1)} s`);
         const theirs = await answers(`${unleash.url}/api/client/features`, unleash.clientToken);
-        rows.push(await withOurServer(flags, log, async (url, token, seededSeconds) => {
+        rows.push(await withOurServer(flags, log, running, async (url, token, seededSeconds) => {
           const ours = await answers(`${url}/api/client/features`, token);
           const oursParsed = JSON.parse(ours.json) as SdkAnswer;
           const differences = sameFlags(oursParsed, JSON.parse(theirs.json) as SdkAnswer);
@@ -78,7 +86,7 @@ export async function comparePayloads(counts: number[], log: (line: string) => v
     }
     return rows;
   } finally {
-    await postgres.stop();
+    await stopPostgres();
   }
 }
 
@@ -111,12 +119,18 @@ function side({ gzip, json, plain }: Answers, seededSeconds: number): PayloadSid
 }
 
 /** Our server on its own DynamoDB Local, seeded with `flags` flags, for as long as `body` runs. */
-async function withOurServer<T>(flags: number, log: (line: string) => void, body: (url: string, clientToken: string, seededSeconds: number) => Promise<T>): Promise<T> {
+async function withOurServer<T>(
+  flags: number, log: (line: string) => void, running: Running, body: (url: string, clientToken: string, seededSeconds: number) => Promise<T>,
+): Promise<T> {
   const clientToken = `*:development.${randomBytes(28).toString('hex')}`;
   const dataDir = mkdtempSync(join(tmpdir(), 'toggles-payload-'));
+  const removeDataDir = running.add(() => rmSync(dataDir, { recursive: true, force: true }));
   const { DYNAMODB_ENDPOINT: _external, ...env } = process.env;
-  const dynamo = await startBenchDynamo(env, AWS_LIKE_BY_DEFAULT.bench);
+  let stopDynamo: (() => Promise<void>) | undefined;
   try {
+    // DynamoDB Local is a Java process: a SIGTERM to the bench alone would leave it running.
+    const dynamo = await startBenchDynamo(env, AWS_LIKE_BY_DEFAULT.bench);
+    stopDynamo = running.add(() => dynamo.stop());
     const runtime = await startLocalRuntime({
       inMemory: true, dataDir,
       env: {
@@ -139,21 +153,23 @@ async function withOurServer<T>(flags: number, log: (line: string) => void, body
       await runtime.stop();
     }
   } finally {
-    await dynamo.stop();
-    rmSync(dataDir, { recursive: true, force: true });
+    await stopDynamo?.();
+    await removeDataDir();
   }
 }
 
 export interface SdkAnswer {
   features: Record<string, unknown>[];
-  segments?: { id: number; constraints?: unknown[] }[];
+  segments?: { id: number; name?: string; constraints?: unknown[] }[];
 }
 
 /**
- * The differences between two SDK answers (spec 5.2.0) in what an SDK evaluates: the flags by
- * name, each one's enabled state, type, impression data, variants, and its strategies in order
- * (name, parameters, constraints, strategy variants, and its segments by their constraints,
- * since each side numbers segments its own way). Empty when they hold the same flags.
+ * The differences between two SDK answers (spec 5.2.0) in what an SDK evaluates and reports:
+ * the flags by name, each one's enabled state, type, project, description, impression data,
+ * variants, dependencies (parent, enabled, variants), and its strategies in order (name,
+ * parameters, constraints, strategy variants, and its segments by name and constraints: each
+ * side numbers segments its own way, and different segments may hold the same constraints).
+ * Empty when they hold the same flags.
  */
 export function sameFlags(ours: SdkAnswer, theirs: SdkAnswer): string[] {
   const oursByName = evaluated(ours);
@@ -169,7 +185,7 @@ export function sameFlags(ours: SdkAnswer, theirs: SdkAnswer): string[] {
 }
 
 function evaluated(answer: SdkAnswer): Map<string, string> {
-  const segments = new Map((answer.segments ?? []).map((segment) => [segment.id, (segment.constraints ?? []).map(constraint)]));
+  const segments = new Map((answer.segments ?? []).map((segment) => [segment.id, { name: segment.name, constraints: (segment.constraints ?? []).map(constraint) }]));
   const flags = new Map<string, string>();
   for (const feature of answer.features) {
     const strategies = ((feature.strategies ?? []) as Record<string, unknown>[]).map((strategy) => ({
@@ -180,8 +196,9 @@ function evaluated(answer: SdkAnswer): Map<string, string> {
       segments: ((strategy.segments ?? []) as number[]).map((id) => segments.get(id) ?? `missing segment ${id}`),
     }));
     flags.set(feature.name as string, canonical({
-      enabled: feature.enabled, type: feature.type, impressionData: Boolean(feature.impressionData),
-      variants: ((feature.variants ?? []) as Record<string, unknown>[]).map(variant), strategies,
+      enabled: feature.enabled, type: feature.type, project: feature.project, description: feature.description ?? null,
+      impressionData: Boolean(feature.impressionData), variants: ((feature.variants ?? []) as Record<string, unknown>[]).map(variant),
+      dependencies: ((feature.dependencies ?? []) as Record<string, unknown>[]).map(dependency), strategies,
     }));
   }
   return flags;
@@ -194,6 +211,11 @@ function constraint(raw: unknown) {
     contextName: c.contextName, operator: c.operator, values: c.values ?? [], ...(c.value === undefined ? {} : { value: c.value }),
     inverted: Boolean(c.inverted), caseInsensitive: Boolean(c.caseInsensitive),
   };
+}
+
+/** A parent flag as evaluated: absent `enabled` means the parent must be enabled. */
+function dependency(raw: Record<string, unknown>) {
+  return { feature: raw.feature, enabled: raw.enabled ?? true, variants: raw.variants ?? [] };
 }
 
 function variant(raw: Record<string, unknown>) {

@@ -13,6 +13,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { startPostgres, startUnleash, UNLEASH_VERSION, type ReferencePostgres, type ReferenceUnleash } from '../unleash-reference.js';
+import type { Running } from './clean-up.js';
 import { pidListeningOn, postmasterOn, type MeteredProcesses } from './process-cpu.js';
 import { serverMicrosPerRequest, type RunCpu } from './cpu.js';
 import type { LoadResult } from './load.js';
@@ -44,20 +45,25 @@ export interface BenchUnleash {
  */
 export const unleashLimits = (flags: number): Record<string, string> => ({ UNLEASH_FEATURE_FLAGS_LIMIT: String(Math.max(5_000, flags)) });
 
-/** Starts PostgreSQL and Unleash, seeds `flags` flags through the import API and makes a client token; stops both on any failure. */
-export async function startBenchUnleash(flags: number, log: (line: string) => void): Promise<BenchUnleash> {
+/**
+ * Starts PostgreSQL and Unleash, seeds `flags` flags through the import API and makes a client
+ * token; stops both on any failure. With `running`, both are in it from their start (see
+ * startSeededUnleash), so a signal's clean-up stops them even while Unleash is being seeded.
+ */
+export async function startBenchUnleash(flags: number, log: (line: string) => void, running?: Running): Promise<BenchUnleash> {
   const postgres: ReferencePostgres = await startPostgres();
+  const stopPostgres = running ? running.add(() => postgres.stop()) : () => postgres.stop();
   try {
-    const unleash = await startSeededUnleash(postgres, flags, log);
+    const unleash = await startSeededUnleash(postgres, flags, log, running);
     return {
       ...unleash,
       stop: async () => {
         await unleash.stop();
-        await postgres.stop();
+        await stopPostgres();
       },
     };
   } catch (error) {
-    await postgres.stop();
+    await stopPostgres();
     throw error;
   }
 }
@@ -67,11 +73,14 @@ export async function startBenchUnleash(flags: number, log: (line: string) => vo
  * the templates through its import API, the copies written into its database (the templates'
  * rows under each copy's name, as fast-seed.ts copies our stored items), then Unleash started
  * again on that database so that nothing it holds in memory predates the copies. `stop` stops
- * Unleash alone.
+ * Unleash alone. With `running`, each Unleash started is in it from its start, so a signal's
+ * clean-up stops one interrupted while it is seeded (minutes at 10,000 flags).
  */
-export async function startSeededUnleash(postgres: ReferencePostgres, flags: number, log: (line: string) => void): Promise<BenchUnleash> {
+export async function startSeededUnleash(postgres: ReferencePostgres, flags: number, log: (line: string) => void, running?: Running): Promise<BenchUnleash> {
   const env = unleashLimits(flags);
+  const stopOf = (instance: ReferenceUnleash): (() => Promise<void>) => (running ? running.add(() => instance.stop()) : () => instance.stop());
   let unleash: ReferenceUnleash = await startUnleash(postgres, { label: 'bench', env });
+  let stopUnleash = stopOf(unleash);
   try {
     const templates = Math.min(flags, TEMPLATES);
     log(`Unleash ${UNLEASH_VERSION} on ${unleash.url}; seeding ${flags.toLocaleString('en')} flags: ${templates} through its import API, the rest copies of them in its database`);
@@ -83,8 +92,9 @@ export async function startSeededUnleash(postgres: ReferencePostgres, flags: num
     await importFlags(adminClient(unleash.url, await personalToken(unleash)), templates);
     if (flags > templates) {
       copyFlagsInDatabase(postgres.port, unleash.database, templates, flags);
-      await unleash.stop();
+      await stopUnleash();
       unleash = await startUnleash(postgres, { database: unleash.database, env });
+      stopUnleash = stopOf(unleash);
     }
     const seededSeconds = (Date.now() - started) / 1000;
     const token = (await adminClient(unleash.url, unleash.adminToken)('POST', '/api/admin/api-tokens', {
@@ -92,9 +102,9 @@ export async function startSeededUnleash(postgres: ReferencePostgres, flags: num
     })) as { secret: string };
     // Unleash serves the client API from a cache it refreshes in the background: wait until it holds every flag.
     await untilServes(unleash.url, token.secret, flags);
-    return { version: UNLEASH_VERSION, url: unleash.url, clientToken: token.secret, seededSeconds, processes: serverProcesses(unleash.url, postgres.port), stop: unleash.stop };
+    return { version: UNLEASH_VERSION, url: unleash.url, clientToken: token.secret, seededSeconds, processes: serverProcesses(unleash.url, postgres.port), stop: stopUnleash };
   } catch (error) {
-    await unleash.stop();
+    await stopUnleash();
     throw error;
   }
 }

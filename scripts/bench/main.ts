@@ -50,6 +50,7 @@ import { handlerCalls, handlerMicros } from '../../local/bench/handler-cost.js';
 import type { LoadJob, LoadResult } from '../../local/bench/load.js';
 import { capture, startBareServer } from '../../local/bench/reference.js';
 import { adminListTable, bundleTable, costLines, frontendLines, limitTable, machine, metricsTable, payloadTable, scenarioTable, type ScenarioResult } from '../../local/bench/report.js';
+import { Running, stopEach, withCleanUp } from '../../local/bench/clean-up.js';
 import { comparePayloads } from '../../local/bench/payload.js';
 import { UNLEASH_VERSION } from '../../local/unleash-reference.js';
 import { adminClient } from '../../local/bench/seed.js';
@@ -114,7 +115,23 @@ const runtime = await startLocalRuntime({
 const server = await startHttpServer(runtime.handlers, { port: 0 });
 let unleashStarting: Promise<BenchUnleash> | undefined;
 const loader = fork(join(root, 'local', 'bench', 'load.ts'), [], { execArgv: ['--import', 'tsx'] });
-try {
+// Unleash and its PostgreSQL are in `running` from their start, so that Ctrl-C or SIGTERM while
+// Unleash is being seeded stops them too (Unleash runs in a process group of its own, PostgreSQL
+// as a daemon); whatever else the run started is stopped after them. A start still under way
+// fails once what it started is stopped; what it started meanwhile is stopped after it settles.
+const running = new Running();
+await withCleanUp(() => stopEach([
+  () => running.stopAll(),
+  async () => {
+    await unleashStarting?.catch(() => undefined);
+    await running.stopAll();
+  },
+  () => loader.kill(),
+  () => server.close(),
+  () => runtime.stop(),
+  () => dynamo.stop(),
+  () => rmSync(dataDir, { recursive: true, force: true }),
+]), async () => {
   console.error(`local server on ${server.url} (${dynamo.describe}); seeding ${args.flags} flags`);
   const admin = adminClient(server.url, runtime.generatedAdminToken as string);
   const seeding = Date.now();
@@ -122,7 +139,7 @@ try {
   console.error(`seeded in ${((Date.now() - seeding) / 1000).toFixed(1)} s; ${admin.resent()} admin calls sent again after a 503`);
 
   // Unleash starts and is seeded while this process measures its own CPU (another process's work does not count in it).
-  unleashStarting = args.noUnleash ? undefined : startBenchUnleash(args.flags, (line) => console.error(line));
+  unleashStarting = args.noUnleash ? undefined : startBenchUnleash(args.flags, (line) => console.error(line), running);
   unleashStarting?.catch(() => undefined);
   console.error('payload: the first poll (cold build), then one change');
   const cold = await coldPolls(runtime.handlers.client, dynamo, clientToken);
@@ -212,14 +229,7 @@ try {
   }
   if (!args.noUnleash && args.payloadFlags.length > 0) console.log(await payloadSection(args.payloadFlags));
   console.log(`\n${machine()}; ${dynamo.describe}`);
-} finally {
-  await (await unleashStarting?.catch(() => undefined))?.stop();
-  loader.kill();
-  await server.close();
-  await runtime.stop();
-  await dynamo.stop();
-  rmSync(dataDir, { recursive: true, force: true });
-}
+});
 
 async function runScenario(scenario: Scenario, headers: Record<string, string>, unleash: BenchUnleash | undefined) {
   const url = `${server.url}/api/client/features`;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { stopEach, withCleanUp } from '../../local/bench/clean-up.js';
+import { Running, stopEach, withCleanUp } from '../../local/bench/clean-up.js';
 
 // The UI benches start PostgreSQL (a daemon), Unleash, our server and Chromium: these hold that
 // each is stopped whatever fails.
@@ -28,6 +28,31 @@ describe('bench clean-up', () => {
     expect(cleanUps).toBe(1);
     expect(during).toEqual(before.map((count) => count + 1));
     expect([process.listenerCount('SIGINT'), process.listenerCount('SIGTERM')]).toEqual(before);
+  });
+
+  it('stops what is still running, the last started first, and each thing once', async () => {
+    const stopped: string[] = [];
+    const running = new Running();
+    running.add(() => stopped.push('postgres'));
+    const stopUnleash = running.add(async () => { stopped.push('unleash'); });
+    running.add(() => stopped.push('dynamo'));
+    await stopUnleash();
+    await stopUnleash();
+    await running.stopAll();
+    await running.stopAll();
+    expect(stopped).toEqual(['unleash', 'dynamo', 'postgres']);
+  });
+
+  it('does not run a stop again when a signal\'s clean-up comes while the step\'s own stop is under way', async () => {
+    let stops = 0;
+    let finish!: () => void;
+    const running = new Running();
+    const stop = running.add(() => { stops += 1; return new Promise<void>((resolve) => { finish = resolve; }); });
+    const byStep = stop();
+    const byCleanUp = running.stopAll();
+    finish();
+    await Promise.all([byStep, byCleanUp, stop()]);
+    expect(stops).toBe(1);
   });
 
   it('answers the body\'s result after cleaning up', async () => {

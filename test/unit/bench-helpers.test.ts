@@ -85,9 +85,9 @@ describe('seeding by copies', () => {
 });
 
 describe('the payload comparison’s check that both servers hold the same flags', () => {
-  const segment = (id: number) => ({ id, name: `bench-segment-${id}`, constraints: [{ contextName: 'country', operator: 'IN', values: ['NO', 'SE'] }] });
+  const segment = (id: number, name = 'nordics') => ({ id, name, constraints: [{ contextName: 'country', operator: 'IN', values: ['NO', 'SE'] }] });
   const flag = (name: string, segmentId: number, extra: Record<string, unknown> = {}) => ({
-    name, type: 'release', enabled: true, impressionData: false, variants: [],
+    name, type: 'release', enabled: true, project: 'default', description: `${name} flag`, impressionData: false, variants: [],
     strategies: [
       {
         name: 'flexibleRollout', parameters: { rollout: '50', stickiness: 'default', groupId: name }, segments: [segmentId],
@@ -117,6 +117,25 @@ describe('the payload comparison’s check that both servers hold the same flags
     expect(differences.map((line) => line.split(':')[0])).toEqual(['a', 'b', 'c']);
     expect(differences[2]).toBe('c: only in Unleash\'s');
     expect(sameFlags(ours, { features: [flag('a', 1)], segments: [segment(1)] })).toEqual(['b: only in ours']);
+  });
+
+  it('tells apart segments that hold the same constraints under different names', () => {
+    const theirs: SdkAnswer = { features: [flag('a', 1), flag('b', 2)], segments: [segment(1), segment(2, 'scandinavia')] };
+    const differences = sameFlags(ours, theirs);
+    expect(differences.map((line) => line.split(':')[0])).toEqual(['b']);
+    expect(differences[0]).toContain('scandinavia');
+  });
+
+  it('names each flag whose project, description or dependencies differ, absent dependencies and enabled parents being the defaults', () => {
+    const parent = { feature: 'a', enabled: true, variants: [] };
+    const withParent: SdkAnswer = { features: [flag('a', 1), flag('b', 1, { dependencies: [parent] }), flag('c', 1, { dependencies: [] })], segments: [segment(1)] };
+    const same: SdkAnswer = { features: [flag('a', 1), flag('b', 1, { dependencies: [{ feature: 'a' }] }), flag('c', 1)], segments: [segment(1)] };
+    expect(sameFlags(withParent, same)).toEqual([]);
+    const theirs: SdkAnswer = {
+      features: [flag('a', 1, { project: 'other' }), flag('b', 1, { dependencies: [{ ...parent, enabled: false }] }), flag('c', 1, { description: 'changed' })],
+      segments: [segment(1)],
+    };
+    expect(sameFlags(withParent, theirs).map((line) => line.split(':')[0])).toEqual(['a', 'b', 'c']);
   });
 });
 
