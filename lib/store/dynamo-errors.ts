@@ -1,4 +1,5 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { outcomeWasUnknown, UnconfirmedWrite } from './late-writes.js';
 
 /** True when a conditional write was refused because its condition did not hold. */
 export function isConditionFailed(error: unknown): boolean {
@@ -23,7 +24,8 @@ export async function conditionalWrite(write: () => Promise<unknown>): Promise<b
 /**
  * True when a single-item write (PutItem, UpdateItem, DeleteItem) was refused because a
  * transaction was working on its item: DynamoDB's TransactionConflictException, which the client
- * has already turned into a ServiceUnavailable that keeps it as its cause. Nothing was written.
+ * has already turned into a ServiceUnavailable that keeps it as its cause. Nothing was written by
+ * the refused attempt (an earlier attempt of the same call may have been: `outcomeWasUnknown`).
  */
 export function isHeldByTransaction(error: unknown): boolean {
   for (let current: unknown = error; current instanceof Error; current = current.cause) {
@@ -49,7 +51,13 @@ export async function retryWhileHeldByTransaction<T>(write: () => Promise<T>): P
     try {
       return await write();
     } catch (error) {
-      if (!isHeldByTransaction(error) || attempt >= HELD_ITEM_ATTEMPTS) throw error;
+      if (!isHeldByTransaction(error)) throw error;
+      // Refused on the SDK's retry of an attempt that timed out: that attempt may have landed,
+      // and sending the write again could apply it twice (a failed login counted twice). The
+      // refusal alone is no sign (after a throttled attempt nothing was written): the late-write
+      // guard marks the error when an earlier attempt's outcome is unknown.
+      if (outcomeWasUnknown(error)) throw new UnconfirmedWrite({ cause: error });
+      if (attempt >= HELD_ITEM_ATTEMPTS) throw error;
       await new Promise((resolve) => setTimeout(resolve, 10 * attempt + Math.random() * 20 * attempt));
     }
   }
@@ -61,6 +69,8 @@ export async function retryWhileHeldByTransaction<T>(write: () => Promise<T>): P
  * applied; a writer whose transaction is rebuilt from fresh values may send it again.
  */
 export function isUnresolvedTransactionConflict(error: unknown): boolean {
+  // After an attempt whose outcome is unknown the transaction may have been applied: not this.
+  if (error instanceof UnconfirmedWrite) return false;
   const cause = error instanceof Error ? error.cause : undefined;
   if (!(cause instanceof Error) || cause.name !== 'TransactionCanceledException') return false;
   const reasons = (cause as { CancellationReasons?: Array<{ Code?: string }> }).CancellationReasons ?? [];

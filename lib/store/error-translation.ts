@@ -35,6 +35,10 @@ const UNAVAILABLE_NAMES = new Set([
   // A single-item write on an item a transaction holds (DynamoDB: "there is an ongoing
   // transaction for the item"): nothing was written, and a moment later it can be.
   'TransactionConflictException',
+  // A TransactWriteItems resent with the token of one DynamoDB is still applying (the SDK retries
+  // it as a throttle): that one may yet land, so transact.ts sends the same request again, and
+  // only when time runs out first does this reach a caller.
+  'TransactionInProgressException',
 ]);
 
 /**

@@ -42,6 +42,9 @@ export function refuseLateWrites(db: DynamoDBDocumentClient): void {
         return stored;
       } catch (error) {
         if (outcomeUnknown(error)) attempts.togglesUnknownOutcome = true;
+        // Whatever a later attempt of the same call answers (a conflict, a failed condition, a
+        // throttle), an earlier one may have landed: the error says so to the store that sent it.
+        if (attempts.togglesUnknownOutcome && error instanceof Error) markOutcomeUnknown(error);
         throw error;
       }
     },
@@ -56,10 +59,29 @@ function onlyBookkeeping(input: unknown): boolean {
   return pk !== undefined && BOOKKEEPING_PARTITIONS.has(pk);
 }
 
-class UnconfirmedWrite extends ServiceUnavailable {
-  constructor() {
-    super('The data store did not confirm the change in time; it may or may not have been made. Check before trying again.');
+/** A 503 for a change that may or may not have been made: the client must look before trying again. */
+export class UnconfirmedWrite extends ServiceUnavailable {
+  constructor(options?: { cause?: unknown }) {
+    super('The data store did not confirm the change in time; it may or may not have been made. Check before trying again.', options);
   }
+}
+
+const OUTCOME_UNKNOWN_MARK = Symbol('togglesOutcomeUnknown');
+
+function markOutcomeUnknown(error: Error): void {
+  Object.defineProperty(error, OUTCOME_UNKNOWN_MARK, { value: true, enumerable: false });
+}
+
+/**
+ * True when the call that failed with `error` had an attempt whose outcome is unknown (it timed
+ * out or lost its connection after it was sent), so its data may have been written whatever the
+ * final answer says. Looks through the causes, as the client's domain errors keep the SDK's.
+ */
+export function outcomeWasUnknown(error: unknown): boolean {
+  for (let current: unknown = error; current instanceof Error; current = current.cause) {
+    if ((current as { [OUTCOME_UNKNOWN_MARK]?: boolean })[OUTCOME_UNKNOWN_MARK] === true || current instanceof UnconfirmedWrite) return true;
+  }
+  return false;
 }
 
 function outcomeUnknown(error: unknown): boolean {

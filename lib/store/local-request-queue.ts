@@ -1,6 +1,7 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ServiceUnavailable } from '../errors.js';
 import { currentDeadline } from '../request-deadline.js';
+import { UnconfirmedWrite } from './late-writes.js';
 import { FUNCTION_TIMEOUT_MS } from '../time-budget.js';
 
 /**
@@ -39,7 +40,7 @@ export const LOCAL_REQUESTS_AT_ONCE = 50;
 export function queueLocalRequests(db: DynamoDBDocumentClient, atOnce: number = LOCAL_REQUESTS_AT_ONCE): void {
   const turns = new Turns(atOnce);
   db.middlewareStack.add(
-    (next) => async (args) => {
+    (next, context) => async (args) => {
       // Calls outside an admin request (start-up, jobs, the SDK API) keep no deadline: they rank
       // as if they had just started a function's full time.
       const deadline = currentDeadline();
@@ -47,7 +48,11 @@ export function queueLocalRequests(db: DynamoDBDocumentClient, atOnce: number = 
       try {
         // Lambda stops an invocation at its deadline, and its calls with it; locally the handler
         // runs on after the answer was given, and its calls would only take turns from live ones.
-        if (deadline !== undefined && deadline <= Date.now()) throw new FunctionStopped();
+        // Unsent, this attempt changes nothing, but an earlier attempt of the same call that timed
+        // out may have (late-writes.ts keeps that on the call's context).
+        if (deadline !== undefined && deadline <= Date.now()) {
+          throw (context as { togglesUnknownOutcome?: boolean }).togglesUnknownOutcome ? new UnconfirmedWrite() : new FunctionStopped();
+        }
         return await next(args);
       } finally {
         turns.give();

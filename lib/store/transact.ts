@@ -1,7 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand, type DynamoDBDocumentClient, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { ValidationFailed } from '../errors.js';
 import { unresolvedConflict } from './error-translation.js';
+import { outcomeWasUnknown, UnconfirmedWrite } from './late-writes.js';
 import { EVENT_COUNT_SHARDS, EVENT_COUNTED_ATTRIBUTE, KEY, keys } from './table-design.js';
 
 export type TransactWriteItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
@@ -9,13 +11,35 @@ export type TransactWriteItem = NonNullable<TransactWriteCommandInput['TransactI
 /** DynamoDB's limit on items in one transaction. */
 export const MAX_TRANSACTION_ITEMS = 100;
 
-export type TransactionOutcome = { ok: true } | { ok: false; failedIndex: number };
+export type TransactionOutcome =
+  | { ok: true }
+  | {
+      ok: false;
+      failedIndex: number;
+      /**
+       * Only with `verifiesUnknownOutcome`: an earlier attempt of this transaction may have been
+       * applied, so the failed condition may be the transaction's own write. The caller reads
+       * what it wrote to tell.
+       */
+      outcomeUnknown?: true;
+    };
 
 /**
  * Applies all items or none. When a condition fails it answers which item's condition it was,
  * so the caller can tell a concurrent change from a taken name or a missing reference. Every
  * other refusal (a DynamoDB limit, an outage) arrives already translated by the client
  * (error-translation.ts) and passes through.
+ *
+ * Each request carries its own ClientRequestToken. While nothing of the transaction can have
+ * been applied (every attempt was answered), a conflict is tried again as a new request (new
+ * token, new counter shard). Once an attempt's outcome is unknown (it timed out or lost its
+ * connection after it was sent: late-writes.ts marks the error), the same request is sent again,
+ * token and shard included, so DynamoDB's idempotency decides: within 10 minutes of the first it
+ * answers success without writing again if that one was applied, TransactionInProgressException
+ * while it is still being applied, and applies it otherwise. A new request then could fail its
+ * own conditions on what the first one wrote ("id already in use" for a user just created). A
+ * condition that still fails after an unknown outcome is answered as UnconfirmedWrite, unless
+ * the caller verifies it (`verifiesUnknownOutcome`).
  */
 export async function transactWriteDetailed(
   db: DynamoDBDocumentClient,
@@ -27,25 +51,57 @@ export async function transactWriteDetailed(
   if (touched > MAX_TRANSACTION_ITEMS) {
     throw new ValidationFailed(`The change touches ${touched} items; one atomic change may touch at most ${MAX_TRANSACTION_ITEMS}`);
   }
+  // A fresh shard for each new request: a conflict on a counter is another writer of the same one.
+  const newRequest = (): TransactWriteCommandInput => ({ ClientRequestToken: randomUUID(), TransactItems: [...counted.items, ...countUpdates(counted)] });
+  let request = newRequest();
+  let outcomeUnknown = false;
   for (let attempt = 1; ; attempt += 1) {
+    const unknownBefore = outcomeUnknown;
     try {
-      // A fresh shard each attempt: a conflict on a counter is another writer of the same one.
-      await db.send(new TransactWriteCommand({ TransactItems: [...counted.items, ...countUpdates(counted)] }));
+      await db.send(new TransactWriteCommand(request));
       return { ok: true };
     } catch (error) {
-      if (!(error instanceof TransactionCanceledException)) throw error;
+      if (outcomeWasUnknown(error)) outcomeUnknown = true;
+      if (!(error instanceof TransactionCanceledException)) {
+        // Still being applied: the same request again learns how it ended.
+        if (outcomeUnknown && inProgress(error) && attempt < CONFLICT_ATTEMPTS) {
+          await pause(attempt);
+          continue;
+        }
+        // A refusal of a resend ("too late", a throttle) says nothing of the request before it.
+        if (unknownBefore && !(error instanceof UnconfirmedWrite)) throw new UnconfirmedWrite({ cause: error });
+        throw error;
+      }
       const reasons = error.CancellationReasons ?? [];
       const failedIndex = reasons.findIndex((reason) => reason.Code === 'ConditionalCheckFailed');
-      if (failedIndex >= 0) return { ok: false, failedIndex };
-      const lostRace = reasons.findIndex((reason, index) => reason.Code === 'TransactionConflict' && index < items.length && options.lostRace?.(index));
+      if (failedIndex >= 0) {
+        if (!outcomeUnknown) return { ok: false, failedIndex };
+        if (options.verifiesUnknownOutcome) return { ok: false, failedIndex, outcomeUnknown: true };
+        throw new UnconfirmedWrite({ cause: error });
+      }
+      // A caller that re-reads and recomputes would apply its change twice if the first landed.
+      const lostRace = outcomeUnknown ? -1 : reasons.findIndex((reason, index) => reason.Code === 'TransactionConflict' && index < items.length && options.lostRace?.(index));
       if (lostRace >= 0) return { ok: false, failedIndex: lostRace };
-      // Another transaction held one of the items. Nothing was applied, so the same transaction
-      // is tried again; its conditions then decide against whatever the other one wrote.
+      // Another transaction held one of the items. Nothing of this request was applied, so the
+      // transaction is tried again; its conditions then decide against whatever the other wrote.
       if (!reasons.some((reason) => reason.Code === 'TransactionConflict')) throw error;
-      if (attempt >= CONFLICT_ATTEMPTS) throw unresolvedConflict(error);
-      await new Promise((resolve) => setTimeout(resolve, 10 * attempt + Math.random() * 20 * attempt));
+      if (attempt >= CONFLICT_ATTEMPTS) throw outcomeUnknown ? new UnconfirmedWrite({ cause: error }) : unresolvedConflict(error);
+      await pause(attempt);
+      if (!outcomeUnknown) request = newRequest();
     }
   }
+}
+
+function pause(attempt: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 10 * attempt + Math.random() * 20 * attempt));
+}
+
+/** DynamoDB's answer to a request whose token belongs to a transaction it is still applying. */
+function inProgress(error: unknown): boolean {
+  for (let current: unknown = error; current instanceof Error; current = current.cause) {
+    if (current.name === 'TransactionInProgressException') return true;
+  }
+  return false;
 }
 
 export interface TransactOptions {
@@ -55,6 +111,12 @@ export interface TransactOptions {
    * failed condition at once, so the caller re-reads, instead of resending a stale transaction.
    */
   lostRace?: (index: number) => boolean;
+  /**
+   * The caller tells for itself whether a failed condition after an unknown outcome is the
+   * transaction's own earlier write (it reads the item back): it gets `outcomeUnknown` in the
+   * outcome instead of an UnconfirmedWrite.
+   */
+  verifiesUnknownOutcome?: boolean;
 }
 
 /** How often a transaction cancelled by a concurrent one is tried in all. */

@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { DynamoUserReader, toUser } from './dynamo-reader.js';
 import { identityHash, uniqueKeysOf, type SsoIdentity, type User } from './model.js';
@@ -12,6 +13,7 @@ import { changeEvent } from '../events/model.js';
 import { eventItem } from '../events/dynamo-store.js';
 import { personalTokenRemovals } from '../personal-access-tokens/dynamo-store.js';
 import { transactWriteDetailed, type TransactWriteItem } from '../store/transact.js';
+import { UnconfirmedWrite } from '../store/late-writes.js';
 import { claimGuard, moveGuard, releaseGuard } from '../store/unique-guard.js';
 
 /**
@@ -45,10 +47,20 @@ export class DynamoUserStore extends DynamoUserReader implements UserStore {
       ...(user.signupToken ? [this.signupStillOpen(user.signupToken, now)] : []),
       this.event('user-created', user.id, actor),
     ];
-    const outcome = await transactWriteDetailed(this.db, items);
+    const outcome = await transactWriteDetailed(this.db, items, { verifiesUnknownOutcome: true });
     if (outcome.ok) return 'done';
+    // An earlier attempt may have been applied, and then the failed condition is its own write.
+    // The transaction is all or nothing, so the user item tells: holding exactly what was
+    // written, the user was created; absent, nothing was, and the failure is the answer.
+    if (outcome.outcomeUnknown) {
+      const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: keys.user(user.id), ConsistentRead: true }));
+      if (Item && isDeepStrictEqual(Item, asStored(items[0]!.Put!.Item!))) return 'done';
+      if (Item) throw new UnconfirmedWrite();
+    }
     const failed = outcomeAt(items, outcome.failedIndex, guards);
-    // Ids come from the counter, so only a broken counter could make the user item itself fail.
+    // Ids come from an atomic counter (an SDK retry of its ADD can only skip one), and a resent
+    // transaction carries its first request's token: only a broken counter makes the user item
+    // itself fail.
     if (failed === 'changed') throw new Error(`User id ${user.id} is already in use`);
     return failed;
   }
@@ -222,6 +234,11 @@ function identityKeys(user: User): ItemKey[] {
 }
 
 /** Names the outcome from the item whose condition failed: a claimed guard, the signup token, or the user itself. */
+/** An item as a read gives it back: the client leaves undefined attributes out (removeUndefinedValues). */
+function asStored(item: Record<string, unknown>): Record<string, unknown> {
+  return JSON.parse(JSON.stringify(item)) as Record<string, unknown>;
+}
+
 function outcomeAt(
   items: TransactWriteItem[],
   failedIndex: number,

@@ -5,7 +5,7 @@ import {
   type AttributeValue, type Item,
 } from './capacity.js';
 import {
-  CONFLICT_MESSAGE, internalServerError, throttling, THROTTLING_MESSAGE, transactionCanceled, transactionConflict,
+  CONFLICT_MESSAGE, internalServerError, throttling, THROTTLING_MESSAGE, transactionCanceled, transactionConflict, transactionInProgress,
   type AwsError, type CancellationReason,
 } from './errors.js';
 import { BLOCKED_BY, InFlight, type HolderKind } from './in-flight.js';
@@ -26,7 +26,13 @@ import { seededRandom } from './random.js';
  * - per-partition throughput (capacity.ts): beyond 1,000 WCU or 3,000 RCU per second on one
  *   partition key value, ThrottlingException (on-demand), or a cancelled transaction with
  *   ThrottlingError at the throttled items;
- * - faults: InternalServerError and added latency at seeded rates.
+ * - faults: InternalServerError and added latency at seeded rates;
+ * - ClientRequestToken: a TransactWriteItems resent with the token of one it forwarded (an SDK
+ *   retry after a timeout) is answered TransactionInProgressException while that one is in
+ *   flight, as DynamoDB answers it (the SDK retries it), and for 10 minutes after it succeeded is
+ *   forwarded without the conflict and throughput checks, so DynamoDB Local answers it as
+ *   DynamoDB does: success, without writing again. Without this a resend was cancelled for a
+ *   conflict with its own first request, which no store can tell from "nothing was applied".
  * The transaction's limits (100 actions, 4 MB) DynamoDB Local already enforces, with DynamoDB's
  * ValidationException and messages ("Member must have length less than or equal to 100",
  * "Transaction payload size cannot exceed 4MB. Payload Size: …"): they pass through.
@@ -63,6 +69,12 @@ export interface AwsLikeOptions {
    * test keeps requests in flight for as long as it needs, without depending on time.
    */
   delay?: (operation: string, body: Record<string, any>) => Promise<void> | undefined;
+  /**
+   * Awaited after DynamoDB Local answered a write or transaction and before the answer is passed
+   * on, its items held meanwhile: a test makes a request land and its answer arrive after the
+   * client gave up on it, without depending on time.
+   */
+  answerDelay?: (operation: string, body: Record<string, any>) => Promise<void> | undefined;
 }
 
 export interface AwsLikeStats {
@@ -71,6 +83,10 @@ export interface AwsLikeStats {
   cancelledTransactions: number;
   /** CancellationReasons with code TransactionConflict, over all cancelled transactions. */
   conflictReasons: number;
+  /** TransactWriteItems answered TransactionInProgressException: resent while their first was in flight. */
+  transactionsInProgress: number;
+  /** TransactWriteItems forwarded as resends of one that succeeded, for DynamoDB Local's idempotent answer. */
+  idempotentResends: number;
   /** PutItem, UpdateItem and DeleteItem answered TransactionConflictException. */
   singleItemConflicts: number;
   /** Requests answered ThrottlingException, or transactions cancelled with ThrottlingError. */
@@ -143,6 +159,9 @@ export function awsLikeOptionsFromEnv(
   return options;
 }
 
+/** How long DynamoDB keeps a ClientRequestToken after its request completed. */
+const TOKEN_WINDOW_MS = 10 * 60_000;
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export async function startAwsLikeDynamoDb(options: AwsLikeOptions): Promise<AwsLikeEngine> {
@@ -155,8 +174,12 @@ export async function startAwsLikeDynamoDb(options: AwsLikeOptions): Promise<Aws
   const writeHoldMs = options.writeHoldMs ?? 2;
   const schemas = new Map<string, Promise<KeySchema>>();
   const stats: Omit<AwsLikeStats, 'readUnits' | 'writeUnits'> = {
-    requests: 0, cancelledTransactions: 0, conflictReasons: 0, singleItemConflicts: 0, throttled: 0, faults: 0, delayed: 0, mostAtOnce: 0,
+    requests: 0, cancelledTransactions: 0, conflictReasons: 0, transactionsInProgress: 0, idempotentResends: 0, singleItemConflicts: 0,
+    throttled: 0, faults: 0, delayed: 0, mostAtOnce: 0,
   };
+  const clock = options.now ?? Date.now;
+  /** Forwarded transactions by database and token: in flight, or when they succeeded. */
+  const tokens = new Map<string, { finishedAt?: number }>();
   let answering = 0;
 
   interface Forwarded { status: number; headers: IncomingHttpHeaders; body: Buffer }
@@ -202,6 +225,9 @@ export async function startAwsLikeDynamoDb(options: AwsLikeOptions): Promise<Aws
     return schema;
   }
 
+  /** Which of DynamoDB Local's databases a request is for: its access key id. */
+  const databaseOf = (headers: IncomingHttpHeaders) => String(headers.authorization ?? '').match(/Credential=([^/]+)/)?.[1] ?? '';
+
   /** An item's identity: table and key attributes. */
   const itemId = (table: string, schema: KeySchema, key: Item) =>
     JSON.stringify([table, key[schema.hash], schema.range ? key[schema.range] : null]);
@@ -243,8 +269,13 @@ export async function startAwsLikeDynamoDb(options: AwsLikeOptions): Promise<Aws
    * busy laptop would make the tests depend on its speed. Local applies requests one at a time,
    * so a request it is still working on after its hold is over is only ordered, never lost.
    */
-  async function holding(kind: HolderKind, keys: string[], holdFor: number, work: () => Promise<Forwarded>) {
+  async function holding(kind: HolderKind, keys: string[], holdFor: number, request: { op: string; body: Body; raw: Buffer; headers: IncomingHttpHeaders }) {
     const holder = inFlight.claim(kind, keys);
+    const work = async () => {
+      const answer = await forward(request.headers, request.raw);
+      await options.answerDelay?.(request.op, request.body);
+      return answer;
+    };
     const gate = kind === 'write' ? undefined : options.hold?.(kind === 'transact-write' ? 'TransactWriteItems' : 'TransactGetItems');
     const held = Promise.all([holdFor > 0 ? sleep(holdFor) : undefined, gate]).finally(() => inFlight.release(holder));
     const [answer] = await Promise.all([work(), held]);
@@ -252,6 +283,17 @@ export async function startAwsLikeDynamoDb(options: AwsLikeOptions): Promise<Aws
   }
 
   async function transactWrite(headers: IncomingHttpHeaders, raw: Buffer, body: Body, res: ServerResponse) {
+    const token = typeof body.ClientRequestToken === 'string' ? `${databaseOf(headers)} ${body.ClientRequestToken}` : undefined;
+    for (const [known, { finishedAt }] of tokens) if (finishedAt !== undefined && clock() - finishedAt > TOKEN_WINDOW_MS) tokens.delete(known);
+    const earlier = token === undefined ? undefined : tokens.get(token);
+    if (earlier && earlier.finishedAt === undefined) {
+      stats.transactionsInProgress += 1;
+      return send(res, transactionInProgress());
+    }
+    if (earlier) {
+      stats.idempotentResends += 1;
+      return pass(res, await forward(headers, raw));
+    }
     const actions: Body[] = body.TransactItems ?? [];
     const targets = await Promise.all(
       actions.map(async (action) => {
@@ -271,8 +313,18 @@ export async function startAwsLikeDynamoDb(options: AwsLikeOptions): Promise<Aws
     if (reasons.some((r) => r.Code !== 'None')) return cancel(res, reasons);
     // A transaction consumes its units whether or not its conditions hold.
     targets.forEach((t, i) => meter.consume(t.partition, 'write', units[i]!));
-    const { answer } = await holding('transact-write', targets.map((t) => t.id), holdMs, () => forward(headers, raw));
-    pass(res, answer);
+    const entry: { finishedAt?: number } = {};
+    if (token !== undefined) tokens.set(token, entry);
+    try {
+      const { answer } = await holding('transact-write', targets.map((t) => t.id), holdMs, { op: 'TransactWriteItems', body, raw, headers });
+      // Only a transaction that was applied has an answer to repeat; a refused one may be sent again.
+      if (answer.status === 200) entry.finishedAt = clock();
+      else if (token !== undefined) tokens.delete(token);
+      pass(res, answer);
+    } catch (error) {
+      if (token !== undefined) tokens.delete(token);
+      throw error;
+    }
   }
 
   function cancel(res: ServerResponse, reasons: CancellationReason[]) {
@@ -297,7 +349,7 @@ export async function startAwsLikeDynamoDb(options: AwsLikeOptions): Promise<Aws
       return { Code: 'None' };
     });
     if (reasons.some((r) => r.Code !== 'None')) return cancel(res, reasons);
-    const { answer, touched } = await holding('transact-get', targets.map((t) => t.id), holdMs, () => forward(headers, raw));
+    const { answer, touched } = await holding('transact-get', targets.map((t) => t.id), holdMs, { op: 'TransactGetItems', body, raw, headers });
     // A write that began while the read ran cancels it: the read never saw a settled state.
     if (touched.size > 0 && answer.status === 200) {
       return cancel(res, targets.map((t) => (touched.has(t.id) ? { Code: 'TransactionConflict', Message: CONFLICT_MESSAGE } : { Code: 'None' })));
@@ -322,7 +374,7 @@ export async function startAwsLikeDynamoDb(options: AwsLikeOptions): Promise<Aws
       return send(res, throttling('TableWriteKeyRangeThroughputExceeded', schema.arn));
     }
     meter.consume(partition, 'write', units);
-    const { answer } = await holding('write', [id], writeHoldMs, () => forward(headers, raw));
+    const { answer } = await holding('write', [id], writeHoldMs, { op, body, raw, headers });
     pass(res, answer);
   }
 
@@ -336,7 +388,7 @@ export async function startAwsLikeDynamoDb(options: AwsLikeOptions): Promise<Aws
         meter.consume(partitionOf(table, schema, item), 'write', writeUnits(itemSize(item)));
       }
     }
-    const { answer } = await holding('write', ids, writeHoldMs, () => forward(headers, raw));
+    const { answer } = await holding('write', ids, writeHoldMs, { op: 'BatchWriteItem', body, raw, headers });
     pass(res, answer);
   }
 

@@ -55,3 +55,11 @@ export function throttling(reason: string, resource: string): AwsError {
 export function internalServerError(): AwsError {
   return { status: 500, body: { __type: `${NAMESPACE}InternalServerError`, message: 'Internal server error' } };
 }
+
+/** A TransactWriteItems whose ClientRequestToken belongs to one still being applied. */
+export function transactionInProgress(): AwsError {
+  return {
+    status: 400,
+    body: { __type: `${NAMESPACE}TransactionInProgressException`, message: 'Transaction is in progress' },
+  };
+}

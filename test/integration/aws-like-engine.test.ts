@@ -154,6 +154,58 @@ describe('transaction conflicts, as DynamoDB documents them', () => {
   });
 });
 
+describe('ClientRequestToken, as DynamoDB documents it', () => {
+  const addOne = (pk: string): TransactWriteItem => ({
+    Update: { TableName: table, Key: key(pk), UpdateExpression: 'ADD written :one', ExpressionAttributeValues: { ':one': { N: '1' } } },
+  });
+
+  it('answers TransactionInProgressException (400) to a resend of a transaction still in flight, and applies it once', async () => {
+    const held = gate();
+    const aws = await engine({ hold: held.hold });
+    const db = client(aws.endpoint);
+    const counter = unique('counter');
+    const request = () => new TransactWriteItemsCommand({ ClientRequestToken: unique('token'), TransactItems: [addOne(counter)] });
+    const sent = request();
+    const resend = new TransactWriteItemsCommand({ ...sent.input });
+
+    const first = db.send(sent);
+    await held.held;
+    const error = await rejection(db.send(resend));
+    held.release();
+    await first;
+
+    expect(error.name).toBe('TransactionInProgressException');
+    expect(error.$metadata.httpStatusCode).toBe(400);
+    expect((await db.send(new GetItemCommand({ TableName: table, Key: key(counter), ConsistentRead: true }))).Item?.written).toEqual({ N: '1' });
+    expect(aws.stats()).toMatchObject({ transactionsInProgress: 1, cancelledTransactions: 0 });
+  });
+
+  it('answers a resend of a transaction that succeeded with success, without applying it again, even while another holds its items', async () => {
+    const held = gate();
+    let armed = false;
+    const aws = await engine({ hold: () => (armed ? held.hold() : Promise.resolve()) });
+    const db = client(aws.endpoint);
+    const counter = unique('counter');
+    const token = unique('token');
+    await db.send(new TransactWriteItemsCommand({ ClientRequestToken: token, TransactItems: [addOne(counter)] }));
+
+    // Another transaction holds the counter: a new request is cancelled, the resend is not.
+    armed = true;
+    const other = db.send(new TransactWriteItemsCommand({ TransactItems: [put(unique('other')), addOne(counter)] }));
+    await held.held;
+    const resent = await db.send(new TransactWriteItemsCommand({ ClientRequestToken: token, TransactItems: [addOne(counter)] }));
+    const fresh = await rejection(db.send(new TransactWriteItemsCommand({ ClientRequestToken: unique('token'), TransactItems: [addOne(counter)] })));
+    held.release();
+    await other;
+
+    expect(resent.$metadata.httpStatusCode).toBe(200);
+    expect(fresh).toBeInstanceOf(TransactionCanceledException);
+    // The first and the other transaction: the resend added nothing.
+    expect((await db.send(new GetItemCommand({ TableName: table, Key: key(counter), ConsistentRead: true }))).Item?.written).toEqual({ N: '2' });
+    expect(aws.stats()).toMatchObject({ idempotentResends: 1, cancelledTransactions: 1 });
+  });
+});
+
 describe('per-partition throughput', () => {
   // Items of about 99 KB: 100 WCU to write, 25 RCU to read strongly consistent.
   const payload = { v: { S: 'x'.repeat(99 * 1024) } };
