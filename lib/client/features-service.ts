@@ -11,6 +11,7 @@ import type { ClientFeature } from './schemas.js';
 import { featuresByName, type FeatureSnapshots, type StoredScopeReading, type StoreOutcome } from './feature-snapshots.js';
 import { changesSince, stepsSince } from './snapshot.js';
 import { derivedScope, inlinedFragment, isStoredScope, servesIn, storedScopeQuery, storedScopeSegmentsText } from './stored-scopes.js';
+import { outsideRequest } from '../request-deadline.js';
 
 /** One scope's payload at one revision, serialized and compressed once and then replayed. */
 export interface ServedPayload {
@@ -197,7 +198,10 @@ export class ClientFeatureService {
     const buildKey = `${revision} ${scope.key}`;
     const pending = this.building.get(buildKey);
     if (pending) return pending;
-    const built = this.build(scope, revision).finally(() => this.building.delete(buildKey));
+    // Shared by every poll of the scope meanwhile: built as no request's, so it never carries the
+    // deadline of whichever caller started it (the SDK groups have none; a caller with one must
+    // not fail the polls that joined it).
+    const built = outsideRequest(() => this.build(scope, revision)).finally(() => this.building.delete(buildKey));
     this.building.set(buildKey, built);
     return built;
   }

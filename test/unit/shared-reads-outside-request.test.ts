@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FeatureSnapshots } from '../../lib/client/feature-snapshots.js';
+import { ClientFeatureService } from '../../lib/client/features-service.js';
+import type { VersionedSnapshot } from '../../lib/client/snapshot.js';
 import { RevisionClock } from '../../lib/client/revision-clock.js';
 import type { ChangeEvent } from '../../lib/events/model.js';
 import { SettledMonths } from '../../lib/events/settled-months.js';
@@ -99,6 +101,20 @@ describe('reads shared by many callers', () => {
     const tokens = new TokenAuthenticator({ findByHash: () => store.read(token) }, '', { ttlMs: 60_000 }, () => new Date(0));
     const { caller } = await joinedByCallerWithoutDeadline(store, () => tokens.authenticate('*:development.secret'));
     expect(caller.tokenName).toBe('sdk');
+    expect(store.calls.count).toBe(1);
+  });
+
+  it('an SDK payload’s build answers every poll of the scope that waits for it', async () => {
+    const store = heldStore();
+    const snapshot: VersionedSnapshot = { features: [], segmentsById: new Map(), version: 1, revision: 7, shards: new Map(), steps: [] };
+    const clock = { current: () => Promise.resolve(7) };
+    const payloads = new ClientFeatureService(
+      { at: () => store.read(snapshot), store: () => Promise.resolve('recent' as const), storedScope: () => Promise.resolve(undefined) },
+      clock,
+    );
+    const caller = { tokenName: 'sdk', type: 'client' as const, environment: 'development', projects: ['*'] };
+    const answer = await joinedByCallerWithoutDeadline(store, () => payloads.features(caller, { namePrefix: 'a' }, undefined));
+    expect(answer.modified && JSON.parse(answer.payload.json)).toMatchObject({ features: [] });
     expect(store.calls.count).toBe(1);
   });
 });
