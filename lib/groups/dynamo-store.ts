@@ -8,7 +8,7 @@ import { moveGroupsRevision } from '../store/groups-revision.js';
 import { keys } from '../store/table-design.js';
 import { changeEvent } from '../events/model.js';
 import { eventItem } from '../events/dynamo-store.js';
-import { transactWriteDetailed, type TransactWriteItem } from '../store/transact.js';
+import { transactWriteDetailed, type TransactOptions, type TransactWriteItem } from '../store/transact.js';
 import { claimGuard, moveGuard, releaseGuard } from '../store/unique-guard.js';
 
 /**
@@ -31,10 +31,11 @@ export class DynamoGroupStore extends DynamoGroupReader implements GroupStore {
       this.event('group-created', group, actor),
       moveGroupsRevision(this.tableName),
     ];
-    const outcome = await this.write(items, group.members.map((member) => member.userId));
-    // The id is drawn for this group alone, so a group item already under it that holds exactly
-    // this group is this write's own: an earlier attempt of the same request committed, but its
-    // answer was lost (a timeout) and the attempt seen here found the item it had written.
+    // An earlier attempt whose answer was lost (a timeout) may have committed: transact.ts lets
+    // this store tell, as the group item does. The id is drawn for this group alone, so an item
+    // under it holding exactly this group is this write's own; any other failure comes with the
+    // group item absent, so none of this write was applied and the failure is the answer.
+    const outcome = await this.write(items, group.members.map((member) => member.userId), { verifiesUnknownOutcome: true });
     if (outcome.kind === 'changed' && sameGroup(await this.get(group.id), group)) return { kind: 'done' };
     return outcome;
   }
@@ -139,8 +140,8 @@ export class DynamoGroupStore extends DynamoGroupReader implements GroupStore {
    * Writes the group's items plus one existence check per user id, and tells from the failed
    * item what went wrong: the group itself, the name guard, or a member's user.
    */
-  private async write(items: TransactWriteItem[], checkedUserIds: number[]): Promise<GroupWriteOutcome> {
-    const outcome = await transactWriteDetailed(this.db, [...items, ...checkedUserIds.map((id) => this.userExists(id))]);
+  private async write(items: TransactWriteItem[], checkedUserIds: number[], options: TransactOptions = {}): Promise<GroupWriteOutcome> {
+    const outcome = await transactWriteDetailed(this.db, [...items, ...checkedUserIds.map((id) => this.userExists(id))], options);
     if (outcome.ok) return { kind: 'done' };
     if (outcome.failedIndex >= items.length) {
       return { kind: 'unknown-user', userId: checkedUserIds[outcome.failedIndex - items.length] as number };
