@@ -30,8 +30,9 @@ const reply = (message: UiServerMessage) => process.send?.(message);
 // The parent sets PORT, UNLEASH_URL and the admin's password. With UI_BENCH_DATA_DIR the table is
 // kept there (the parent removes it), so that a server of other code can start on the same data;
 // otherwise it lives in memory, as long as this process. With UI_BENCH_WITHOUT_PRELOADS_PORT the
-// same runtime is served on that port too, its index.html without the API and module preloads
-// (lib/ui/index-html.ts): an A/B of them on the same data and the same warm containers.
+// same runtime is served on that port too, its index.html without the preloads that
+// UI_BENCH_WITHOUT_PRELOADS names ('api', 'modules', or both, the default; lib/ui/index-html.ts):
+// an A/B of them on the same data and the same warm containers.
 const keptDir = process.env.UI_BENCH_DATA_DIR;
 const dataDir = keptDir ?? mkdtempSync(join(tmpdir(), 'toggles-ui-bench-'));
 const removeData = () => (keptDir ? undefined : rmSync(dataDir, { recursive: true, force: true }));
@@ -46,7 +47,8 @@ try {
     ui: createUiSite(installedUi(), { baseUriPath: runtime.config.baseUriPath }),
   });
   const withoutPreloadsPort = process.env.UI_BENCH_WITHOUT_PRELOADS_PORT;
-  const withoutPreloads = withoutPreloadsPort ? await serveWithoutPreloads(runtime, Number(withoutPreloadsPort), server.url) : undefined;
+  const dropped = (process.env.UI_BENCH_WITHOUT_PRELOADS ?? 'api,modules').split(',');
+  const withoutPreloads = withoutPreloadsPort ? await serveWithoutPreloads(runtime, Number(withoutPreloadsPort), server.url, dropped) : undefined;
   let stopping = false;
   const stop = async () => {
     if (stopping) return;
@@ -76,17 +78,21 @@ try {
 }
 
 /**
- * The second door of the A/B: the same local API Gateway and functions, index.html without its
- * preloads. The service refuses changes whose Origin is not its own (lib/http/csrf.ts, the
+ * The second door of the A/B: the same local API Gateway and functions, index.html without the
+ * preloads `dropped` names ('api': the API's, 'modules': the entry's module preloads). The service refuses changes whose Origin is not its own (lib/http/csrf.ts, the
  * login among them), and this door's origin is another port: its requests reach the functions
  * as if sent from the first door's pages, which they are in all but the port.
  */
-async function serveWithoutPreloads(runtime: Awaited<ReturnType<typeof startLocalRuntime>>, port: number, ownUrl: string): Promise<Server> {
+async function serveWithoutPreloads(runtime: Awaited<ReturnType<typeof startLocalRuntime>>, port: number, ownUrl: string, dropped: readonly string[]): Promise<Server> {
   const ownOrigin = new URL(ownUrl).origin;
   const doorOrigin = `http://127.0.0.1:${port}`;
   const gateway = localApiGateway(runtime.handlers, {
     apiMappingKey: runtime.apiMappingKey, throttling: runtime.throttling, concurrency: runtime.concurrency,
-    ui: createUiSite(installedUi(), { baseUriPath: runtime.config.baseUriPath, preloadApi: false, modulePreloads: [] }),
+    ui: createUiSite(installedUi(), {
+      baseUriPath: runtime.config.baseUriPath,
+      ...(dropped.includes('api') ? { preloadApi: false } : {}),
+      ...(dropped.includes('modules') ? { modulePreloads: [] } : {}),
+    }),
   });
   const door = createServer({ maxHeaderSize: 64 * 1024 }, (req, res) => {
     if (req.headers.origin === doorOrigin) req.headers.origin = ownOrigin;

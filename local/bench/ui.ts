@@ -16,8 +16,9 @@
  * and end after the navigation began, its wait for the first byte, a new connection or not, the
  * answer's caching, compression and keep-alive headers, the shown mark and the browser's own
  * main-thread time; printed and written beside the report), --ui-preload-ab (this service is
- * also measured with index.html lacking its API preloads, served by the same process on another
- * port, as a third side in the same alternating rounds). Smaller --ui-flags and --ui-events
+ * also measured with index.html lacking its preloads, served by the same process on another
+ * port, as a third side in the same alternating rounds), --ui-preload-ab-drops LIST (which
+ * preloads that side lacks: api, modules or both, the default). Smaller --ui-flags and --ui-events
  * seed in a fraction of the time and show the same waterfall shape for investigating.
  */
 import { fork, type ChildProcess } from 'node:child_process';
@@ -52,7 +53,12 @@ export interface UiBenchArgs {
   pages: string[] | undefined;
   waterfall: boolean;
   preloadAb: boolean;
+  /** The preloads the A/B's second side lacks (index.html's API preloads, its module preloads). */
+  preloadAbDrops: PreloadKind[];
 }
+
+export type PreloadKind = 'api' | 'modules';
+const PRELOAD_KINDS: readonly PreloadKind[] = ['api', 'modules'];
 
 export function parseUiArgs(argv: string[]): UiBenchArgs {
   const { values } = parseArgs({
@@ -68,6 +74,7 @@ export function parseUiArgs(argv: string[]): UiBenchArgs {
       'ui-before': { type: 'string' },
       'ui-waterfall': { type: 'boolean', default: false },
       'ui-preload-ab': { type: 'boolean', default: false },
+      'ui-preload-ab-drops': { type: 'string', default: 'api,modules' },
     },
   });
   const whole = (name: string, min: number): number => {
@@ -80,26 +87,31 @@ export function parseUiArgs(argv: string[]): UiBenchArgs {
   for (const name of pages ?? []) {
     if (!PAGE_NAMES.includes(name)) throw new Error(`--ui-pages: no page named "${name}"; the pages: ${PAGE_NAMES.join(', ')}`);
   }
+  const preloadAbDrops = [...new Set(values['ui-preload-ab-drops'].split(',').map((kind) => kind.trim()))] as PreloadKind[];
+  for (const kind of preloadAbDrops) {
+    if (!PRELOAD_KINDS.includes(kind)) throw new Error(`--ui-preload-ab-drops: no preloads named "${kind}"; the kinds: ${PRELOAD_KINDS.join(', ')}`);
+  }
   const before = values['ui-before'] ? resolve(values['ui-before']) : undefined;
   if (before && !existsSync(join(before, 'local', 'bench', 'ui-server.ts'))) {
     throw new Error(`--ui-before ${before}: no local/bench/ui-server.ts there (copy this one in when the code to compare predates it)`);
   }
-  return { before, timeoutMs: whole('ui-timeout', 1) * 1000, runs: whole('ui-runs', 1), flags: whole('ui-flags', 1), events: whole('ui-events', 0), concurrency: whole('ui-concurrency', 1), pages, waterfall: values['ui-waterfall'] === true, preloadAb: values['ui-preload-ab'] === true };
+  return { before, timeoutMs: whole('ui-timeout', 1) * 1000, runs: whole('ui-runs', 1), flags: whole('ui-flags', 1), events: whole('ui-events', 0), concurrency: whole('ui-concurrency', 1), pages, waterfall: values['ui-waterfall'] === true, preloadAb: values['ui-preload-ab'] === true, preloadAbDrops };
 }
 
 /** This service in a child process (ui-server.ts), and a way to read its DynamoDB request count. */
 export interface OurServer {
   url: string;
-  /** The same server without index.html's API preloads, when asked for. */
+  /** The same server with index.html lacking the preloads asked for, when asked for. */
   withoutPreloadsUrl: string | undefined;
   adminToken: string;
   counts(): Promise<RequestCounts>;
   stop(): Promise<void>;
 }
 
-export async function startOurServer(password: string, root: string, dataDir: string | undefined, withoutPreloads = false): Promise<OurServer> {
+/** `withoutPreloads`: the preloads a second door's index.html lacks; none, no second door. */
+export async function startOurServer(password: string, root: string, dataDir: string | undefined, withoutPreloads: readonly PreloadKind[] = []): Promise<OurServer> {
   const port = await freePort();
-  const withoutPreloadsPort = withoutPreloads ? await freePort() : undefined;
+  const withoutPreloadsPort = withoutPreloads.length > 0 ? await freePort() : undefined;
   const child: ChildProcess = fork(join(root, 'local', 'bench', 'ui-server.ts'), [], {
     cwd: root,
     // As `npm start` runs its server (scripts/start.ts says why).
@@ -107,7 +119,8 @@ export async function startOurServer(password: string, root: string, dataDir: st
     env: {
       ...process.env, PORT: String(port), UNLEASH_URL: `http://127.0.0.1:${port}`, UNLEASH_DEFAULT_ADMIN_PASSWORD: password,
       ...(dataDir ? { UI_BENCH_DATA_DIR: dataDir } : {}),
-      ...(withoutPreloadsPort ? { UI_BENCH_WITHOUT_PRELOADS_PORT: String(withoutPreloadsPort) } : {}),
+      // A server of earlier code (--ui-before) may not read the kinds: it drops both.
+      ...(withoutPreloadsPort ? { UI_BENCH_WITHOUT_PRELOADS_PORT: String(withoutPreloadsPort), UI_BENCH_WITHOUT_PRELOADS: withoutPreloads.join(',') } : {}),
     },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
@@ -184,7 +197,7 @@ export async function runUiBench(argv: string[]): Promise<void> {
   await withCleanUp(stopAll, async () => {
     const codes = args.before ? [{ label: 'ours before', root: args.before }, { label: 'ours', root: ROOT }] : [{ label: 'ours', root: ROOT }];
     log(`starting this service (npm start's runtime, fresh table${args.before ? ` on disk, code of ${args.before} first` : ' in memory'}) and Unleash on PostgreSQL`);
-    ours = await startOurServer(password, codes[0]!.root, dataDir, args.preloadAb);
+    ours = await startOurServer(password, codes[0]!.root, dataDir, args.preloadAb ? args.preloadAbDrops : []);
     postgres = await startPostgres();
     unleash = await startUnleash(postgres, { label: 'ui-bench' });
     const plan = { bigProjectFlags: args.flags, events: args.events, concurrency: args.concurrency };
@@ -205,12 +218,12 @@ export async function runUiBench(argv: string[]): Promise<void> {
         await ours.stop();
         ours = undefined;
         log(`starting ${code.label} (${code.root}) on the same table`);
-        ours = await startOurServer(password, code.root, dataDir, args.preloadAb);
+        ours = await startOurServer(password, code.root, dataDir, args.preloadAb ? args.preloadAbDrops : []);
       }
       const server: UiServer = { label: code.label, url: ours.url, username: 'admin', password };
       // A third side, after Unleash: our server without the preloads (the two servers are one process).
       const withoutPreloads: UiServer | undefined = ours.withoutPreloadsUrl
-        ? { label: `${code.label} without preloads`, url: ours.withoutPreloadsUrl, username: 'admin', password }
+        ? { label: `${code.label} without ${preloadsNamed(args.preloadAbDrops)}`, url: ours.withoutPreloadsUrl, username: 'admin', password }
         : undefined;
       const sides = [{ server, counts: ours.counts }, { server: reference }, ...(withoutPreloads ? [{ server: withoutPreloads, counts: ours.counts }] : [])];
       const results = await measurePages(browser, pages, sides, args.runs, log);
@@ -218,7 +231,7 @@ export async function runUiBench(argv: string[]): Promise<void> {
         const [oursRuns, unleashRuns] = results.get(target.name) as [SideRuns, SideRuns];
         return summarise(target.name, oursRuns.runs, unleashRuns.runs, oursRuns.dynamo);
       });
-      const preloadAb = withoutPreloads ? preloadAbSection(pages, results, code.label) : '';
+      const preloadAb = withoutPreloads ? preloadAbSection(pages, results, code.label, args.preloadAbDrops) : '';
       if (preloadAb) console.log(`\n${preloadAb}`);
       const waterfalls = args.waterfall ? waterfallSection(pages, results, code.label, withoutPreloads?.label) : '';
       if (waterfalls) console.log(`\n${waterfalls}`);
@@ -316,23 +329,36 @@ function firstVisitLine(first: UiPage | undefined, results: Map<string, SideRuns
     + `shown in ${ours?.warmup?.shownMs} ms; Unleash ${kb(bytes(unleash?.warmup))} in ${unleash?.warmup?.requests.length} requests, shown in ${unleash?.warmup?.shownMs} ms.`;
 }
 
+/** What the A/B's second side lacks, in words: `API preloads`, `module preloads` or both. */
+export function preloadsNamed(kinds: readonly PreloadKind[]): string {
+  const names = kinds.map((kind) => (kind === 'api' ? 'API' : 'module'));
+  return `${names.join(' and ')} preloads`;
+}
+
 /**
  * The preloads' A/B: each page's median shown time with them, without them and on Unleash, in the
  * same alternating rounds, and the time until the page's first API answer was in (with the
- * preloads, the preload's own request). Medians of each side's own openings.
+ * preloads, the preload's own request). Medians of each side's own openings; a page whose
+ * openings sent no API request (none answered) has no first API answer: "–".
  */
-function preloadAbSection(pages: UiPage[], results: Map<string, SideRuns[]>, label: string): string {
+function preloadAbSection(pages: UiPage[], results: Map<string, SideRuns[]>, label: string, dropped: readonly PreloadKind[]): string {
   const good = (side: SideRuns | undefined) => side?.runs.filter((run) => !run.error) ?? [];
   const shown = (side: SideRuns | undefined) => median(good(side).map((run) => run.shownMs));
-  const firstApiEnd = (side: SideRuns | undefined) => median(good(side).map((run) => Math.min(...run.requests.filter((request) => request.api && Number.isFinite(request.endMs)).map((request) => request.endMs))));
+  const firstApiEnd = (side: SideRuns | undefined) => {
+    const ends = good(side).flatMap((run) => {
+      const apiEnds = run.requests.filter((request) => request.api && Number.isFinite(request.endMs)).map((request) => request.endMs);
+      return apiEnds.length > 0 ? [Math.min(...apiEnds)] : [];
+    });
+    return ends.length > 0 ? String(Math.round(median(ends))) : '–';
+  };
   const ratio = (a: number, b: number) => (a / b).toFixed(2);
   const rows = pages.map((target) => {
     const [withPreloads, unleash, without] = results.get(target.name) ?? [];
     const [a, b, u] = [shown(withPreloads), shown(without), shown(unleash)];
-    return `| ${target.name} | ${Math.round(a)} | ${Math.round(b)} | ${ratio(a, b)} | ${Math.round(u)} | ${ratio(a, u)} | ${ratio(b, u)} | ${Math.round(firstApiEnd(withPreloads))} | ${Math.round(firstApiEnd(without))} | ${Math.round(firstApiEnd(unleash))} |`;
+    return `| ${target.name} | ${Math.round(a)} | ${Math.round(b)} | ${ratio(a, b)} | ${Math.round(u)} | ${ratio(a, u)} | ${ratio(b, u)} | ${firstApiEnd(withPreloads)} | ${firstApiEnd(without)} | ${firstApiEnd(unleash)} |`;
   });
   return [
-    `#### ${label}: index.html's API preloads, A/B in the same rounds (medians, ms after the navigation began)`, '',
+    `#### ${label}: index.html's ${preloadsNamed(dropped)}, A/B in the same rounds (medians, ms after the navigation began)`, '',
     '| page | shown with preloads | without | with / without | Unleash | with / Unleash | without / Unleash | first API answer in, with | without | Unleash |',
     '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
     ...rows,

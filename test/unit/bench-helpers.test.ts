@@ -6,6 +6,7 @@ import { sameFlags, type SdkAnswer } from '../../local/bench/payload.js';
 import { handlerCalls } from '../../local/bench/handler-cost.js';
 import { listeningInode, parseProcStat, pidListeningOn, ProcessCpuMeter } from '../../local/bench/process-cpu.js';
 import { parseWrkOutput } from '../../local/bench/wrk.js';
+import { parseUiArgs, preloadsNamed } from '../../local/bench/ui.js';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -206,5 +207,20 @@ describe('wrk as the load generator', () => {
     expect(summary).toMatchObject({ requests: 150_278, durationMicros: 5_006_151, statusErrors: 2, p99Micros: 130_770 });
     expect(cpuMs).toBeCloseTo(1310);
     expect(() => parseWrkOutput('Running 5s test\n')).toThrow('wrk printed no summary');
+  });
+});
+
+describe('the UI bench\'s preloads A/B', () => {
+  it('drops the API and module preloads by default, or the kinds --ui-preload-ab-drops names', () => {
+    expect(parseUiArgs(['--ui-preload-ab']).preloadAbDrops).toEqual(['api', 'modules']);
+    expect(parseUiArgs(['--ui-preload-ab', '--ui-preload-ab-drops', 'modules']).preloadAbDrops).toEqual(['modules']);
+    expect(parseUiArgs(['--ui-preload-ab-drops', 'api, api']).preloadAbDrops).toEqual(['api']);
+    expect(() => parseUiArgs(['--ui-preload-ab-drops', 'fonts'])).toThrow(/no preloads named "fonts"/);
+  });
+
+  it('names what the second side lacks in its labels and title', () => {
+    expect(preloadsNamed(['api', 'modules'])).toBe('API and module preloads');
+    expect(preloadsNamed(['modules'])).toBe('module preloads');
+    expect(preloadsNamed(['api'])).toBe('API preloads');
   });
 });
