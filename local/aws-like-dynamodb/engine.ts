@@ -284,7 +284,11 @@ export async function startAwsLikeDynamoDb(options: AwsLikeOptions): Promise<Aws
 
   async function transactWrite(headers: IncomingHttpHeaders, raw: Buffer, body: Body, res: ServerResponse) {
     const token = typeof body.ClientRequestToken === 'string' ? `${databaseOf(headers)} ${body.ClientRequestToken}` : undefined;
-    for (const [known, { finishedAt }] of tokens) if (finishedAt !== undefined && clock() - finishedAt > TOKEN_WINDOW_MS) tokens.delete(known);
+    // Oldest first (the map keeps the order they were forwarded in): stop at the first still kept.
+    for (const [known, { finishedAt }] of tokens) {
+      if (finishedAt === undefined || clock() - finishedAt <= TOKEN_WINDOW_MS) break;
+      tokens.delete(known);
+    }
     const earlier = token === undefined ? undefined : tokens.get(token);
     if (earlier && earlier.finishedAt === undefined) {
       stats.transactionsInProgress += 1;
