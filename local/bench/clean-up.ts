@@ -22,23 +22,45 @@ export async function stopEach(stops: readonly Stop[]): Promise<void> {
   }
 }
 
+/** The clean-ups of the withCleanUp calls under way, outermost first. */
+const active: Array<() => Promise<void>> = [];
+let signalled = false;
+
+/**
+ * One handler for every withCleanUp under way (the poll bench runs the payload comparison inside
+ * its own): a signal runs all their clean-ups, innermost first, and exits only once every one is
+ * done, so that one level's exit cannot cut another's clean-up short.
+ */
+function onSignal(signal: NodeJS.Signals): void {
+  if (signalled) return;
+  signalled = true;
+  void stopEach([...active].reverse()).finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
+}
+
 /**
  * `body`'s answer, with `cleanUp` run once after it, whether it ends or throws, or when the
- * process gets SIGINT or SIGTERM first (then the process exits 130 or 143 once `cleanUp` is
- * done). Start everything inside `body`, so a start that fails is cleaned up too.
+ * process gets SIGINT or SIGTERM first (then the process exits 130 or 143 once `cleanUp`, and
+ * that of any withCleanUp it runs inside or around, is done). Start everything inside `body`,
+ * so a start that fails is cleaned up too.
  */
 export async function withCleanUp<T>(cleanUp: () => Promise<void>, body: () => Promise<T>): Promise<T> {
   let cleaning: Promise<void> | undefined;
   const once = () => (cleaning ??= cleanUp());
-  const onSignal = (signal: NodeJS.Signals) => void once().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  active.push(once);
+  if (active.length === 1) {
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+  }
   try {
     return await body();
   } finally {
     await once();
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    active.splice(active.indexOf(once), 1);
+    if (active.length === 0) {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+      signalled = false;
+    }
   }
 }
 

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { Running, stopEach, withCleanUp } from '../../local/bench/clean-up.js';
 
 // The UI benches start PostgreSQL (a daemon), Unleash, our server and Chromium: these hold that
@@ -27,6 +27,36 @@ describe('bench clean-up', () => {
     await expect(failed).rejects.toThrow('PostgreSQL did not start');
     expect(cleanUps).toBe(1);
     expect(during).toEqual(before.map((count) => count + 1));
+    expect([process.listenerCount('SIGINT'), process.listenerCount('SIGTERM')]).toEqual(before);
+  });
+
+  it('on a signal, runs the clean-ups of nested runs innermost first and exits once both are done', async () => {
+    const before = [process.listenerCount('SIGINT'), process.listenerCount('SIGTERM')];
+    const order: string[] = [];
+    let exited!: (code: number) => void;
+    const exit = new Promise<number>((resolve) => { exited = resolve; });
+    const exitSpy = vi.spyOn(process, 'exit').mockImplementation(((code?: number) => { order.push('exit'); exited(code ?? 0); }) as never);
+    let interrupted!: () => void;
+    const stalled = new Promise<void>((resolve) => { interrupted = resolve; });
+    try {
+      const outer = withCleanUp(async () => { order.push('outer'); }, () => withCleanUp(
+        async () => {
+          // Slower than the outer one: an outer level that exits on its own finishes first.
+          await Promise.resolve();
+          order.push('inner');
+          interrupted();
+        },
+        async () => {
+          process.emit('SIGTERM', 'SIGTERM');
+          await stalled;
+        },
+      ));
+      expect(await exit).toBe(143);
+      await outer;
+    } finally {
+      exitSpy.mockRestore();
+    }
+    expect(order).toEqual(['inner', 'outer', 'exit']);
     expect([process.listenerCount('SIGINT'), process.listenerCount('SIGTERM')]).toEqual(before);
   });
 
