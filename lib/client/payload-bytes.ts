@@ -21,11 +21,18 @@ import { constants, crc32, deflateRawSync, inflateRawSync } from 'node:zlib';
  * milliseconds. Each chunk ends its deflate block with a sync flush and starts the next with new
  * Huffman codes, so fewer chunks compress better: at 10,000 of the bench's flags (10 MB) 128 KB
  * chunks gave 231,689 bytes and 512 KB chunks 229,153 (one stream: 228,748), while a change
- * recompresses one or two chunks (about 10 to 25 ms of CPU here).
+ * recompresses the chunk it touched and at most the one after it, each at most about
+ * CHUNK_SPLIT_BYTES (flags appended one per change in name order: 9 ms of CPU median, 13 ms at the
+ * 95th percentile here).
  */
 export const CHUNK_TARGET_BYTES = 512 * 1024;
-/** A chunk grown past this by inserts makes the next update rebuild all chunks. */
-const CHUNK_MAX_BYTES = 8 * CHUNK_TARGET_BYTES;
+/**
+ * A chunk an update grows past this is cut in two (or more) at fragment boundaries, so a change
+ * never recompresses much more than twice CHUNK_TARGET_BYTES: new flags usually sort last
+ * (sequential or dated names), and without the cut the last chunk would grow, and be compressed
+ * whole again, on every change.
+ */
+const CHUNK_SPLIT_BYTES = 2 * CHUNK_TARGET_BYTES;
 /** Deflate's window: how far back a match may reach, so what a chunk's dictionary holds. */
 const WINDOW_BYTES = 32 * 1024;
 /**
@@ -163,10 +170,10 @@ export class ChunkedPayload {
   /**
    * The payload after the features `changed` changed (added, edited, no longer served), each
    * looked up again with `fragmentOf` (and only they: the other fragments of a touched chunk come
-   * from its own text); undefined when a chunk grew too large and all should be built again.
-   * `replaced` hears each changed name's fragment before the change, when it had one.
+   * from its own text). A touched chunk grown past CHUNK_SPLIT_BYTES is cut into chunks of about
+   * equal size. `replaced` hears each changed name's fragment before the change, when it had one.
    */
-  updated(changed: Iterable<string>, fragmentOf: FragmentOf, replaced?: (name: string, before: string) => void, known?: ReadonlyMap<string, string>): ChunkedPayload | undefined {
+  updated(changed: Iterable<string>, fragmentOf: FragmentOf, replaced?: (name: string, before: string) => void, known?: ReadonlyMap<string, string>): ChunkedPayload {
     // `known`: the fragments of this payload as `fragments()` answered, so a touched chunk is not inflated again; it may lack
     // only names in `changed` whose new fragment is undefined (they leave the payload, so their former text is never read).
     const fragmentsOf = known ? (chunk: Chunk) => new Map(chunk.names.map((name) => [name, known.get(name) as string])) : inflatedFragments;
@@ -212,9 +219,14 @@ export class ChunkedPayload {
       }
       if (!fragments || fragments.size === 0) continue;
       const names = [...fragments.keys()].sort(compareText);
-      const rebuilt = compressChunk(names, names.map((name) => fragments.get(name) as string), previous?.window, previous !== undefined, chunk?.window);
-      if (rebuilt.length > CHUNK_MAX_BYTES) return undefined;
-      chunks.push(rebuilt);
+      const parts = cutBySize(names, names.map((name) => fragments.get(name) as string));
+      for (const [part, { names: partNames, fragments: partFragments }] of parts.entries()) {
+        const before = chunks.at(-1);
+        // The last part ends with the text the chunk ended with, so it keeps the former window (the same object) when its
+        // last WINDOW_BYTES did not change: the chunk after it stays in place.
+        const formerWindow = part === parts.length - 1 ? chunk?.window : undefined;
+        chunks.push(compressChunk(partNames, partFragments, before?.window, before !== undefined, formerWindow));
+      }
     }
     return new ChunkedPayload(chunks);
   }
@@ -317,6 +329,31 @@ function chunkIndexOf(chunks: readonly { names: readonly string[] }[], name: str
     else high = middle - 1;
   }
   return Math.max(0, low);
+}
+
+/**
+ * A touched chunk's fragments, cut at fragment boundaries into parts of about equal size when they
+ * add up to more than CHUNK_SPLIT_BYTES: as many parts as whole CHUNK_TARGET_BYTES fit, so each
+ * is between one and two targets (plus one fragment). Sizes count UTF-16 units, as `build` does.
+ */
+function cutBySize(names: readonly string[], fragments: readonly string[]): { names: string[]; fragments: string[] }[] {
+  const total = fragments.reduce((sum, fragment) => sum + fragment.length + 1, 0);
+  if (total <= CHUNK_SPLIT_BYTES) return [{ names: [...names], fragments: [...fragments] }];
+  const count = Math.floor(total / CHUNK_TARGET_BYTES);
+  const parts: { names: string[]; fragments: string[] }[] = [{ names: [], fragments: [] }];
+  let size = 0;
+  for (const [index, fragment] of fragments.entries()) {
+    let part = parts.at(-1) as { names: string[]; fragments: string[] };
+    // Part k closes once the sizes before it reach k/count of the total, never leaving a part empty.
+    if (part.names.length > 0 && parts.length < count && size >= (parts.length * total) / count) {
+      part = { names: [], fragments: [] };
+      parts.push(part);
+    }
+    part.names.push(names[index] as string);
+    part.fragments.push(fragment);
+    size += fragment.length + 1;
+  }
+  return parts;
 }
 
 /** A gzip header: deflate, no name or time, unknown OS (RFC 1952). */

@@ -93,13 +93,69 @@ describe('a chunked gzip payload', () => {
     expect(gunzipSync(payload.gzip(head, tail).gzip).toString()).toBe(whole.expected());
   });
 
-  it('asks for a whole build when inserts grow one chunk far past its size', () => {
+  it('cuts a chunk that inserts grow far past its size into chunks of one to two targets, never asking for a whole build', () => {
     const fragments = flags(10);
     const payload = ChunkedPayload.build(scope(fragments).names, (n) => fragments.get(n));
-    // Past CHUNK_MAX_BYTES (8 chunks' worth) in one chunk.
+    // Eight chunks' worth inserted into one chunk at once.
     const added = Array.from({ length: forChunks(8) }, (_, i) => `flag-00005-${i}`);
     for (const name of added) fragments.set(name, 'x'.repeat(1_500));
-    expect(payload.updated(added, (n) => fragments.get(n))).toBeUndefined();
+    const updated = payload.updated(added, (n) => fragments.get(n));
+    expect(gunzipSync(updated.gzip(head, tail).gzip).toString()).toBe(scope(fragments).expected());
+    const lengths = updated.toStored().chunks.map((chunk) => chunk.length);
+    expect(lengths.length).toBe(8);
+    for (const length of lengths) {
+      expect(length).toBeGreaterThanOrEqual(CHUNK_TARGET_BYTES);
+      expect(length).toBeLessThanOrEqual(2 * CHUNK_TARGET_BYTES + 1_501);
+    }
+  });
+
+  it('recompresses at most about two targets per appended flag while flags are appended in name order, and stays one valid stream (seeded)', () => {
+    // Flags of seeded sizes appended one per change after the last name, as sequential or dated names are: each change
+    // touches the last chunk. The chunks whose deflated bytes are new after a change are the ones it compressed.
+    const random = seededRandom('appends in name order').next;
+    const fragmentOfSize = (index: number, size: number) => {
+      const name = `flag-${String(index).padStart(5, '0')}`;
+      return [name, JSON.stringify({ name, index, description: `${name} ${'lorem ipsum '.repeat(Math.ceil(size / 12))}`.slice(0, size) })] as const;
+    };
+    const fragments = new Map(Array.from({ length: forChunks(1) }, (_, i) => fragmentOfSize(i, 1_500)));
+    let payload = ChunkedPayload.build(scope(fragments).names, (n) => fragments.get(n));
+    let largestFragment = 1_500 + 100;
+    let largestRecompressed = 0;
+    let splits = 0;
+    for (let step = 0; step < 260; step += 1) {
+      const size = 4_000 + Math.floor(random() * 12_000);
+      const [name, fragment] = fragmentOfSize(forChunks(1) + step, size);
+      fragments.set(name, fragment);
+      largestFragment = Math.max(largestFragment, fragment.length);
+      const before = new Set(payload.toStored().chunks.map((chunk) => chunk.deflated));
+      const chunksBefore = before.size;
+      payload = payload.updated([name], (n) => fragments.get(n));
+      const after = payload.toStored().chunks;
+      if (after.length > chunksBefore) splits += 1;
+      const recompressed = after.filter((chunk) => !before.has(chunk.deflated)).reduce((sum, chunk) => sum + chunk.length, 0);
+      largestRecompressed = Math.max(largestRecompressed, recompressed);
+      expect(recompressed).toBeLessThanOrEqual(2 * CHUNK_TARGET_BYTES + largestFragment + 1);
+      expect(gunzipSync(payload.gzip(head, tail).gzip).toString()).toBe(scope(fragments).expected());
+    }
+    // ~2.4 MB appended: the last chunk passed two targets and was cut at least twice.
+    expect(splits).toBeGreaterThanOrEqual(2);
+    expect(largestRecompressed).toBeGreaterThan(2 * CHUNK_TARGET_BYTES);
+  });
+
+  it('keeps the chunk after a cut one in place when the cut one\'s last window is unchanged', () => {
+    const fragments = flags(forChunks(3));
+    const { names, fragmentOf } = scope(fragments);
+    const payload = ChunkedPayload.build(names, fragmentOf);
+    const storedBefore = payload.toStored().chunks;
+    // Inserted at the start of the first chunk, past two targets in all: it is cut, its last bytes stay the same.
+    const added = Array.from({ length: Math.ceil((1.2 * CHUNK_TARGET_BYTES) / 1_500) }, (_, i) => `flag-00000-${String(i).padStart(4, '0')}`);
+    for (const name of added) fragments.set(name, JSON.stringify({ name, text: 'y'.repeat(1_450) }));
+    const updated = payload.updated(added, (n) => fragments.get(n));
+    const storedAfter = updated.toStored().chunks;
+    expect(storedAfter.length).toBe(storedBefore.length + 1);
+    expect(storedAfter.slice(2).map((chunk) => chunk.deflated)).toEqual(storedBefore.slice(1).map((chunk) => chunk.deflated));
+    for (const [index, chunk] of storedBefore.slice(1).entries()) expect(storedAfter[index + 2]?.deflated).toBe(chunk.deflated);
+    expect(gunzipSync(updated.gzip(head, tail).gzip).toString()).toBe(scope(fragments).expected());
   });
 
   it('compresses about as well as the whole text in one stream, far better than the fastest gzip level', () => {

@@ -129,6 +129,6 @@ describe('stored scopes (ADR 25)', () => {
       .update(readFileSync('lib/client/stored-scopes.ts'))
       .digest('hex')
       .slice(0, 16);
-    expect({ format: STORED_SCOPES_FORMAT, fingerprint }).toEqual({ format: 2, fingerprint: '4f123688ad697c51' });
+    expect({ format: STORED_SCOPES_FORMAT, fingerprint }).toEqual({ format: 2, fingerprint: '2a624e3a4dda668a' });
   });
 });
