@@ -1,5 +1,5 @@
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { groupHandlerOf } from '../../lib/composition/function-handler.js';
 
 import { routeTable } from '../../lib/route-table.js';
@@ -10,6 +10,12 @@ import { countsSince } from '../../lib/store/request-counter.js';
 import { DynamoUserStore } from '../../lib/users/dynamo-store.js';
 import { testConfig, unique, servicesOn } from '../support/services.js';
 import { GOOD_PASSWORD, userWithPassword } from '../support/sessions.js';
+
+// Every password these tests check is a real scrypt hash (lib/users/password.ts: about 0.2 s of
+// CPU each, memory-hard on purpose), and a test checks up to 22 of them one after another: on a
+// machine that other work keeps busy that alone can pass the suite's 30 s, with nothing wrong.
+// No assertion here depends on time; the longer limit only keeps a slow machine from failing them.
+vi.setConfig({ testTimeout: 120_000 });
 
 /** The services' clock: tests move it instead of waiting. */
 let now = new Date('2030-01-01T00:00:00Z');
