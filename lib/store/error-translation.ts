@@ -1,5 +1,6 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ServiceUnavailable, ValidationFailed } from '../errors.js';
+import { outcomeWasUnknown, UnconfirmedWrite } from './late-writes.js';
 
 /**
  * DynamoDB's own limits, as the 400s that name them. Requests can reach these only through
@@ -55,7 +56,13 @@ export function translateSdkErrors(db: DynamoDBDocumentClient): void {
       try {
         return await next(args);
       } catch (error) {
-        throw domainErrorFor(error) ?? error;
+        const domainError = domainErrorFor(error) ?? error;
+        // An outage answer to a write one of whose attempts timed out (late-writes.ts marks it):
+        // that attempt may have landed, so "try again" would be wrong.
+        if (domainError instanceof ServiceUnavailable && !(domainError instanceof UnconfirmedWrite) && outcomeWasUnknown(error)) {
+          throw new UnconfirmedWrite({ cause: error });
+        }
+        throw domainError;
       }
     },
     { step: 'initialize', priority: 'high', name: 'togglesDomainErrors', override: true },

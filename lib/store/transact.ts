@@ -56,20 +56,22 @@ export async function transactWriteDetailed(
   let request = newRequest();
   let outcomeUnknown = false;
   for (let attempt = 1; ; attempt += 1) {
-    const unknownBefore = outcomeUnknown;
     try {
       await db.send(new TransactWriteCommand(request));
       return { ok: true };
     } catch (error) {
-      if (outcomeWasUnknown(error)) outcomeUnknown = true;
+      // TransactionInProgressException is proof that a request with this token is being applied
+      // (an SDK retry of an attempt answered with a 500 meets it): its outcome is unknown too.
+      if (outcomeWasUnknown(error) || inProgress(error)) outcomeUnknown = true;
       if (!(error instanceof TransactionCanceledException)) {
         // Still being applied: the same request again learns how it ended.
         if (outcomeUnknown && inProgress(error) && attempt < CONFLICT_ATTEMPTS) {
           await pause(attempt);
           continue;
         }
-        // A refusal of a resend ("too late", a throttle) says nothing of the request before it.
-        if (unknownBefore && !(error instanceof UnconfirmedWrite)) throw new UnconfirmedWrite({ cause: error });
+        // A refusal after an unknown outcome ("too late", a throttle, also on the SDK's own retry
+        // within this send) says nothing of the attempt whose outcome is unknown.
+        if (outcomeUnknown && !(error instanceof UnconfirmedWrite)) throw new UnconfirmedWrite({ cause: error });
         throw error;
       }
       const reasons = error.CancellationReasons ?? [];
@@ -84,7 +86,7 @@ export async function transactWriteDetailed(
       if (lostRace >= 0) return { ok: false, failedIndex: lostRace };
       // Another transaction held one of the items. Nothing of this request was applied, so the
       // transaction is tried again; its conditions then decide against whatever the other wrote.
-      if (!reasons.some((reason) => reason.Code === 'TransactionConflict')) throw error;
+      if (!reasons.some((reason) => reason.Code === 'TransactionConflict')) throw outcomeUnknown ? new UnconfirmedWrite({ cause: error }) : error;
       if (attempt >= CONFLICT_ATTEMPTS) throw outcomeUnknown ? new UnconfirmedWrite({ cause: error }) : unresolvedConflict(error);
       await pause(attempt);
       if (!outcomeUnknown) request = newRequest();

@@ -1,9 +1,11 @@
 import { DynamoDBClient, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { ServiceUnavailable, ValidationFailed } from '../../lib/errors.js';
 import { conditionalWrite } from '../../lib/store/dynamo-errors.js';
 import { translateSdkErrors } from '../../lib/store/error-translation.js';
+import { refuseLateWrites, UnconfirmedWrite } from '../../lib/store/late-writes.js';
 import { transactWriteDetailed } from '../../lib/store/transact.js';
 
 const ITEM_LIMIT = /larger than DynamoDB allows \(400 KB\)/;
@@ -85,5 +87,64 @@ describe('DynamoDB refusals, as every store sees them', () => {
 
     await expect(conditionalWrite(() => failingClient(throttled).send(put))).rejects.toThrow(ServiceUnavailable);
     await expect(transactWriteDetailed(failingClient(throttled), [item])).rejects.toThrow(ServiceUnavailable);
+  });
+});
+
+/**
+ * A client with the service's middleware whose HTTP attempts are answered in turn by `answers`:
+ * 'timeout' as a request timeout (sent, no answer), otherwise DynamoDB's error of that name.
+ */
+function answeringClient(answers: (attempt: number) => 'timeout' | { status: number; type: string }) {
+  let attempts = 0;
+  const requestHandler = {
+    async handle() {
+      attempts += 1;
+      const answer = answers(attempts);
+      if (answer === 'timeout') throw Object.assign(new Error('timed out'), { name: 'TimeoutError' });
+      const body = JSON.stringify({ __type: `com.amazonaws.dynamodb.v20120810#${answer.type}`, message: answer.type });
+      return { response: { statusCode: answer.status, headers: { 'content-type': 'application/x-amz-json-1.0' }, body: Readable.from([Buffer.from(body)]) } };
+    },
+    updateHttpClientConfig() {},
+    httpHandlerConfigs() {
+      return {};
+    },
+  };
+  const db = DynamoDBDocumentClient.from(
+    new DynamoDBClient({ region: 'local', endpoint: 'http://127.0.0.1:1', maxAttempts: 2, credentials: { accessKeyId: 'x', secretAccessKey: 'x' }, requestHandler }),
+  );
+  translateSdkErrors(db);
+  refuseLateWrites(db);
+  return { db, attempts: () => attempts };
+}
+
+const throttled = { status: 400, type: 'ThrottlingException' };
+
+describe('a write after an attempt whose outcome is unknown', () => {
+  it('is a transaction answered "may have been made" when the SDK\'s retry after a timeout is throttled', async () => {
+    const { db, attempts } = answeringClient((attempt) => (attempt === 1 ? 'timeout' : throttled));
+
+    await expect(transactWriteDetailed(db, [item])).rejects.toThrow(UnconfirmedWrite);
+    expect(attempts()).toBe(2);
+  });
+
+  it('is a transaction answered "may have been made" when a retry after a 500 finds the same token in progress', async () => {
+    const { db } = answeringClient((attempt) => (attempt === 1 ? { status: 500, type: 'InternalServerError' } : { status: 400, type: 'TransactionInProgressException' }));
+
+    await expect(transactWriteDetailed(db, [item])).rejects.toThrow(UnconfirmedWrite);
+  });
+
+  it('is a single-item write answered "may have been made" when every attempt timed out', async () => {
+    const { db, attempts } = answeringClient(() => 'timeout');
+
+    await expect(conditionalWrite(() => db.send(put))).rejects.toThrow(UnconfirmedWrite);
+    expect(attempts()).toBe(2);
+  });
+
+  it('is a plain outage when no attempt timed out', async () => {
+    const { db } = answeringClient(() => throttled);
+
+    const refused = conditionalWrite(() => db.send(put));
+    await expect(refused).rejects.toThrow(ServiceUnavailable);
+    await expect(refused).rejects.not.toThrow(UnconfirmedWrite);
   });
 });
