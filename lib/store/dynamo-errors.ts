@@ -46,7 +46,7 @@ const HELD_ITEM_ATTEMPTS = 8;
  * is linking). The waits grow as transact.ts's do for a cancelled transaction; the late-write
  * guard (late-writes.ts) still refuses an attempt the request has no time left for.
  */
-export async function retryWhileHeldByTransaction<T>(write: () => Promise<T>): Promise<T> {
+export async function retryWhileHeldByTransaction<T>(write: () => Promise<T>, options: { idempotent?: boolean } = {}): Promise<T> {
   for (let attempt = 1; ; attempt += 1) {
     try {
       return await write();
@@ -55,8 +55,11 @@ export async function retryWhileHeldByTransaction<T>(write: () => Promise<T>): P
       // Refused on the SDK's retry of an attempt that timed out: that attempt may have landed,
       // and sending the write again could apply it twice (a failed login counted twice). The
       // refusal alone is no sign (after a throttled attempt nothing was written): the late-write
-      // guard marks the error when an earlier attempt's outcome is unknown.
-      if (outcomeWasUnknown(error)) throw new UnconfirmedWrite({ cause: error });
+      // guard marks the error when an earlier attempt's outcome is unknown. A write that sets the
+      // same values whether or not it landed before (`idempotent`) is simply sent again.
+      if (outcomeWasUnknown(error) && !options.idempotent) {
+        throw error instanceof UnconfirmedWrite ? error : new UnconfirmedWrite({ cause: error });
+      }
       if (attempt >= HELD_ITEM_ATTEMPTS) throw error;
       await new Promise((resolve) => setTimeout(resolve, 10 * attempt + Math.random() * 20 * attempt));
     }

@@ -165,8 +165,9 @@ export class DynamoUserStore extends DynamoUserReader implements UserStore {
     await this.countLogin(id, 'SET loginAttempts = if_not_exists(loginAttempts, :zero) + :one', { ':zero': 0, ':one': 1 });
   }
 
+  /** Sets the same values however often it lands, so it is sent again even after an unknown outcome. */
   async recordLogin(id: number, at: string): Promise<void> {
-    await this.countLogin(id, 'SET loginAttempts = :zero, seenAt = :at', { ':zero': 0, ':at': at });
+    await this.countLogin(id, 'SET loginAttempts = :zero, seenAt = :at', { ':zero': 0, ':at': at }, { idempotent: true });
   }
 
   /**
@@ -175,14 +176,14 @@ export class DynamoUserStore extends DynamoUserReader implements UserStore {
    * DynamoDB refuse this write while it commits: it is tried again, so a login is not refused for
    * another request's write of the same user (two tabs' first single sign-on logins at once).
    */
-  private async countLogin(id: number, update: string, values: Record<string, unknown>): Promise<void> {
+  private async countLogin(id: number, update: string, values: Record<string, unknown>, options: { idempotent?: boolean } = {}): Promise<void> {
     await retryWhileHeldByTransaction(() => conditionalWrite(() => this.db.send(new UpdateCommand({
       TableName: this.tableName,
       Key: keys.user(id),
       UpdateExpression: update,
       ConditionExpression: 'attribute_exists(pk)',
       ExpressionAttributeValues: values,
-    }))));
+    }))), options);
   }
 
   /** Access changes are recorded in the transactions that make them (no personal data in the event). */

@@ -175,6 +175,51 @@ describe('a single-item write whose first attempt landed unanswered', () => {
     expect(updates).toBe(2);
     expect((await db.send(new GetCommand({ TableName: tableName, Key: counter, ConsistentRead: true }))).Item?.attempts).toBe(1);
   });
+
+  it('is sent again when it sets the same values however often it lands (a login\'s "seen at")', async () => {
+    const firstAnswer = latch();
+    const transactionMayGo = latch();
+    const attemptArrived = latch();
+    let updates = 0;
+    let holdTransaction = false;
+    let transaction: Promise<unknown> | undefined;
+    const { engine, tableName } = await engineWithTable({
+      answerDelay: async (operation) => {
+        if (operation === 'UpdateItem' && updates === 1) await firstAnswer.opened;
+      },
+      hold: async (operation) => {
+        if (operation !== 'TransactWriteItems' || !holdTransaction) return;
+        holdTransaction = false;
+        await transactionMayGo.opened;
+      },
+      delay: async (operation) => {
+        if (operation !== 'UpdateItem') return;
+        updates += 1;
+        if (updates === 1) attemptArrived.open();
+        if (updates === 3) {
+          transactionMayGo.open();
+          await transaction;
+        }
+      },
+    });
+    const db = client(engine.endpoint, 1_500);
+    const user = { pk: unique('user'), sk: 'value' };
+
+    const write = retryWhileHeldByTransaction(
+      () => db.send(new UpdateCommand({ TableName: tableName, Key: user, UpdateExpression: 'SET seenAt = :at', ExpressionAttributeValues: { ':at': 'now' } })),
+      { idempotent: true },
+    );
+    await attemptArrived.opened;
+    holdTransaction = true;
+    transaction = transactWrite(db, [{ ConditionCheck: { TableName: tableName, Key: user, ConditionExpression: 'attribute_exists(pk)' } }]);
+    await write;
+    transactionMayGo.open();
+    firstAnswer.open();
+    await transaction;
+
+    expect(updates).toBe(3);
+    expect((await db.send(new GetCommand({ TableName: tableName, Key: user, ConsistentRead: true }))).Item?.seenAt).toBe('now');
+  });
 });
 
 describe('a call stopped at its request\'s deadline after an attempt whose outcome is unknown', () => {
