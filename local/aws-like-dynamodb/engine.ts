@@ -284,9 +284,12 @@ export async function startAwsLikeDynamoDb(options: AwsLikeOptions): Promise<Aws
 
   async function transactWrite(headers: IncomingHttpHeaders, raw: Buffer, body: Body, res: ServerResponse) {
     const token = typeof body.ClientRequestToken === 'string' ? `${databaseOf(headers)} ${body.ClientRequestToken}` : undefined;
-    // Oldest first (the map keeps the order they were forwarded in): stop at the first still kept.
+    // A transaction's token moves to the end of the map when it succeeds, so the finished ones
+    // are in the order they finished: the oldest first, stopping at the first still kept. Those
+    // still in flight (as many as run at once) are passed over, not taken for the end.
     for (const [known, { finishedAt }] of tokens) {
-      if (finishedAt === undefined || clock() - finishedAt <= TOKEN_WINDOW_MS) break;
+      if (finishedAt === undefined) continue;
+      if (clock() - finishedAt <= TOKEN_WINDOW_MS) break;
       tokens.delete(known);
     }
     const earlier = token === undefined ? undefined : tokens.get(token);
@@ -322,8 +325,8 @@ export async function startAwsLikeDynamoDb(options: AwsLikeOptions): Promise<Aws
     try {
       const { answer } = await holding('transact-write', targets.map((t) => t.id), holdMs, { op: 'TransactWriteItems', body, raw, headers });
       // Only a transaction that was applied has an answer to repeat; a refused one may be sent again.
-      if (answer.status === 200) entry.finishedAt = clock();
-      else if (token !== undefined) tokens.delete(token);
+      if (token !== undefined) tokens.delete(token);
+      if (answer.status === 200 && token !== undefined) tokens.set(token, { finishedAt: clock() });
       pass(res, answer);
     } catch (error) {
       if (token !== undefined) tokens.delete(token);

@@ -206,6 +206,35 @@ describe('ClientRequestToken, as DynamoDB documents it', () => {
   });
 });
 
+describe('ClientRequestToken window', () => {
+  it('forgets a token 10 minutes after its transaction succeeded, even while an older transaction is still in flight', async () => {
+    const held = gate();
+    let armed = false;
+    let now = 1_000;
+    const aws = await engine({ now: () => now, hold: () => (armed ? held.hold() : Promise.resolve()) });
+    const db = client(aws.endpoint);
+    const counter = unique('counter');
+    const addOne: TransactWriteItem = {
+      Update: { TableName: table, Key: key(counter), UpdateExpression: 'ADD written :one', ExpressionAttributeValues: { ':one': { N: '1' } } },
+    };
+    armed = true;
+    const older = db.send(new TransactWriteItemsCommand({ ClientRequestToken: unique('token'), TransactItems: [put(unique('older'))] }));
+    await held.held;
+    armed = false;
+    const token = unique('token');
+    await db.send(new TransactWriteItemsCommand({ ClientRequestToken: token, TransactItems: [addOne] }));
+
+    now += 10 * 60_000 + 1;
+    await db.send(new TransactWriteItemsCommand({ ClientRequestToken: token, TransactItems: [addOne] }));
+    held.release();
+    await older;
+
+    // Forgotten, the token's resend is a new transaction to the engine, not a resend it remembers
+    // (DynamoDB Local behind it keeps its own token window in real time, so the item cannot tell).
+    expect(aws.stats().idempotentResends).toBe(0);
+  });
+});
+
 describe('per-partition throughput', () => {
   // Items of about 99 KB: 100 WCU to write, 25 RCU to read strongly consistent.
   const payload = { v: { S: 'x'.repeat(99 * 1024) } };
