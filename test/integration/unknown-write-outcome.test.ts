@@ -1,6 +1,6 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, describe, expect, inject, it, vi } from 'vitest';
 import { startAwsLikeDynamoDb, type AwsLikeEngine, type AwsLikeOptions } from '../../local/aws-like-dynamodb/engine.js';
 import { runWithDeadline } from '../../lib/request-deadline.js';
 import { prepareLocalTable } from '../../lib/store/create-table.js';
@@ -51,6 +51,13 @@ function client(endpoint: string, requestTimeout: number, { queued = false } = {
   return db;
 }
 
+/**
+ * The SDK's request timeout: the held first attempt always outlasts it; every other attempt must
+ * be answered within it, also by a DynamoDB Local slowed by a loaded machine, or it would be a
+ * second unknown outcome the test did not arrange.
+ */
+const SDK_TIMEOUT_MS = 4_000;
+
 function latch() {
   let open: () => void = () => undefined;
   const opened = new Promise<void>((resolve) => (open = resolve));
@@ -79,7 +86,7 @@ describe('a transaction whose first attempt landed unanswered', () => {
         if (tokens.length === 2) answer.open();
       },
     });
-    const db = client(engine.endpoint, 1_500);
+    const db = client(engine.endpoint, SDK_TIMEOUT_MS);
     const store = new DynamoUserStore(db, tableName);
     const users = new UserService(store, { groupIdsOf: async () => [] });
     const identity = { issuer: 'https://idp.example', subject: unique('subject') };
@@ -113,7 +120,7 @@ describe('a transaction whose first attempt landed unanswered', () => {
         if (tokens.length === 3) answer.open();
       },
     });
-    const db = client(engine.endpoint, 1_500);
+    const db = client(engine.endpoint, SDK_TIMEOUT_MS);
     const counter = { pk: unique('counter'), sk: 'value' };
 
     holdNext = true;
@@ -156,7 +163,7 @@ describe('a single-item write whose first attempt landed unanswered', () => {
         }
       },
     });
-    const db = client(engine.endpoint, 1_500);
+    const db = client(engine.endpoint, SDK_TIMEOUT_MS);
     const counter = { pk: unique('failed-logins'), sk: 'value' };
 
     const write = retryWhileHeldByTransaction(() =>
@@ -202,7 +209,7 @@ describe('a single-item write whose first attempt landed unanswered', () => {
         }
       },
     });
-    const db = client(engine.endpoint, 1_500);
+    const db = client(engine.endpoint, SDK_TIMEOUT_MS);
     const user = { pk: unique('user'), sk: 'value' };
 
     const write = retryWhileHeldByTransaction(
@@ -225,24 +232,36 @@ describe('a single-item write whose first attempt landed unanswered', () => {
 describe('a call stopped at its request\'s deadline after an attempt whose outcome is unknown', () => {
   it('answers that the change may have been made, not that nothing was changed', async () => {
     const firstAnswer = latch();
+    const realNow = Date.now.bind(Date);
+    const clock = vi.spyOn(Date, 'now');
+    // The first attempt starts well within the request's time. Once DynamoDB has applied it, the
+    // clock (not the test) moves past the deadline, so the SDK's retry after its timeout is a
+    // call of a stopped function.
+    const deadline = realNow() + WRITE_BUDGET_MS + 60_000;
     let updates = 0;
     const { engine, tableName } = await engineWithTable({
       answerDelay: async (operation) => {
-        if (operation === 'UpdateItem' && (updates += 1) === 1) await firstAnswer.opened;
+        if (operation !== 'UpdateItem' || (updates += 1) !== 1) return;
+        const shift = deadline - realNow() + 60_000;
+        clock.mockImplementation(() => realNow() + shift);
+        await firstAnswer.opened;
       },
     });
-    // The first attempt starts with the write budget left (a second to spare); the SDK gives up
-    // on it after the deadline, so its retry is a call of a stopped function.
-    const deadline = Date.now() + WRITE_BUDGET_MS + 1_000;
-    const db = client(engine.endpoint, WRITE_BUDGET_MS + 2_000, { queued: true });
+    const db = client(engine.endpoint, SDK_TIMEOUT_MS, { queued: true });
     const item = { pk: unique('stopped'), sk: 'value' };
 
-    const error = await rejection(runWithDeadline(deadline, () => db.send(new UpdateCommand({
-      TableName: tableName, Key: item, UpdateExpression: 'SET landed = :yes', ExpressionAttributeValues: { ':yes': true },
-    }))));
-    firstAnswer.open();
+    let error: unknown;
+    try {
+      error = await rejection(runWithDeadline(deadline, () => db.send(new UpdateCommand({
+        TableName: tableName, Key: item, UpdateExpression: 'SET landed = :yes', ExpressionAttributeValues: { ':yes': true },
+      }))));
+    } finally {
+      clock.mockRestore();
+      firstAnswer.open();
+    }
 
     expect(error).toBeInstanceOf(UnconfirmedWrite);
+    expect(updates).toBe(1);
     expect((await db.send(new GetCommand({ TableName: tableName, Key: item, ConsistentRead: true }))).Item?.landed).toBe(true);
   }, 30_000);
 });
