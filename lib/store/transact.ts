@@ -35,11 +35,13 @@ export type TransactionOutcome =
  * token, new counter shard). Once an attempt's outcome is unknown (it timed out or lost its
  * connection after it was sent: late-writes.ts marks the error), the same request is sent again,
  * token and shard included, so DynamoDB's idempotency decides: within 10 minutes of the first it
- * answers success without writing again if that one was applied, TransactionInProgressException
- * while it is still being applied, and applies it otherwise. A new request then could fail its
- * own conditions on what the first one wrote ("id already in use" for a user just created). A
- * condition that still fails after an unknown outcome is answered as UnconfirmedWrite, unless
- * the caller verifies it (`verifiesUnknownOutcome`).
+ * answers success without writing again if that one was applied and TransactionInProgressException
+ * while it is still being applied (both documented by AWS); that it applies the request when the
+ * first was not is not documented, and this code relies on no more than that the resend cannot
+ * apply the change twice. A new request then could fail its own conditions on what the first one
+ * wrote ("id already in use" for a user just created). A condition that still fails after an
+ * unknown outcome is answered as UnconfirmedWrite, unless the caller verifies it
+ * (`verifiesUnknownOutcome`).
  */
 export async function transactWriteDetailed(
   db: DynamoDBDocumentClient,
