@@ -1,5 +1,5 @@
 import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { keys } from './table-design.js';
+import { KEY, keys } from './table-design.js';
 import type { TransactWriteItem } from './transact.js';
 
 /*
@@ -67,6 +67,23 @@ export function moveGroupsRevision(tableName: string, now = Date.now()): Transac
       ExpressionAttributeValues: { ':one': 1, ':now': now },
     },
   };
+}
+
+/**
+ * When a transaction's items move the groups' revision, moves it once more, stamped now, in the
+ * same table: for a transaction that succeeded only after an attempt whose outcome was unknown, so it may have committed
+ * later than GROUPS_REVISION_MOVE_SETTLE_MS after its own stamp (transact.ts).
+ */
+export async function moveGroupsRevisionAgain(db: DynamoDBDocumentClient, items: TransactWriteItem[], now = Date.now()): Promise<void> {
+  const revision = keys.groupsRevision();
+  const move = items.find((item) => item.Update?.Key?.[KEY.partition] === revision[KEY.partition] && item.Update?.Key?.[KEY.sort] === revision[KEY.sort]);
+  if (!move?.Update) return;
+  await db.send(new UpdateCommand({
+    TableName: move.Update.TableName,
+    Key: revision,
+    UpdateExpression: 'ADD revision :one SET since = if_not_exists(since, :now), movedAt = :now',
+    ExpressionAttributeValues: { ':one': 1, ':now': now },
+  }));
 }
 
 /**

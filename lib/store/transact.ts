@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand, type DynamoDBDocumentClient, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { ValidationFailed } from '../errors.js';
+import { log } from '../log.js';
+import { moveGroupsRevisionAgain } from './groups-revision.js';
 import { unresolvedConflict } from './error-translation.js';
 import { outcomeWasUnknown, UnconfirmedWrite } from './late-writes.js';
 import { EVENT_COUNT_SHARDS, EVENT_COUNTED_ATTRIBUTE, KEY, keys } from './table-design.js';
@@ -60,6 +62,7 @@ export async function transactWriteDetailed(
   for (let attempt = 1; ; attempt += 1) {
     try {
       await db.send(new TransactWriteCommand(request));
+      if (outcomeUnknown) await restampGroupsRevision(db, items);
       return { ok: true };
     } catch (error) {
       // TransactionInProgressException is proof that a request with this token is being applied
@@ -93,6 +96,21 @@ export async function transactWriteDetailed(
       await pause(attempt);
       if (!outcomeUnknown) request = newRequest();
     }
+  }
+}
+
+/**
+ * A transaction that moved the groups' revision and succeeded after an unknown outcome may have
+ * committed seconds after its `movedAt` stamp, past the window in which readers distrust a read
+ * of the groups (groups-revision.ts): the revision moves once more, stamped now. The change is
+ * made whatever this write answers, so its failure is logged, not the request's: until the next
+ * move a reader may then keep a read of the groups from the moment of that late commit.
+ */
+async function restampGroupsRevision(db: DynamoDBDocumentClient, items: TransactWriteItem[]): Promise<void> {
+  try {
+    await moveGroupsRevisionAgain(db, items);
+  } catch (error) {
+    log.warn('groups revision not moved again after a late commit', { error: String(error) });
   }
 }
 

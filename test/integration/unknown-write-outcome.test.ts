@@ -5,9 +5,11 @@ import { startAwsLikeDynamoDb, type AwsLikeEngine, type AwsLikeOptions } from '.
 import { runWithDeadline } from '../../lib/request-deadline.js';
 import { prepareLocalTable } from '../../lib/store/create-table.js';
 import { retryWhileHeldByTransaction } from '../../lib/store/dynamo-errors.js';
+import { groupsRevisionOf, moveGroupsRevision } from '../../lib/store/groups-revision.js';
 import { translateSdkErrors } from '../../lib/store/error-translation.js';
 import { refuseLateWrites, UnconfirmedWrite } from '../../lib/store/late-writes.js';
 import { queueLocalRequests } from '../../lib/store/local-request-queue.js';
+import { keys } from '../../lib/store/table-design.js';
 import { transactWrite } from '../../lib/store/transact.js';
 import { WRITE_BUDGET_MS } from '../../lib/time-budget.js';
 import { DynamoUserStore } from '../../lib/users/dynamo-store.js';
@@ -132,6 +134,53 @@ describe('a transaction whose first attempt landed unanswered', () => {
     expect(tokens.length).toBeGreaterThanOrEqual(3);
     expect(new Set(tokens).size).toBe(1);
     expect((await db.send(new GetCommand({ TableName: tableName, Key: counter, ConsistentRead: true }))).Item?.written).toBe(1);
+  });
+});
+
+describe('a transaction moving the groups\' revision that succeeded after an unknown outcome', () => {
+  it('moves the revision once more with a fresh stamp, as its commit may have come after its own stamp\'s window', async () => {
+    const answer = latch();
+    const tokens: string[] = [];
+    let holdNext = false;
+    const { engine, tableName } = await engineWithTable({
+      hold: async () => {
+        if (!holdNext) return;
+        holdNext = false;
+        await answer.opened;
+      },
+      delay: async (operation, body) => {
+        if (operation !== 'TransactWriteItems') return;
+        tokens.push(body.ClientRequestToken);
+        if (tokens.length === 3) answer.open();
+      },
+    });
+    const db = client(engine.endpoint, SDK_TIMEOUT_MS);
+    const group = { pk: unique('group'), sk: 'value' };
+    const stamp = 1_000;
+
+    holdNext = true;
+    const applied = await transactWrite(db, [
+      { Put: { TableName: tableName, Item: { ...group, name: 'admins' } } },
+      moveGroupsRevision(tableName, stamp),
+    ]);
+
+    const revision = groupsRevisionOf((await db.send(new GetCommand({ TableName: tableName, Key: keys.groupsRevision(), ConsistentRead: true }))).Item);
+    expect(applied).toBe(true);
+    expect(new Set(tokens).size).toBe(1);
+    expect(revision?.value).toBe(2);
+    expect(revision?.since).toBe(stamp);
+    expect(revision?.movedAt).toBeGreaterThan(stamp);
+  });
+
+  it('moves it once when the transaction was answered at once', async () => {
+    const { engine, tableName } = await engineWithTable({});
+    const db = client(engine.endpoint, SDK_TIMEOUT_MS);
+    const stamp = 1_000;
+
+    await transactWrite(db, [{ Put: { TableName: tableName, Item: { pk: unique('group'), sk: 'value' } } }, moveGroupsRevision(tableName, stamp)]);
+
+    const revision = groupsRevisionOf((await db.send(new GetCommand({ TableName: tableName, Key: keys.groupsRevision(), ConsistentRead: true }))).Item);
+    expect(revision).toEqual({ value: 1, since: stamp, movedAt: stamp });
   });
 });
 
