@@ -1,4 +1,5 @@
 import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { retryWhileHeldByTransaction } from './dynamo-errors.js';
 import { KEY, keys } from './table-design.js';
 import type { TransactWriteItem } from './transact.js';
 
@@ -97,12 +98,15 @@ export const freshTableGroupsRevisionItem = (): Record<string, unknown> => ({ ..
  * from GROUPS_REVISION_SETTLE_MS on. Until it exists they read the groups on every request.
  */
 export async function ensureGroupsRevision(db: DynamoDBDocumentClient, tableName: string, now = Date.now()): Promise<void> {
-  await db.send(new UpdateCommand({
+  // Processes starting at once meet each other's first-start transactions on this item, and a
+  // single-item write refused that way is not retried by the SDK; this one sets only what is
+  // absent, so sending it again changes nothing that landed.
+  await retryWhileHeldByTransaction(() => db.send(new UpdateCommand({
     TableName: tableName,
     Key: keys.groupsRevision(),
     UpdateExpression: 'SET revision = if_not_exists(revision, :zero), since = if_not_exists(since, :now)',
     ExpressionAttributeValues: { ':zero': 0, ':now': now },
-  }));
+  })), { idempotent: true });
 }
 
 /** The revision an item read by its key holds; undefined when the table has none yet. */
